@@ -1,0 +1,97 @@
+"""Dice expressions over an explicit, seeded generator.
+
+A dice expression is ``NdS`` with an optional ``+K`` / ``-K`` modifier, or a plain integer:
+
+>>> d = Dice.parse("2d10+4")
+>>> d.count, d.sides, d.modifier, str(d)
+(2, 10, 4, '2d10+4')
+>>> Dice.parse("1d4-1").max_total
+3
+>>> import numpy as np
+>>> roll = Dice.parse("2d6").roll(np.random.default_rng(1))
+>>> roll.total == sum(roll.dice)
+True
+
+All randomness in factionsim flows through a :class:`numpy.random.Generator` owned by the game
+state, so a campaign and seed always reproduce the same history.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+_DICE_RE = re.compile(r"^\s*(?:(\d*)d(\d+))?\s*(?:([+-])\s*(\d+))?\s*$")
+
+
+class DiceError(ValueError):
+    """A dice expression that cannot be parsed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """The outcome of rolling a :class:`Dice` expression: each die, the modifier and the total."""
+
+    expr: str
+    dice: tuple[int, ...]
+    modifier: int
+    total: int
+
+    def __str__(self) -> str:
+        return f"{self.expr} = {self.total}"
+
+
+@dataclass(frozen=True, slots=True)
+class Dice:
+    """``count`` dice of ``sides`` faces plus ``modifier`` (a constant when ``count`` is 0)."""
+
+    count: int
+    sides: int
+    modifier: int = 0
+
+    @staticmethod
+    def parse(text: str | int) -> Dice:
+        """Parse ``"2d10+4"``, ``"d6"``, ``"1d3+1"`` or a constant such as ``"5"``."""
+        return _parse_cached(str(text))
+
+    @property
+    def max_total(self) -> int:
+        return max(0, self.count * self.sides + self.modifier)
+
+    @property
+    def mean(self) -> float:
+        return max(0.0, self.count * (self.sides + 1) / 2 + self.modifier)
+
+    def roll(self, rng: np.random.Generator) -> Roll:
+        """Roll the dice. A negative total (``1d4-1`` can give 0, never less) is clamped to 0."""
+        dice = tuple(int(x) for x in rng.integers(1, self.sides + 1, size=self.count))
+        return Roll(str(self), dice, self.modifier, max(0, sum(dice) + self.modifier))
+
+    def __str__(self) -> str:
+        if self.count == 0:
+            return str(self.modifier)
+        mod = f"{self.modifier:+d}" if self.modifier else ""
+        return f"{self.count}d{self.sides}{mod}"
+
+
+@lru_cache(maxsize=256)
+def _parse_cached(text: str) -> Dice:
+    m = _DICE_RE.match(text)
+    if not m or (m.group(2) is None and m.group(4) is None):
+        raise DiceError(f"not a dice expression: {text!r} (expected e.g. '1d8', '2d10+4', '3')")
+    mod = int(m.group(4) or 0) * (-1 if m.group(3) == "-" else 1)
+    if m.group(2) is None:
+        return Dice(0, 1, mod)
+    count = int(m.group(1) or 1)
+    sides = int(m.group(2))
+    if count < 1 or sides < 1:
+        raise DiceError(f"dice need at least one die of at least one side: {text!r}")
+    return Dice(count, sides, mod)
+
+
+def roll_die(rng: np.random.Generator, sides: int) -> int:
+    """One die of ``sides`` faces."""
+    return int(rng.integers(1, sides + 1))

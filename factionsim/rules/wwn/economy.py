@@ -1,0 +1,136 @@
+"""Treasure: income, upkeep, buying, selling and repairing (6.2.0, 6.6.0, 6.5.0 tags).
+
+Upkeep: a faction owning more assets of an attribute than its rating pays 1 Treasure per excess
+asset at the start of its turn; what it cannot pay for is lost, newest assets first (our choice:
+the text does not say which). Bases of Influence count toward no limit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from factionsim.core.game import Event
+
+from . import abilities
+from .combat import remove_asset
+from .data import ASSETS, ATTRIBUTES, AssetType, ceil_div, income
+
+if TYPE_CHECKING:
+    from .model import Asset, Faction
+    from .state import WwnState
+
+INNOVATIVE_BONUS = 2
+INNOVATIVE_MAX_OVERCOMPLEX = 2
+POPULIST_MAX_COST = 5
+
+
+def income_and_upkeep(state: WwnState, f: Faction, events: list[Event]) -> None:
+    earned = income(f.force, f.wealth, f.cunning)
+    f.treasure += earned
+    events.append(Event(state.current_turn, "income", f.id,
+                        {"amount": earned, "treasure": f.treasure}))
+    abilities.run_income(state, f.id, events)
+    abilities.run_upkeep(state, f.id, events)
+    for attr in ATTRIBUTES:
+        own = [a for a in state.assets_of(f.id) if a.attribute == attr]
+        excess = len(own) - f.rating(attr)
+        if excess <= 0:
+            continue
+        paid = min(excess, f.treasure)
+        f.treasure -= paid
+        lost = own[len(own) - (excess - paid):] if excess > paid else []
+        events.append(Event(state.current_turn, "upkeep", f.id, {
+            "attribute": attr, "excess": excess, "paid": paid,
+            "lost": [a.id for a in lost], "treasure": f.treasure}))
+        for a in lost:
+            remove_asset(state, a, events, "excess upkeep unpaid")
+
+
+def overcomplex(f: Faction, kind: AssetType) -> bool:
+    """An asset the faction could only buy thanks to Innovative."""
+    return kind.rating > f.rating(kind.attribute)
+
+
+def purchase_cost(state: WwnState, f: Faction, kind: AssetType, location: str) -> int:
+    cost = kind.cost
+    if f.has_tag("populist") and cost <= POPULIST_MAX_COST:
+        cost = max(1, cost - 1)
+    return cost
+
+
+def buyable(state: WwnState, f: Faction, location: str) -> Iterator[str]:
+    """Asset ids ``f`` may create at its Base in ``location`` now."""
+    bonus = INNOVATIVE_BONUS if f.has_tag("innovative") else 0
+    owned = {attr: 0 for attr in ATTRIBUTES}
+    n_overcomplex = 0
+    for a in state.assets_of(f.id):
+        if not a.is_base:
+            owned[a.attribute] += 1
+            n_overcomplex += overcomplex(f, a.kind)
+    magic = f.magic_level
+    for kind in ASSETS.values():
+        rating = f.rating(kind.attribute)
+        if kind.rating > rating + bonus or owned[kind.attribute] >= rating:
+            continue
+        if overcomplex(f, kind) and n_overcomplex >= INNOVATIVE_MAX_OVERCOMPLEX:
+            continue
+        if kind.magic_level > magic:
+            continue
+        if purchase_cost(state, f, kind, location) <= f.treasure:
+            yield kind.id
+
+
+def create_asset(state: WwnState, f: Faction, type_id: str, location: str,
+                 events: list[Event]) -> Asset:
+    kind = ASSETS[type_id]
+    cost = purchase_cost(state, f, kind, location)
+    f.treasure -= cost
+    asset = state.new_asset(type_id, f.id, location, stealth=f.has_tag("concealed"))
+    events.append(Event(state.current_turn, "create", f.id, {
+        "asset": asset.id, "location": location, "cost": cost, "stealth": asset.stealth}))
+    return asset
+
+
+def sellable(state: WwnState, asset: Asset) -> bool:
+    return not asset.is_base
+
+
+def sell_asset(state: WwnState, f: Faction, asset: Asset, events: list[Event]) -> None:
+    """Half the purchase cost, rounded down; nothing for a damaged asset."""
+    gain = 0 if asset.damaged else asset.kind.cost // 2
+    f.treasure += gain
+    events.append(Event(state.current_turn, "sell", f.id,
+                        {"asset": asset.id, "gain": gain, "damaged": asset.damaged}))
+    state.assets.pop(asset.id)
+
+
+def repair_amount(f: Faction, asset: Asset) -> int:
+    """Half the relevant rating, rounded up. A Base uses the faction's highest rating (our
+    reading: a Base belongs to no attribute)."""
+    rating = max(f.ratings) if asset.is_base else f.rating(asset.attribute)
+    return ceil_div(rating, 2)
+
+
+def repair_asset(state: WwnState, f: Faction, asset: Asset, events: list[Event]) -> None:
+    fixes = state.ctx.setdefault("fixes", {})
+    cost = fixes.get(asset.id, 0) + 1
+    fixes[asset.id] = cost
+    f.treasure -= cost
+    healed = min(repair_amount(f, asset), asset.max_hp - asset.hp)
+    asset.hp += healed
+    events.append(Event(state.current_turn, "repair", f.id,
+                        {"asset": asset.id, "cost": cost, "healed": healed, "hp": asset.hp}))
+
+
+def faction_heal_amount(f: Faction) -> int:
+    """(highest + lowest of Force, Wealth, Cunning) / 2, rounded up."""
+    return ceil_div(max(f.ratings) + min(f.ratings), 2)
+
+
+def repair_faction(state: WwnState, f: Faction, events: list[Event]) -> None:
+    f.treasure -= 1
+    healed = min(faction_heal_amount(f), f.max_hp - f.hp)
+    f.hp += healed
+    events.append(Event(state.current_turn, "repair-faction", f.id,
+                        {"cost": 1, "healed": healed, "hp": f.hp}))

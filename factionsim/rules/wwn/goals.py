@@ -1,0 +1,194 @@
+"""Faction goals (6.7.0): what each one asks, how progress is tracked, and the XP it pays.
+
+Progress is updated by the rules as things happen (damage dealt, assets destroyed, bases planted)
+and checked in the goal step at the end of the faction's turn. Our readings of the text:
+
+- Blood the Enemy counts damage this faction deals to hostile factions' assets and Bases, by its
+  attacks and its counterattacks; the amount needed is F+C+W when the goal is adopted.
+- Destroy the Foe completes when a hostile faction collapses from damage this faction dealt;
+  its difficulty is 2 + the average of F, C, W (rounded up) at completion.
+- Eliminate Target names an undamaged hostile non-Base asset; it fails (free goal change) when the
+  goal step of the third turn after adoption arrives without this faction destroying it, or when
+  the target leaves play some other way.
+- Expand Influence completes when a Base this faction plants survives its rivals' answer; it is
+  contested (+1 XP) when a hostile faction had an asset in the location.
+- Inside Enemy Territory counts own Stealthed assets in locations holding a hostile Base, except
+  the (asset, location) pairs that already qualified at adoption; the number needed is current
+  Cunning.
+- Peaceable Kingdom counts this faction's turns without an Attack action since adoption; an
+  Attack resets the count.
+- Root Out the Enemy names a hostile Base (``faction@location``); difficulty is half the average
+  of that faction's ratings, rounded up, fixed at adoption.
+- Sphere Dominance names an attribute; it needs that many hostile non-Base assets of the attribute
+  destroyed by this faction (the rating at adoption); difficulty is half that, rounded up.
+- Wealth of Kingdoms is advanced with ``bribe N`` in the goal step; it needs 4 x Wealth spent and
+  cannot be adopted again until Wealth has risen since it was last completed.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from factionsim.core.game import Event
+
+from .actions import ChooseGoal
+from .data import ATTRIBUTES, ceil_div
+from .model import Goal
+
+if TYPE_CHECKING:
+    from .model import Faction
+    from .state import WwnState
+
+GOALS = {
+    "blood-the-enemy": "Blood the Enemy",
+    "destroy-the-foe": "Destroy the Foe",
+    "eliminate-target": "Eliminate Target",
+    "expand-influence": "Expand Influence",
+    "inside-enemy-territory": "Inside Enemy Territory",
+    "invincible-valor": "Invincible Valor",
+    "peaceable-kingdom": "Peaceable Kingdom",
+    "root-out-the-enemy": "Root Out the Enemy",
+    "sphere-dominance": "Sphere Dominance",
+    "wealth-of-kingdoms": "Wealth of Kingdoms",
+}
+FIXED_DIFFICULTY = {"blood-the-enemy": 2, "eliminate-target": 1, "expand-influence": 1,
+                    "inside-enemy-territory": 2, "invincible-valor": 2, "peaceable-kingdom": 1,
+                    "wealth-of-kingdoms": 2}
+ELIMINATE_TARGET_TURNS = 3
+PEACEABLE_TURNS = 4
+
+
+def _avg_up(values: tuple[int, ...] | list[int]) -> int:
+    return math.ceil(sum(values) / len(values))
+
+
+def options(state: WwnState, faction: Faction) -> list[ChooseGoal]:
+    """Every goal the faction may adopt now, with each possible target."""
+    fid = faction.id
+    hostile = [f for f in state.living_factions() if state.hostile(fid, f.id)]
+    out = [ChooseGoal("blood-the-enemy")]
+    if hostile:
+        out.append(ChooseGoal("destroy-the-foe"))
+    hostile_ids = {f.id for f in hostile}
+    visible = [a for a in state.assets.values() if a.owner in hostile_ids and not a.stealth]
+    out += [ChooseGoal("eliminate-target", a.id) for a in visible if not a.is_base and not a.damaged]
+    out += [ChooseGoal("expand-influence"), ChooseGoal("inside-enemy-territory"),
+            ChooseGoal("invincible-valor"), ChooseGoal("peaceable-kingdom")]
+    out += [ChooseGoal("root-out-the-enemy", f"{a.owner}@{a.location}") for a in visible if a.is_base]
+    out += [ChooseGoal("sphere-dominance", attr) for attr in ATTRIBUTES]
+    if faction.wealth > faction.wealth_at_last_kingdoms:
+        out.append(ChooseGoal("wealth-of-kingdoms"))
+    return out
+
+
+def adopt(state: WwnState, faction: Faction, choice: ChooseGoal) -> Goal:
+    g = Goal(choice.goal, choice.target, started=state.current_turn, needed=1,
+             difficulty=FIXED_DIFFICULTY.get(choice.goal))
+    if g.id == "blood-the-enemy":
+        g.needed = sum(faction.ratings)
+    elif g.id == "peaceable-kingdom":
+        g.needed = PEACEABLE_TURNS
+    elif g.id == "wealth-of-kingdoms":
+        g.needed = 4 * faction.wealth
+    elif g.id == "sphere-dominance":
+        g.needed = faction.rating(g.target)
+        g.difficulty = ceil_div(g.needed, 2)
+    elif g.id == "root-out-the-enemy":
+        ruler = state.factions[g.target.split("@")[0]]
+        g.difficulty = ceil_div(_avg_up(ruler.ratings), 2)
+    elif g.id == "inside-enemy-territory":
+        g.baseline = sorted(_inside_pairs(state, faction.id))
+        g.needed = faction.cunning
+    faction.goal = g
+    return g
+
+
+def _inside_pairs(state: WwnState, fid: str) -> set[str]:
+    hostile_bases = {a.location for a in state.assets.values()
+                     if a.is_base and state.hostile(fid, a.owner)}
+    return {f"{a.id}@{a.location}" for a in state.assets.values()
+            if a.owner == fid and a.stealth and a.location in hostile_bases}
+
+
+# ---------------------------------------------------------------- progress as things happen
+def _goal(state: WwnState, fid: str, goal_id: str) -> Goal | None:
+    g = state.factions[fid].goal
+    return g if g is not None and g.id == goal_id else None
+
+
+def on_damage(state: WwnState, source: str, dealt: int) -> None:
+    g = _goal(state, source, "blood-the-enemy")
+    if g:
+        g.progress += dealt
+
+
+def on_destroyed(state: WwnState, source: str, asset) -> None:
+    g = state.factions[source].goal
+    if g is None:
+        return
+    if g.id == "eliminate-target" and g.target == asset.id:
+        g.progress = 1
+    elif g.id == "invincible-valor" and asset.attribute == "force" \
+            and asset.kind.rating > state.factions[source].force:
+        g.progress = 1
+    elif g.id == "root-out-the-enemy" and asset.is_base \
+            and g.target == f"{asset.owner}@{asset.location}":
+        g.progress = 1
+    elif g.id == "sphere-dominance" and asset.attribute == g.target:
+        g.progress += 1
+
+
+def on_collapse(state: WwnState, source: str, faction_id: str) -> None:
+    g = _goal(state, source, "destroy-the-foe")
+    if g:
+        g.progress = 1
+
+
+def on_base_planted(state: WwnState, fid: str, contested: bool) -> None:
+    g = _goal(state, fid, "expand-influence")
+    if g:
+        g.progress = 1
+        g.contested = g.contested or contested
+
+
+# ---------------------------------------------------------------- the goal step
+def evaluate(state: WwnState, faction: Faction, attacked_this_turn: bool) -> str | None:
+    """Update turn-based progress; ``"complete"``, ``"failed"`` or ``None`` (still open)."""
+    g = faction.goal
+    if g is None:
+        return None
+    if g.id == "peaceable-kingdom":
+        g.progress = 0 if attacked_this_turn else g.progress + 1
+    elif g.id == "inside-enemy-territory":
+        g.needed = faction.cunning
+        g.progress = len(_inside_pairs(state, faction.id) - set(g.baseline))
+    if g.progress >= g.needed:
+        return "complete"
+    if g.id == "eliminate-target" and (
+        g.target not in state.assets or state.current_turn >= g.started + ELIMINATE_TARGET_TURNS
+    ):
+        return "failed"
+    return None
+
+
+def difficulty(faction: Faction, g: Goal) -> int:
+    if g.id == "destroy-the-foe":
+        return 2 + _avg_up(faction.ratings)
+    if g.id == "expand-influence":
+        return 1 + int(g.contested)
+    return int(g.difficulty or 0)
+
+
+def complete(state: WwnState, faction: Faction, events: list[Event]) -> None:
+    g = faction.goal
+    assert g is not None
+    xp = difficulty(faction, g)
+    faction.xp += xp
+    faction.xp_earned += xp
+    faction.goals_completed += 1
+    if g.id == "wealth-of-kingdoms":
+        faction.wealth_at_last_kingdoms = faction.wealth
+    events.append(Event(state.current_turn, "goal-complete", faction.id,
+                        {"goal": g.id, "target": g.target, "xp": xp}))
+    faction.goal = None

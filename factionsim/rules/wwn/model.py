@@ -1,0 +1,145 @@
+"""The pieces of a WWN game: factions, assets and goals in play (plain mutable records).
+
+Rules live in the other modules; these classes only hold data and derive simple facts from it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .data import ASSET_TYPES, ATTRIBUTES, MAGIC_LEVELS, AssetType, max_faction_hp
+
+
+@dataclass(slots=True)
+class Goal:
+    """A faction's current goal and its progress.
+
+    ``target`` is the goal's parameter (an asset id, ``faction@location``, an attribute or empty);
+    ``progress`` counts toward completion; ``needed`` is the amount that completes it;
+    ``difficulty`` the XP it pays (None when computed at completion); ``started`` the turn it was
+    adopted in; ``baseline`` what did not count at adoption (Inside Enemy Territory).
+    """
+
+    id: str
+    target: str = ""
+    progress: int = 0
+    needed: int = 0
+    difficulty: int | None = None
+    started: int = 0
+    contested: bool = False
+    baseline: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        return {k: v for k, v in d.items() if v or k in ("id", "progress")}
+
+
+@dataclass(slots=True)
+class Asset:
+    """An asset in play. ``id`` is ``"<type>#<n>"``, unique in the game."""
+
+    id: str
+    type: str
+    owner: str
+    location: str
+    hp: int
+    max_hp: int
+    stealth: bool = False
+    exposed: bool = False  # in a location that forbids it since the start of its owner's turn
+    status: dict[str, Any] = field(default_factory=dict)  # ability bookkeeping
+
+    @property
+    def kind(self) -> AssetType:
+        return ASSET_TYPES[self.type]
+
+    @property
+    def is_base(self) -> bool:
+        return self.type == "base-of-influence"
+
+    @property
+    def attribute(self) -> str:
+        return self.kind.attribute
+
+    @property
+    def subtle(self) -> bool:
+        return self.kind.subtle or bool(self.status.get("subtle"))
+
+    @property
+    def damaged(self) -> bool:
+        return self.hp < self.max_hp
+
+    def to_dict(self) -> dict[str, Any]:
+        n = int(self.id.rsplit("#", 1)[1])
+        d: dict[str, Any] = {"id": n, "type": self.type, "location": self.location, "hp": self.hp}
+        if self.is_base:
+            d["max_hp"] = self.max_hp
+        if self.stealth:
+            d["stealth"] = True
+        if self.exposed:
+            d["exposed"] = True
+        if self.status:
+            d["status"] = dict(sorted(self.status.items()))
+        return d
+
+
+@dataclass(slots=True)
+class Faction:
+    """A faction's sheet: ratings, Treasure, HP, XP, tags, goal and who plays it."""
+
+    id: str
+    name: str
+    force: int
+    cunning: int
+    wealth: int
+    magic: str
+    treasure: int
+    hp: int
+    xp: int
+    tags: tuple[str, ...]
+    goal: Goal | None
+    agent: str
+    headquarters: str
+    agent_options: dict[str, Any] = field(default_factory=dict)
+    alive: bool = True
+    paralysed: bool = False  # abandoned a goal: no abilities and no action next turn
+    xp_earned: int = 0
+    goals_completed: int = 0
+    wealth_at_last_kingdoms: int = 0  # Wealth of Kingdoms needs a higher Wealth to repeat
+
+    def rating(self, attribute: str) -> int:
+        return getattr(self, attribute)
+
+    @property
+    def ratings(self) -> tuple[int, int, int]:
+        return (self.force, self.cunning, self.wealth)
+
+    @property
+    def max_hp(self) -> int:
+        return max_faction_hp(self.force, self.wealth, self.cunning)
+
+    @property
+    def magic_level(self) -> int:
+        return MAGIC_LEVELS.index(self.magic)
+
+    def has_tag(self, tag: str) -> bool:
+        return tag in self.tags
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "id": self.id, "name": self.name,
+            **{a: self.rating(a) for a in ATTRIBUTES},
+            "magic": self.magic, "treasure": self.treasure, "hp": self.hp, "xp": self.xp,
+            "tags": list(self.tags),
+            "goal": self.goal.to_dict() if self.goal else None,
+            "agent": self.agent,
+        }
+        if self.agent_options:
+            d["agent_options"] = dict(self.agent_options)
+        d["headquarters"] = self.headquarters
+        for key in ("paralysed", "xp_earned", "goals_completed", "wealth_at_last_kingdoms"):
+            if getattr(self, key):
+                d[key] = getattr(self, key)
+        if not self.alive:
+            d["alive"] = False
+        return d

@@ -1,0 +1,315 @@
+"""The WWN game state: the engine contract of ``factionsim.core.game`` for Worlds Without Number.
+
+>>> from factionsim.rules.wwn.state import WwnState
+>>> from factionsim.configs import default_campaign_path
+>>> from factionsim.core.campaign import load_campaign
+>>> s = load_campaign(default_campaign_path("wwn"))
+>>> s.current_actor() in s.factions
+True
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import numpy as np
+
+from factionsim.core.game import Action, Event, IllegalActionError
+from factionsim.core.mapgraph import Location, MapGraph
+
+from . import turn
+from .data import ASSET_TYPES, BASE_OF_INFLUENCE
+from .model import Asset, Faction, Goal
+
+
+class WwnState:
+    """A WWN campaign in play: map, relations, factions, assets, the turn in progress and the RNG.
+
+    Build one with :func:`factionsim.load_campaign` (validated) or :meth:`from_dict`.
+    ``turn`` counts completed turns; ``max_turns`` (optional) ends the game when reached.
+    """
+
+    ruleset = "wwn"
+
+    def __init__(self) -> None:
+        self.name = ""
+        self.seed: int | None = None
+        self.turn = 0
+        self.max_turns: int | None = None
+        self.map = MapGraph([])
+        self.relations: dict[frozenset[str], str] = {}
+        self.factions: dict[str, Faction] = {}
+        self.assets: dict[str, Asset] = {}
+        self.next_asset = 1
+        self.rng = np.random.default_rng()
+        # the turn in progress (see turn.py)
+        self.phase = turn.TURN_START
+        self.actor: str | None = None
+        self.order: list[str] = []
+        self.order_index = 0
+        self.initiative: dict[str, int] = {}
+        self.ctx: dict[str, Any] = {}
+        self.extra: dict[str, Any] = {}  # campaign fields this version does not use, kept on save
+        self._pending: list[Event] = []
+        self._legal: list[Action] | None = None
+
+    # ----------------------------------------------------------------- the engine contract
+    def current_actor(self) -> str | None:
+        """The faction that decides now, or ``None`` when the game is over."""
+        self._advance()
+        return None if self.is_over() and self.phase == turn.TURN_START else self.actor
+
+    def legal_actions(self) -> list[Action]:
+        """The actions open to :meth:`current_actor` at this decision point."""
+        self._advance()
+        if self._legal is None:
+            self._legal = turn.legal_actions(self) if self.actor is not None else []
+        return self._legal
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply ``action`` for the current actor and run on to the next decision point.
+
+        Returns the events caused (dice included). Raises :class:`IllegalActionError` when
+        ``action`` is not in :meth:`legal_actions`.
+        """
+        legal = self.legal_actions()
+        if action not in legal:
+            raise IllegalActionError(
+                f"{action} is not legal for {self.actor} now (phase {self.phase}); legal: "
+                + ", ".join(map(str, legal[:12])) + (" ..." if len(legal) > 12 else "")
+            )
+        events, self._pending = self._pending, []
+        self._legal = None
+        turn.apply(self, action, events)
+        events.extend(turn.settle(self))
+        self._legal = None
+        return events
+
+    def advance(self) -> list[Event]:
+        """Run automatic steps (a new turn's initiative, income, upkeep...) up to the next
+        decision point and return their events; :meth:`apply` returns them otherwise."""
+        self._advance()
+        events, self._pending = self._pending, []
+        return events
+
+    def _advance(self) -> None:
+        if self.actor is None and not self.is_over():
+            self._pending.extend(turn.settle(self))
+            self._legal = None
+
+    def is_over(self) -> bool:
+        alive = sum(f.alive for f in self.factions.values())
+        if alive < 2:
+            return True
+        return self.max_turns is not None and self.turn >= self.max_turns and self.phase == turn.TURN_START
+
+    def scores(self) -> dict[str, float]:
+        """1 + XP earned from goals + the fraction of HP left for a faction alive, 0 for one gone."""
+        return {
+            f.id: (1.0 + f.xp_earned + f.hp / f.max_hp) if f.alive else 0.0
+            for f in self.factions.values()
+        }
+
+    def view(self, faction: str) -> WwnView:
+        """What ``faction`` can see: everything but other factions' Stealthed assets."""
+        return WwnView(self, faction)
+
+    @property
+    def current_turn(self) -> int:
+        """The number of the turn being played (``turn`` + 1)."""
+        return self.turn + 1
+
+    # ----------------------------------------------------------------- queries
+    def relation(self, a: str, b: str) -> str:
+        if a == b:
+            return "self"
+        return self.relations.get(frozenset((a, b)), "hostile")
+
+    def hostile(self, a: str, b: str) -> bool:
+        return a != b and self.relations.get(frozenset((a, b)), "hostile") == "hostile"
+
+    def living_factions(self) -> list[Faction]:
+        return [f for f in self.factions.values() if f.alive]
+
+    def assets_of(self, faction: str) -> list[Asset]:
+        return [a for a in self.assets.values() if a.owner == faction]
+
+    def assets_at(self, location: str) -> list[Asset]:
+        return [a for a in self.assets.values() if a.location == location]
+
+    def base_of(self, faction: str, location: str) -> Asset | None:
+        for a in self.assets.values():
+            if a.owner == faction and a.location == location and a.is_base:
+                return a
+        return None
+
+    def new_asset(self, type_id: str, owner: str, location: str, hp: int | None = None,
+                  max_hp: int | None = None, stealth: bool = False) -> Asset:
+        max_hp = max_hp if max_hp is not None else ASSET_TYPES[type_id].hp
+        asset = Asset(f"{type_id}#{self.next_asset}", type_id, owner, location,
+                      max_hp if hp is None else hp, max_hp, stealth)
+        self.next_asset += 1
+        self.assets[asset.id] = asset
+        return asset
+
+    def headquarters_base(self, faction: str) -> Asset | None:
+        return self.base_of(faction, self.factions[faction].headquarters)
+
+    # ----------------------------------------------------------------- serialization
+    def to_dict(self) -> dict[str, Any]:
+        """The campaign as plain data (the campaign-file format), RNG state included."""
+        d: dict[str, Any] = {"ruleset": "wwn", "name": self.name}
+        if self.seed is not None:
+            d["seed"] = self.seed
+        d["turn"] = self.turn
+        if self.max_turns is not None:
+            d["max_turns"] = self.max_turns
+        d["locations"] = [_location_dict(loc) for loc in self.map.locations.values()]
+        d["relations"] = [[*sorted(k, key=list(self.factions).index), v]
+                          for k, v in self.relations.items() if v != "hostile"]
+        d["factions"] = []
+        for f in self.factions.values():
+            fd = f.to_dict()
+            fd["assets"] = [a.to_dict() for a in self.assets.values() if a.owner == f.id]
+            d["factions"].append(fd)
+        d["next_asset"] = self.next_asset
+        if self.phase != turn.TURN_START:
+            d["in_progress"] = {
+                "phase": self.phase, "actor": self.actor, "order": list(self.order),
+                "order_index": self.order_index, "initiative": dict(self.initiative),
+                "ctx": copy.deepcopy(self.ctx),
+            }
+        d["rng"] = _rng_state(self.rng)
+        d.update(self.extra)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> WwnState:
+        """Build a state from validated campaign data (see ``validate.py`` for checking)."""
+        s = cls()
+        known = {"ruleset", "name", "seed", "turn", "max_turns", "locations", "relations",
+                 "factions", "next_asset", "in_progress", "rng"}
+        s.extra = {k: copy.deepcopy(v) for k, v in d.items() if k not in known}
+        s.name = d.get("name", "")
+        s.seed = d.get("seed")
+        s.turn = int(d.get("turn", 0))
+        s.max_turns = d.get("max_turns")
+        s.map = MapGraph([
+            Location(loc["id"], loc.get("name", loc["id"]), tuple(loc.get("neighbors", ())),
+                     bool(loc.get("coastal", False)), loc.get("ruler"))
+            for loc in d["locations"]
+        ])
+        s.relations = {frozenset((a, b)): rel for a, b, rel in d.get("relations", [])}
+        pending_assets: list[tuple[str, dict[str, Any]]] = []
+        for fd in d["factions"]:
+            goal = fd.get("goal")
+            if isinstance(goal, str):
+                goal = {"id": goal}
+            f = Faction(
+                id=fd["id"], name=fd.get("name", fd["id"]), force=fd["force"],
+                cunning=fd["cunning"], wealth=fd["wealth"], magic=fd.get("magic", "none"),
+                treasure=fd.get("treasure", 0), hp=0, xp=fd.get("xp", 0),
+                tags=tuple(fd.get("tags", ())), goal=Goal(**goal) if goal else None,
+                agent=fd.get("agent", "random"), headquarters=fd["headquarters"],
+                agent_options=dict(fd.get("agent_options", {})),
+                alive=fd.get("alive", True), paralysed=fd.get("paralysed", False),
+                xp_earned=fd.get("xp_earned", 0), goals_completed=fd.get("goals_completed", 0),
+                wealth_at_last_kingdoms=fd.get("wealth_at_last_kingdoms", 0),
+            )
+            f.hp = fd["hp"] if fd.get("hp") is not None else (f.max_hp if f.alive else 0)
+            s.factions[f.id] = f
+            pending_assets.extend((f.id, ad) for ad in fd.get("assets", ()))
+        numbered = [ad["id"] for _, ad in pending_assets if ad.get("id") is not None]
+        s.next_asset = max([d.get("next_asset", 1), *(n + 1 for n in numbered)])
+        for owner, ad in pending_assets:
+            kind = ASSET_TYPES[ad["type"]]
+            max_hp = ad.get("max_hp") or kind.hp
+            if ad.get("id") is None:
+                ad = {**ad, "id": s.next_asset}
+                s.next_asset += 1
+            a = Asset(f"{ad['type']}#{ad['id']}", ad["type"], owner, ad["location"],
+                      ad.get("hp", max_hp), max_hp, bool(ad.get("stealth", False)),
+                      bool(ad.get("exposed", False)), dict(ad.get("status", {})))
+            s.assets[a.id] = a
+        for f in s.factions.values():
+            if f.alive:
+                s._ensure_headquarters(f)
+        s.assets = dict(sorted(s.assets.items(), key=lambda kv: int(kv[0].rsplit("#", 1)[1])))
+        if "rng" in d:
+            s.rng = np.random.Generator(np.random.PCG64())
+            s.rng.bit_generator.state = copy.deepcopy(d["rng"])
+        else:
+            s.rng = np.random.default_rng(s.seed)
+        if "in_progress" in d:
+            ip = d["in_progress"]
+            s.phase, s.actor, s.order = ip["phase"], ip["actor"], list(ip["order"])
+            s.order_index, s.initiative = ip["order_index"], dict(ip["initiative"])
+            s.ctx = copy.deepcopy(ip["ctx"])
+        return s
+
+    def _ensure_headquarters(self, f: Faction) -> None:
+        """Every faction has a Base of Influence at its headquarters with max HP = faction max HP."""
+        hq = self.headquarters_base(f.id)
+        if hq is None:
+            self.new_asset(BASE_OF_INFLUENCE, f.id, f.headquarters, max_hp=f.max_hp)
+        else:
+            hq.max_hp = f.max_hp
+            hq.hp = min(hq.hp, hq.max_hp)
+
+    def copy(self) -> WwnState:
+        """An independent deep copy (RNG included)."""
+        return WwnState.from_dict(self.to_dict())
+
+
+class WwnView:
+    """What one faction knows: the state minus other factions' Stealthed assets.
+
+    ``to_state(rng)`` rebuilds a playable state from this knowledge alone (for planners): hidden
+    assets are absent and the dice come from ``rng``, not the true game's generator.
+    """
+
+    def __init__(self, state: WwnState, faction: str):
+        self.state = state
+        self.faction_id = faction
+
+    @property
+    def faction(self) -> Faction:
+        return self.state.factions[self.faction_id]
+
+    @property
+    def turn(self) -> int:
+        return self.state.turn
+
+    @property
+    def phase(self) -> str:
+        return self.state.phase
+
+    def visible(self, asset: Asset) -> bool:
+        return asset.owner == self.faction_id or not asset.stealth
+
+    def assets(self) -> list[Asset]:
+        return [a for a in self.state.assets.values() if self.visible(a)]
+
+    def to_state(self, rng: np.random.Generator) -> WwnState:
+        d = self.state.to_dict()
+        for fd in d["factions"]:
+            if fd["id"] != self.faction_id:
+                fd["assets"] = [a for a in fd["assets"] if not a.get("stealth")]
+        d.pop("rng")
+        s = WwnState.from_dict(d)
+        s.rng = rng
+        return s
+
+
+def _location_dict(loc: Location) -> dict[str, Any]:
+    d: dict[str, Any] = {"id": loc.id, "name": loc.name, "neighbors": list(loc.neighbors)}
+    if loc.coastal:
+        d["coastal"] = True
+    if loc.ruler:
+        d["ruler"] = loc.ruler
+    return d
+
+
+def _rng_state(rng: np.random.Generator) -> dict[str, Any]:
+    return copy.deepcopy(rng.bit_generator.state)

@@ -1,0 +1,519 @@
+"""The faction turn (6.2.0) as a sequence of decision points.
+
+At the start of each turn every living faction rolls 1d8 for initiative (ties: the faction listed
+first in the campaign goes first). Each faction in order then:
+
+1. takes exposure damage (assets left where they are forbidden, see ``movement.py``), earns income
+   and pays upkeep (automatic);
+2. may use its free abilities, each once, in the order it likes (``abilities`` phase);
+3. takes one faction action (``action`` phase, then that action's own steps);
+4. checks its goal, picks a new one or keeps the old, and may spend XP (``goal``, ``raise``).
+
+A defender's choice (which asset meets an attack) and a rival's answer to a new Base of
+Influence are decisions of those factions, taken in the middle of the acting faction's turn.
+A decision point with exactly one legal action is applied automatically.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
+
+from factionsim.core.dice import roll_die
+from factionsim.core.game import Action, Event, IllegalActionError
+
+from . import abilities, economy, goals, movement
+from .actions import (
+    Attack, BaseHp, Bribe, ChooseAction, ChooseGoal, Create, Defend, Done, ExpandAt, Hide,
+    KeepGoal, Move, RaiseRating, Repair, RepairFaction, Sell, UseAbility,
+)
+from .combat import resolve_attack
+from .data import ATTRIBUTES, BASE_OF_INFLUENCE, XP_TO_RAISE
+from .model import Faction
+
+if TYPE_CHECKING:
+    from .state import WwnState
+
+TURN_START = "turn-start"
+FACTION_START = "faction-start"
+FACTION_END = "faction-end"
+ABILITIES = "abilities"
+ACTION = "action"
+ATTACK = "attack"
+DEFEND = "defend"
+MOVE = "move"
+REPAIR = "repair"
+EXPAND_WHERE = "expand-where"
+EXPAND_HP = "expand-hp"
+RIVAL_ATTACK = "rival-attack"
+CREATE = "create"
+HIDE = "hide"
+SELL = "sell"
+GOAL = "goal"
+RAISE = "raise"
+
+#: The phase each faction action opens.
+ACTION_PHASE = {"attack": ATTACK, "move": MOVE, "repair": REPAIR, "expand": EXPAND_WHERE,
+                "create": CREATE, "hide": HIDE, "sell": SELL}
+HIDE_COST = 2
+HIDE_MIN_CUNNING = 3
+_TAG_OF_TOP_ATTRIBUTE = {"machiavellian": "cunning", "martial": "force", "rich": "wealth"}
+
+
+def acting(state: WwnState) -> Faction:
+    """The faction whose turn it is."""
+    return state.factions[state.order[state.order_index]]
+
+
+# ======================================================================== automatic steps
+def settle(state: WwnState) -> list[Event]:
+    """Run automatic steps and forced decisions until a real decision point (or the end)."""
+    events: list[Event] = []
+    while True:
+        phase = state.phase
+        if phase == TURN_START:
+            if state.is_over():
+                state.actor = None
+                return events
+            _start_turn(state, events)
+        elif phase == FACTION_START:
+            _begin_faction_turn(state, events)
+        elif phase == FACTION_END:
+            _end_faction_turn(state, events)
+        elif not acting(state).alive:
+            state.phase = FACTION_END
+        else:
+            legal = legal_actions(state)
+            if len(legal) != 1:
+                state._legal = legal
+                return events
+            apply(state, legal[0], events)
+
+
+def _start_turn(state: WwnState, events: list[Event]) -> None:
+    rolls = {f.id: roll_die(state.rng, 8) for f in state.living_factions()}
+    index = {fid: i for i, fid in enumerate(state.factions)}
+    state.order = sorted(rolls, key=lambda fid: (-rolls[fid], index[fid]))
+    state.initiative = rolls
+    state.order_index = 0
+    state.phase = FACTION_START
+    events.append(Event(state.current_turn, "initiative", None,
+                        {"rolls": rolls, "order": list(state.order)}))
+
+
+def _begin_faction_turn(state: WwnState, events: list[Event]) -> None:
+    f = acting(state)
+    state.ctx = {"used": [], "done": []}
+    if not f.alive:
+        state.phase = FACTION_END
+        return
+    events.append(Event(state.current_turn, "faction-turn", f.id, {"treasure": f.treasure}))
+    movement.exposure_damage(state, f, events)
+    economy.income_and_upkeep(state, f, events)
+    if not f.alive:
+        state.phase = FACTION_END
+    elif f.paralysed:
+        f.paralysed = False
+        state.ctx["paralysed"] = True
+        events.append(Event(state.current_turn, "paralysed", f.id, {}))
+        _enter_goal(state, events)
+    else:
+        _enter(state, ABILITIES)
+
+
+def _end_faction_turn(state: WwnState, events: list[Event]) -> None:
+    state.order_index += 1
+    state.ctx = {}
+    if state.order_index < len(state.order):
+        state.phase = FACTION_START
+        return
+    state.turn += 1
+    state.phase = TURN_START
+    state.actor = None
+    state.order, state.order_index, state.initiative = [], 0, {}
+    events.append(Event(state.turn, "turn-end", None, {
+        "factions": {f.id: {"hp": f.hp, "treasure": f.treasure, "assets":
+                            sum(a.owner == f.id for a in state.assets.values())}
+                     for f in state.factions.values() if f.alive}}))
+
+
+def _enter(state: WwnState, phase: str, actor: str | None = None) -> None:
+    state.phase = phase
+    state.actor = actor or acting(state).id
+
+
+def _enter_goal(state: WwnState, events: list[Event]) -> None:
+    f = acting(state)
+    outcome = goals.evaluate(state, f, bool(state.ctx.get("attacked")))
+    _settle_goal_outcome(state, f, outcome, events)
+    _enter(state, GOAL)
+
+
+def _settle_goal_outcome(state: WwnState, f: Faction, outcome: str | None,
+                         events: list[Event]) -> None:
+    if outcome == "complete":
+        goals.complete(state, f, events)
+    elif outcome == "failed":
+        assert f.goal is not None
+        events.append(Event(state.current_turn, "goal-failed", f.id,
+                            {"goal": f.goal.id, "target": f.goal.target}))
+        f.goal = None
+
+
+# ======================================================================== legal actions
+def legal_actions(state: WwnState) -> list[Action]:
+    return list(_GENERATORS[state.phase](state))
+
+
+def _abilities_options(state: WwnState) -> Iterator[Action]:
+    f = acting(state)
+    used = state.ctx["used"]
+    if f.has_tag("imperialist") and "imperialist" not in used and any(_expand_where(state)):
+        yield UseAbility("imperialist")
+    for asset_id, option in abilities.free_options(state, f.id):
+        if asset_id not in used:
+            yield UseAbility(asset_id, option)
+    yield Done()
+
+
+def _action_options(state: WwnState) -> Iterator[Action]:
+    for kind, phase in ACTION_PHASE.items():
+        if any(a for a in _GENERATORS[phase](state) if not isinstance(a, Done)):
+            yield ChooseAction(kind)
+    yield ChooseAction("pass")
+
+
+def _attack_options(state: WwnState) -> Iterator[Action]:
+    f = acting(state)
+    done = state.ctx["done"]
+    for a in state.assets_of(f.id):
+        if a.id not in done and movement.can_attack(state, a):
+            for target in movement.attack_targets(state, a):
+                yield Attack(a.id, target)
+    yield Done()
+
+
+def _defend_options(state: WwnState) -> Iterator[Action]:
+    pending = state.ctx["pending"]
+    attacker = state.assets[pending["attacker"]]
+    for d in movement.defenders(state, pending["target"], attacker):
+        yield Defend(d.id)
+
+
+def _move_options(state: WwnState) -> Iterator[Action]:
+    f = acting(state)
+    done = state.ctx["done"]
+    for a in state.assets_of(f.id):
+        if not a.is_base and a.id not in done:
+            for dest in movement.destinations(state, a):
+                yield Move(a.id, dest)
+    yield Done()
+
+
+def _repair_options(state: WwnState) -> Iterator[Action]:
+    f = acting(state)
+    fixes = state.ctx.setdefault("fixes", {})
+    for a in state.assets_of(f.id):
+        if a.damaged and fixes.get(a.id, 0) + 1 <= f.treasure:
+            yield Repair(a.id)
+    if not state.ctx.get("healed") and f.hp < f.max_hp and f.treasure >= 1:
+        yield RepairFaction()
+    yield Done()
+
+
+def _expand_where(state: WwnState) -> Iterator[Action]:
+    f = acting(state)
+    if f.treasure < 1:
+        return
+    seen: set[str] = set()
+    for a in state.assets_of(f.id):
+        if a.location not in seen:
+            seen.add(a.location)
+            if state.base_of(f.id, a.location) is None:
+                yield ExpandAt(a.location)
+
+
+def _expand_hp(state: WwnState) -> Iterator[Action]:
+    f = acting(state)
+    for hp in range(1, min(f.treasure, f.max_hp) + 1):
+        yield BaseHp(hp)
+
+
+def _rival_attack_options(state: WwnState) -> Iterator[Action]:
+    rival = state.actor
+    builder = acting(state).id
+    done = state.ctx["rival_done"]
+    for a in state.assets_at(state.ctx["expand"]):
+        if a.owner == rival and a.id not in done and movement.can_attack(state, a) \
+                and movement.defenders(state, builder, a):
+            yield Attack(a.id, builder)
+    yield Done()
+
+
+def _create_options(state: WwnState) -> Iterator[Action]:
+    f = acting(state)
+    for base in state.assets_of(f.id):
+        if base.is_base:
+            for kind in economy.buyable(state, f, base.location):
+                yield Create(kind, base.location)
+
+
+def _hide_options(state: WwnState) -> Iterator[Action]:
+    f = acting(state)
+    if f.cunning < HIDE_MIN_CUNNING or f.treasure < HIDE_COST:
+        return
+    for a in state.assets_of(f.id):
+        if not a.is_base and not a.stealth and not any(
+            b.is_base and b.owner != f.id for b in state.assets_at(a.location)
+        ):
+            yield Hide(a.id)
+    yield Done()
+
+
+def _sell_options(state: WwnState) -> Iterator[Action]:
+    f = acting(state)
+    for a in state.assets_of(f.id):
+        if not a.is_base and economy.sellable(state, a):
+            yield Sell(a.id)
+    yield Done()
+
+
+def _goal_options(state: WwnState) -> Iterator[Action]:
+    f = acting(state)
+    g = f.goal
+    if g is not None:
+        if g.id == "wealth-of-kingdoms" and f.treasure > 0:
+            yield Bribe(min(f.treasure, g.needed - g.progress))
+        yield KeepGoal()
+    for choice in goals.options(state, f):
+        if g is None or (choice.goal, choice.target) != (g.id, g.target):
+            yield choice
+
+
+def _raise_options(state: WwnState) -> Iterator[Action]:
+    f = acting(state)
+    for attr in ATTRIBUTES:
+        if can_raise(f, attr):
+            yield RaiseRating(attr)
+    yield Done()
+
+
+def can_raise(f: Faction, attr: str) -> bool:
+    """Enough XP for the next step, rating below 8, and tags that demand a top attribute hold."""
+    new = f.rating(attr) + 1
+    if new > 8 or f.xp < XP_TO_RAISE[new]:
+        return False
+    return not any(f.has_tag(tag) and top != attr and new > f.rating(top)
+                   for tag, top in _TAG_OF_TOP_ATTRIBUTE.items())
+
+
+_GENERATORS: dict[str, Callable[[WwnState], Iterator[Action]]] = {
+    ABILITIES: _abilities_options, ACTION: _action_options, ATTACK: _attack_options,
+    DEFEND: _defend_options, MOVE: _move_options, REPAIR: _repair_options,
+    EXPAND_WHERE: _expand_where, EXPAND_HP: _expand_hp, RIVAL_ATTACK: _rival_attack_options,
+    CREATE: _create_options, HIDE: _hide_options, SELL: _sell_options, GOAL: _goal_options,
+    RAISE: _raise_options,
+}
+
+
+# ======================================================================== applying
+def apply(state: WwnState, action: Action, events: list[Event]) -> None:
+    """Apply a legal action (legality is checked by the caller)."""
+    handler = _HANDLERS.get((state.phase, type(action)))
+    if handler is None:
+        raise IllegalActionError(f"{action} cannot be applied in phase {state.phase}")
+    handler(state, action, events)
+
+
+def _log(state: WwnState, kind: str, faction: str | None, **data) -> Event:
+    return Event(state.current_turn, kind, faction, data)
+
+
+def _done(state: WwnState, action: Done, events: list[Event]) -> None:
+    if state.phase == ABILITIES:
+        _enter(state, ACTION)
+    elif state.phase == RAISE:
+        state.phase = FACTION_END
+    elif state.phase == RIVAL_ATTACK:
+        state.ctx["rivals"].pop(0)
+        _next_rival(state, events)
+    else:
+        _enter_goal(state, events)
+
+
+def _use_ability(state: WwnState, action: UseAbility, events: list[Event]) -> None:
+    state.ctx["used"].append(action.source)
+    if action.source == "imperialist":
+        events.append(_log(state, "ability", acting(state).id, source="imperialist",
+                           effect="expand-influence"))
+        state.ctx["expand_resume"] = ABILITIES
+        _enter(state, EXPAND_WHERE)
+        return
+    abilities.free_use(state, state.assets[action.source], action.option, events)
+
+
+def _choose_action(state: WwnState, action: ChooseAction, events: list[Event]) -> None:
+    f = acting(state)
+    state.ctx["kind"] = action.kind
+    events.append(_log(state, "action", f.id, action=action.kind))
+    if action.kind == "pass":
+        _enter_goal(state, events)
+        return
+    if action.kind == "attack":
+        state.ctx["attacked"] = True
+    state.ctx["expand_resume"] = GOAL
+    _enter(state, ACTION_PHASE[action.kind])
+
+
+def _attack(state: WwnState, action: Attack, events: list[Event]) -> None:
+    key = "rival_done" if state.phase == RIVAL_ATTACK else "done"
+    state.ctx[key].append(action.asset)
+    attacker = state.assets[action.asset]
+    candidates = movement.defenders(state, action.target, attacker)
+    resume = (state.phase, state.actor)
+    if len(candidates) == 1:
+        resolve_attack(state, attacker, candidates[0], events)
+        return
+    state.ctx["pending"] = {"attacker": attacker.id, "target": action.target,
+                            "resume": list(resume)}
+    _enter(state, DEFEND, action.target)
+
+
+def _defend(state: WwnState, action: Defend, events: list[Event]) -> None:
+    pending = state.ctx.pop("pending")
+    resolve_attack(state, state.assets[pending["attacker"]], state.assets[action.asset], events)
+    state.phase, state.actor = pending["resume"]
+
+
+def _move(state: WwnState, action: Move, events: list[Event]) -> None:
+    state.ctx["done"].append(action.asset)
+    movement.move_asset(state, state.assets[action.asset], action.destination, events)
+
+
+def _repair(state: WwnState, action: Repair, events: list[Event]) -> None:
+    economy.repair_asset(state, acting(state), state.assets[action.asset], events)
+
+
+def _repair_faction(state: WwnState, action: RepairFaction, events: list[Event]) -> None:
+    state.ctx["healed"] = True
+    economy.repair_faction(state, acting(state), events)
+
+
+def _expand_at(state: WwnState, action: ExpandAt, events: list[Event]) -> None:
+    state.ctx["expand"] = action.location
+    _enter(state, EXPAND_HP)
+
+
+def _base_hp(state: WwnState, action: BaseHp, events: list[Event]) -> None:
+    """Plant the Base, then a Cunning vs Cunning check against every other faction present."""
+    from .checks import attribute_check
+
+    f = acting(state)
+    loc = state.ctx["expand"]
+    f.treasure -= action.hp
+    base = state.new_asset(BASE_OF_INFLUENCE, f.id, loc, max_hp=action.hp)
+    events.append(_log(state, "expand", f.id, location=loc, base=base.id, hp=action.hp,
+                       cost=action.hp))
+    present = [fid for fid in state.factions
+               if fid != f.id and any(a.owner == fid for a in state.assets_at(loc))]
+    state.ctx["contested"] = any(state.hostile(f.id, fid) for fid in present)
+    rivals = []
+    extra = abilities.expand_extra_dice(state, f.id, loc)
+    for fid in present:
+        check = attribute_check(state, f, "cunning", state.factions[fid], "cunning",
+                                extra_attacker_dice=extra)
+        events.append(_log(state, "expand-check", f.id, rival=fid, location=loc,
+                           **check.to_dict()))
+        if not check.success:
+            rivals.append(fid)
+    state.ctx.update(base=base.id, rivals=rivals, rival_done=[])
+    _next_rival(state, events)
+
+
+def _next_rival(state: WwnState, events: list[Event]) -> None:
+    rivals = state.ctx["rivals"]
+    if rivals:
+        _enter(state, RIVAL_ATTACK, rivals[0])
+        return
+    f = acting(state)
+    base_id = state.ctx.pop("base")
+    survived = base_id in state.assets
+    events.append(_log(state, "base-planted" if survived else "base-lost", f.id,
+                       base=base_id, location=state.ctx["expand"]))
+    if survived:
+        goals.on_base_planted(state, f.id, state.ctx.get("contested", False))
+    if state.ctx.pop("expand_resume") == ABILITIES:
+        _enter(state, ABILITIES)
+    else:
+        _enter_goal(state, events)
+
+
+def _create(state: WwnState, action: Create, events: list[Event]) -> None:
+    economy.create_asset(state, acting(state), action.asset_type, action.location, events)
+    _enter_goal(state, events)
+
+
+def _hide(state: WwnState, action: Hide, events: list[Event]) -> None:
+    f = acting(state)
+    f.treasure -= HIDE_COST
+    state.assets[action.asset].stealth = True
+    events.append(_log(state, "hide", f.id, asset=action.asset, cost=HIDE_COST))
+
+
+def _sell(state: WwnState, action: Sell, events: list[Event]) -> None:
+    economy.sell_asset(state, acting(state), state.assets[action.asset], events)
+
+
+def _bribe(state: WwnState, action: Bribe, events: list[Event]) -> None:
+    f = acting(state)
+    assert f.goal is not None
+    f.treasure -= action.amount
+    f.goal.progress += action.amount
+    events.append(_log(state, "bribe", f.id, amount=action.amount, progress=f.goal.progress,
+                       needed=f.goal.needed))
+    if f.goal.progress >= f.goal.needed:
+        goals.complete(state, f, events)
+
+
+def _keep_goal(state: WwnState, action: KeepGoal, events: list[Event]) -> None:
+    _enter(state, RAISE)
+
+
+def _choose_goal(state: WwnState, action: ChooseGoal, events: list[Event]) -> None:
+    f = acting(state)
+    if f.goal is not None:
+        f.paralysed = True
+        events.append(_log(state, "goal-abandoned", f.id, goal=f.goal.id, target=f.goal.target))
+    g = goals.adopt(state, f, action)
+    events.append(_log(state, "goal-chosen", f.id, goal=g.id, target=g.target, needed=g.needed))
+    _enter(state, RAISE)
+
+
+def _raise(state: WwnState, action: RaiseRating, events: list[Event]) -> None:
+    f = acting(state)
+    new = f.rating(action.attribute) + 1
+    old_max = f.max_hp
+    f.xp -= XP_TO_RAISE[new]
+    setattr(f, action.attribute, new)
+    gained = f.max_hp - old_max
+    f.hp += gained
+    hq = state.headquarters_base(f.id)
+    if hq is not None:
+        hq.max_hp = f.max_hp
+        hq.hp = min(hq.max_hp, hq.hp + gained)
+    events.append(_log(state, "raise", f.id, attribute=action.attribute, rating=new,
+                       xp_spent=XP_TO_RAISE[new], max_hp=f.max_hp))
+
+
+_HANDLERS: dict[tuple[str, type], Callable[[WwnState, Action, list[Event]], None]] = {}
+for _phase in (ABILITIES, ATTACK, MOVE, REPAIR, RIVAL_ATTACK, HIDE, SELL, RAISE):
+    _HANDLERS[(_phase, Done)] = _done
+_HANDLERS.update({
+    (ABILITIES, UseAbility): _use_ability, (ACTION, ChooseAction): _choose_action,
+    (ATTACK, Attack): _attack, (RIVAL_ATTACK, Attack): _attack, (DEFEND, Defend): _defend,
+    (MOVE, Move): _move, (REPAIR, Repair): _repair, (REPAIR, RepairFaction): _repair_faction,
+    (EXPAND_WHERE, ExpandAt): _expand_at, (EXPAND_HP, BaseHp): _base_hp,
+    (CREATE, Create): _create, (HIDE, Hide): _hide, (SELL, Sell): _sell,
+    (GOAL, Bribe): _bribe, (GOAL, KeepGoal): _keep_goal, (GOAL, ChooseGoal): _choose_goal,
+    (RAISE, RaiseRating): _raise,
+})
