@@ -78,7 +78,7 @@ class LineLoader(yaml.SafeLoader):
                 if isinstance(key, (str, int)) and not isinstance(key, bool):
                     if key in seen:
                         raise CampaignError(
-                            f"{self.source}, line {key_line}: {format_path((*path, key))}: "
+                            f"{self.source}, line {key_line}, {format_path((*path, key))}: "
                             f"duplicate key {key!r} (first given on line {seen[key]}); "
                             "give each field once."
                         )
@@ -172,7 +172,7 @@ def load_campaign(path: str | os.PathLike[str]) -> Any:
         line = lines.get(("ruleset",), 1)
         got = "missing" if "ruleset" not in data else f"unknown ruleset {ruleset!r}"
         raise CampaignError(
-            f"{source}, line {line}: ruleset: {got}; allowed: {', '.join(sorted(RULESETS))}."
+            f"{source}, line {line}, ruleset: {got}; allowed: {', '.join(sorted(RULESETS))}."
         )
     validate_module, state_ref = RULESETS[ruleset]
     normalized = importlib.import_module(validate_module).validate(

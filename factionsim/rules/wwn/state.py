@@ -18,7 +18,8 @@ import numpy as np
 from factionsim.core.game import Action, Event, IllegalActionError
 from factionsim.core.mapgraph import Location, MapGraph
 
-from . import turn
+from . import goals, turn
+from .actions import ChooseGoal
 from .data import ASSET_TYPES, BASE_OF_INFLUENCE
 from .model import Asset, Faction, Goal
 
@@ -82,8 +83,7 @@ class WwnState:
         events, self._pending = self._pending, []
         self._legal = None
         turn.apply(self, action, events)
-        events.extend(turn.settle(self))
-        self._legal = None
+        events.extend(turn.settle(self, start_turn=False))
         return events
 
     def advance(self) -> list[Event]:
@@ -202,6 +202,7 @@ class WwnState:
         ])
         s.relations = {frozenset((a, b)): rel for a, b, rel in d.get("relations", [])}
         pending_assets: list[tuple[str, dict[str, Any]]] = []
+        fresh_goals: dict[str, Goal] = {}
         for fd in d["factions"]:
             goal = fd.get("goal")
             if isinstance(goal, str):
@@ -218,6 +219,8 @@ class WwnState:
                 wealth_at_last_kingdoms=fd.get("wealth_at_last_kingdoms", 0),
             )
             f.hp = fd["hp"] if fd.get("hp") is not None else (f.max_hp if f.alive else 0)
+            if f.goal is not None and not f.goal.needed:  # named in the file, not yet set up
+                fresh_goals[f.id] = f.goal
             s.factions[f.id] = f
             pending_assets.extend((f.id, ad) for ad in fd.get("assets", ()))
         numbered = [ad["id"] for _, ad in pending_assets if ad.get("id") is not None]
@@ -236,6 +239,8 @@ class WwnState:
             if f.alive:
                 s._ensure_headquarters(f)
         s.assets = dict(sorted(s.assets.items(), key=lambda kv: int(kv[0].rsplit("#", 1)[1])))
+        for fid, g in fresh_goals.items():
+            goals.adopt(s, s.factions[fid], ChooseGoal(g.id, g.target))
         if "rng" in d:
             s.rng = np.random.Generator(np.random.PCG64())
             s.rng.bit_generator.state = copy.deepcopy(d["rng"])

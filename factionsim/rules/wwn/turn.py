@@ -66,13 +66,17 @@ def acting(state: WwnState) -> Faction:
 
 
 # ======================================================================== automatic steps
-def settle(state: WwnState) -> list[Event]:
-    """Run automatic steps and forced decisions until a real decision point (or the end)."""
+def settle(state: WwnState, start_turn: bool = True) -> list[Event]:
+    """Run automatic steps and forced decisions until a real decision point (or the end).
+
+    With ``start_turn=False`` it stops between turns, so a campaign saved after the last
+    faction's turn holds no dice of the next turn yet.
+    """
     events: list[Event] = []
     while True:
         phase = state.phase
         if phase == TURN_START:
-            if state.is_over():
+            if not start_turn or state.is_over():
                 state.actor = None
                 return events
             _start_turn(state, events)

@@ -81,6 +81,8 @@ def format_path(path: Path) -> str:
 
 
 def _show(value: Any) -> str:
+    if isinstance(value, bool) or value is None:
+        return {True: "true", False: "false", None: "null"}[value]
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
@@ -431,8 +433,8 @@ class _Validator:
                 out["max_hp"] = top
         else:
             if "max_hp" in ad:
-                self.fail((*path, "max_hp"), f"only a {BASE_OF_INFLUENCE} takes max_hp; a "
-                          f"{kind} always has {ASSET_TYPES[kind].hp}", ad["max_hp"])
+                self.fail((*path, "max_hp"), f"only a {BASE_OF_INFLUENCE} takes max_hp; "
+                          f"{kind} always has max HP {ASSET_TYPES[kind].hp}", ad["max_hp"])
             top = ASSET_TYPES[kind].hp
         if "hp" in ad:
             self.integer(ad["hp"], (*path, "hp"), 1, top)

@@ -1,0 +1,73 @@
+"""Play a campaign forward: the loop every command builds on.
+
+>>> from factionsim import load_campaign
+>>> from factionsim.configs import default_campaign_path
+>>> state = load_campaign(default_campaign_path())
+>>> events = play(state, turns=1)
+>>> state.turn, events[0].kind
+(1, 'initiative')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import numpy as np
+
+from factionsim.agents import Agent, make_agent
+from factionsim.core.game import Event
+
+
+def agents_from_campaign(state: Any, overrides: dict[str, str] | None = None) -> dict[str, Agent]:
+    """One agent per faction, as the campaign names them (``agent:`` and ``agent_options:``)."""
+    overrides = overrides or {}
+    return {
+        fid: make_agent(overrides.get(fid, f.agent), **f.agent_options)
+        for fid, f in state.factions.items()
+    }
+
+
+def agent_rng(state: Any) -> np.random.Generator:
+    """The generator agents draw from during the next turn.
+
+    It is derived from the campaign seed and the turn number, so playing two turns at once or
+    one turn, saving, loading and playing another gives the same choices.
+    """
+    return np.random.default_rng([int(state.seed or 0), int(state.turn), 0xFAC7])
+
+
+def play(state: Any, turns: int, agents: dict[str, Agent] | None = None,
+         on_turn: Callable[[int], None] | None = None,
+         on_decision: Callable[[str, Any, Any], None] | None = None) -> list[Event]:
+    """Play ``turns`` full turns (or until the game is over); return every event.
+
+    ``on_turn(turn)`` is called after each completed turn (progress bars), ``on_decision(faction,
+    action, agent)`` after each decision (explanations, GM logs).
+    """
+    agents = agents or agents_from_campaign(state)
+    target = state.turn + turns
+    events: list[Event] = []
+    rng = agent_rng(state)
+    while state.turn < target and not state.is_over():
+        turn_before = state.turn
+        actor = state.current_actor()
+        if actor is None:
+            break
+        action = agents[actor].act(state.view(actor), state.legal_actions(), rng)
+        events.extend(state.apply(action))
+        if on_decision is not None:
+            on_decision(actor, action, agents[actor])
+        if state.turn != turn_before:
+            rng = agent_rng(state)
+            if on_turn is not None:
+                on_turn(state.turn)
+    return events
+
+
+def event_lines(events: Iterable[Event]) -> Iterable[str]:
+    """The event log as JSON lines (stable key order)."""
+    import json
+
+    for e in events:
+        yield json.dumps(e.to_dict(), separators=(",", ":"), ensure_ascii=False)

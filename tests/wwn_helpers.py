@@ -1,0 +1,85 @@
+"""Builders for small hand-made WWN situations and dice that roll what a test says."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from factionsim.rules.wwn.state import WwnState
+
+
+class ScriptedRng:
+    """Stands in for ``numpy.random.Generator``: ``integers`` returns the scripted values in order.
+
+    Each value is checked against the range asked for, so a script that does not match the dice
+    the rules roll fails loudly. ``remaining`` tells what was not consumed.
+    """
+
+    def __init__(self, *values: int):
+        self.values = list(values)
+        self.calls: list[tuple[int, int, int | None]] = []
+
+    def integers(self, low: int, high: int | None = None, size: int | None = None):
+        if high is None:
+            low, high = 0, low
+        self.calls.append((low, high, size))
+        n = 1 if size is None else size
+        if len(self.values) < n:
+            raise AssertionError(f"dice script exhausted: asked for {n} value(s) in [{low},{high})")
+        out = [self.values.pop(0) for _ in range(n)]
+        for v in out:
+            if not low <= v < high:
+                raise AssertionError(f"scripted value {v} outside [{low},{high})")
+        return out[0] if size is None else np.array(out)
+
+    @property
+    def remaining(self) -> list[int]:
+        return list(self.values)
+
+
+def faction(fid: str, force: int = 3, cunning: int = 3, wealth: int = 3, **kw: Any) -> dict[str, Any]:
+    """A faction entry with sensible defaults; ``headquarters`` defaults to the first location."""
+    d = {"id": fid, "name": fid.title(), "force": force, "cunning": cunning, "wealth": wealth,
+         "magic": kw.pop("magic", "none"), "treasure": kw.pop("treasure", 0),
+         "tags": kw.pop("tags", []), "agent": "idle", "assets": kw.pop("assets", [])}
+    d.update(kw)
+    return d
+
+
+def make_state(factions: list[dict[str, Any]], locations: list[dict[str, Any]] | None = None,
+               relations: list[list[str]] | None = None, rng: Any = None,
+               **extra: Any) -> WwnState:
+    """A state from plain data. Default map: a - b - c in a line, no rulers.
+
+    Factions without ``headquarters`` get the first location. ``rng`` (e.g. a
+    :class:`ScriptedRng`) replaces the dice after loading.
+    """
+    locations = locations or [
+        {"id": "a", "neighbors": ["b"]}, {"id": "b", "neighbors": ["c"]}, {"id": "c"}]
+    for f in factions:
+        f.setdefault("headquarters", locations[0]["id"])
+    s = WwnState.from_dict({"ruleset": "wwn", "name": "test", "seed": 1, "turn": 0,
+                            "locations": locations, "relations": relations or [],
+                            "factions": factions, **extra})
+    if rng is not None:
+        s.rng = rng
+    return s
+
+
+def asset(state: WwnState, owner: str, type_id: str) -> Any:
+    """The first asset of ``type_id`` owned by ``owner``."""
+    return next(a for a in state.assets.values() if a.owner == owner and a.type == type_id)
+
+
+def play_to(state: WwnState, phase: str, actor: str | None = None) -> None:
+    """Advance with idle choices until ``phase`` (and ``actor``) is the decision point."""
+    for _ in range(200):
+        state.current_actor()
+        if state.phase == phase and (actor is None or state.actor == actor):
+            return
+        legal = state.legal_actions()
+        texts = {str(a): a for a in legal}
+        choice = next((texts[t] for t in ("action pass", "keep goal", "done") if t in texts), legal[0])
+        state.apply(choice)
+    raise AssertionError(f"never reached phase {phase} for {actor}")
