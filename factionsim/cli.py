@@ -12,9 +12,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from importlib import import_module
 from pathlib import Path
 
 from factionsim.core.game import FactionsimError
+
+#: Modules that add a subcommand: each has ``add_parser(subparsers)`` and imports its heavy
+#: dependencies only inside the command function.
+COMMAND_MODULES: list[str] = []
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
@@ -22,7 +27,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
     from factionsim.chronicle import Names, render_markdown
     from factionsim.configs import default_campaign_path
-    from factionsim.core.campaign import write_atomic, load_campaign, save_campaign
+    from factionsim.core.campaign import load_campaign, save_campaign, write_atomic
     from factionsim.runner import agents_from_campaign, event_lines, play
 
     path = Path(args.campaign) if args.campaign else default_campaign_path(args.ruleset)
@@ -104,6 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
     val = sub.add_parser("validate", help="check a campaign file and report the first problem")
     val.add_argument("campaign")
     val.set_defaults(func=_cmd_validate)
+    for module in COMMAND_MODULES:
+        import_module(module).add_parser(sub)
     return parser
 
 

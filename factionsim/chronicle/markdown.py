@@ -118,8 +118,9 @@ _PROSE: dict[str, Callable[[Event, Names], str]] = {
         + f" the new Base: {_check(e.data)}."),
     "base-planted": lambda e, n: f"The Base at {n.place(e.data['location'])} holds.",
     "base-lost": lambda e, n: f"The new Base at {n.place(e.data['location'])} is torn down at once.",
-    "create": lambda e, n: (f"Raises a new {n.asset(e.data['asset'])} at {n.place(e.data['location'])} "
-                            f"for {e.data['cost']} Treasure" + (", in secret." if e.data["stealth"] else ".")),
+    "create": lambda e, n: (
+        f"Raises a new {n.asset(e.data['asset'])} at {n.place(e.data['location'])} "
+        f"for {e.data['cost']} Treasure" + (", in secret." if e.data["stealth"] else ".")),
     "hide": lambda e, n: f"Hides its {n.asset(e.data['asset'])} for {e.data['cost']} Treasure.",
     "sell": lambda e, n: f"Sells off its {n.asset(e.data['asset'])} for {e.data['gain']} Treasure.",
     "asset-lost": lambda e, n: f"Loses its {n.asset(e.data['asset'])} ({e.data['reason']}).",

@@ -127,16 +127,21 @@ def on_destroyed(state: WwnState, source: str, asset) -> None:
     g = state.factions[source].goal
     if g is None:
         return
-    if g.id == "eliminate-target" and g.target == asset.id:
+    if g.id == "sphere-dominance":
+        g.progress += asset.attribute == g.target
+    elif _destroys_goal_target(state, source, g, asset):
         g.progress = 1
-    elif g.id == "invincible-valor" and asset.attribute == "force" \
-            and asset.kind.rating > state.factions[source].force:
-        g.progress = 1
-    elif g.id == "root-out-the-enemy" and asset.is_base \
-            and g.target == f"{asset.owner}@{asset.location}":
-        g.progress = 1
-    elif g.id == "sphere-dominance" and asset.attribute == g.target:
-        g.progress += 1
+
+
+def _destroys_goal_target(state: WwnState, source: str, g: Goal, asset) -> bool:
+    """Whether destroying ``asset`` is what goal ``g`` of faction ``source`` asks for."""
+    if g.id == "eliminate-target":
+        return g.target == asset.id
+    if g.id == "invincible-valor":
+        return asset.attribute == "force" and asset.kind.rating > state.factions[source].force
+    if g.id == "root-out-the-enemy":
+        return asset.is_base and g.target == f"{asset.owner}@{asset.location}"
+    return False
 
 
 def on_collapse(state: WwnState, source: str, faction_id: str) -> None:

@@ -24,8 +24,23 @@ from factionsim.core.game import Action, Event, IllegalActionError
 
 from . import abilities, economy, goals, movement
 from .actions import (
-    Attack, BaseHp, Bribe, ChooseAction, ChooseGoal, Create, Defend, Done, ExpandAt, Hide,
-    KeepGoal, Move, RaiseRating, Repair, RepairFaction, Sell, UseAbility,
+    Attack,
+    BaseHp,
+    Bribe,
+    ChooseAction,
+    ChooseGoal,
+    Create,
+    Defend,
+    Done,
+    ExpandAt,
+    Hide,
+    KeepGoal,
+    Move,
+    RaiseRating,
+    Repair,
+    RepairFaction,
+    Sell,
+    UseAbility,
 )
 from .combat import resolve_attack
 from .data import ATTRIBUTES, BASE_OF_INFLUENCE, XP_TO_RAISE

@@ -1,0 +1,76 @@
+"""Engine speed: faction-turns per second with random agents, and the wall time of a CLI run.
+
+    python experiments/benchmark.py [--turns 2000] [--repeats 3] [--cli-turns 12]
+
+Targets (issue: foundation): at least 5,000 faction-turns/s on one core for the default campaign
+with random agents. Prints one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from factionsim import load_campaign
+from factionsim.agents import make_agent
+from factionsim.configs import default_campaign_path
+
+
+@dataclass
+class Args:
+    turns: int = 2000       # turns per timed game (the default campaign, random agents)
+    repeats: int = 3        # timed games; the best is reported
+    cli_turns: int = 12     # turns of the timed `factionsim run`
+    seed: int = 0
+
+
+def faction_turns_per_second(args: Args) -> dict[str, float]:
+    best = 0.0
+    decisions = faction_turns = 0
+    for r in range(args.repeats):
+        state = load_campaign(default_campaign_path())
+        state.max_turns = args.turns
+        agent = make_agent("random")
+        rng = np.random.default_rng(args.seed + r)
+        faction_turns = decisions = 0
+        start = time.perf_counter()
+        while not state.is_over():
+            actor = state.current_actor()
+            if actor is None:
+                break
+            for e in state.apply(agent.act(None, state.legal_actions(), rng)):
+                faction_turns += e.kind == "faction-turn"
+            decisions += 1
+        elapsed = time.perf_counter() - start
+        best = max(best, faction_turns / elapsed)
+    return {"faction_turns_per_s": round(best), "decisions_per_faction_turn":
+            round(decisions / max(faction_turns, 1), 2)}
+
+
+def cli_wall_time(args: Args) -> float:
+    with tempfile.TemporaryDirectory() as out:
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "factionsim", "run", "--turns", str(args.cli_turns),
+                        "--out", out, "--quiet"], check=True)
+        return round(time.perf_counter() - start, 3)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    for name, value in asdict(Args()).items():
+        parser.add_argument(f"--{name.replace('_', '-')}", type=type(value), default=value)
+    args = Args(**vars(parser.parse_args()))
+    result = {"args": asdict(args), **faction_turns_per_second(args),
+              f"cli_run_{args.cli_turns}_turns_wall_s": cli_wall_time(args)}
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+"""The command line: outputs, determinism across save/load, clean errors, lazy imports."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from factionsim.cli import main
+from factionsim.configs import default_campaign_path
+
+OUTPUTS = ("campaign.yaml", "events.jsonl", "chronicle.md")
+
+
+def run(*args: str) -> int:
+    return main(list(args))
+
+
+def test_run_writes_the_three_outputs(tmp_path: Path) -> None:
+    assert run("run", "--turns", "3", "--seed", "5", "--out", str(tmp_path), "--quiet") == 0
+    for name in OUTPUTS:
+        assert (tmp_path / name).stat().st_size > 0
+    events = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text().splitlines()]
+    assert {"turn", "kind", "faction"} <= set(events[0])
+    assert {e["turn"] for e in events} == {1, 2, 3}
+    chronicle = (tmp_path / "chronicle.md").read_text()
+    assert "## Turn 1" in chronicle and "## Turn 3" in chronicle
+    assert "turn: 3" in (tmp_path / "campaign.yaml").read_text()
+
+
+def test_same_campaign_and_seed_give_byte_identical_outputs(tmp_path: Path) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    for out in (a, b):
+        assert run("run", "--turns", "4", "--seed", "11", "--out", str(out), "--quiet") == 0
+    for name in OUTPUTS:
+        assert (a / name).read_bytes() == (b / name).read_bytes()
+
+
+def test_two_turns_equal_one_plus_one_from_the_saved_campaign(tmp_path: Path) -> None:
+    both, first, second = tmp_path / "both", tmp_path / "first", tmp_path / "second"
+    run("run", "--turns", "2", "--seed", "9", "--out", str(both), "--quiet")
+    run("run", "--turns", "1", "--seed", "9", "--out", str(first), "--quiet")
+    run("run", str(first / "campaign.yaml"), "--turns", "1", "--out", str(second), "--quiet")
+    assert (second / "campaign.yaml").read_bytes() == (both / "campaign.yaml").read_bytes()
+    joined = (first / "events.jsonl").read_text() + (second / "events.jsonl").read_text()
+    assert joined == (both / "events.jsonl").read_text()
+
+
+def test_validate_accepts_the_bundled_campaign(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("validate", str(default_campaign_path())) == 0
+    assert "valid wwn campaign" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("ruleset: wwn\nname: x\nlocations: [}\n", "line"),
+        ("ruleset: chess\n", "ruleset"),
+        ("- just a list\n", "mapping"),
+    ],
+)
+def test_bad_campaign_exits_2_with_one_paragraph(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                 text: str, expected: str) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(text)
+    assert run("validate", str(path)) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "bad.yaml" in err and expected in err
+    assert "Traceback" not in err and err.strip().count("\n") == 0
+
+
+def test_missing_campaign_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("run", str(tmp_path / "nope.yaml"), "--out", str(tmp_path / "o"), "--quiet") == 2
+    assert "nope.yaml" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+
+
+def test_help_and_a_heuristic_free_run_do_not_import_torch(tmp_path: Path) -> None:
+    code = (
+        "import sys\n"
+        "from factionsim.cli import main\n"
+        f"main(['run', '--turns', '2', '--out', {str(tmp_path)!r}, '--quiet'])\n"
+        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+        "heavy = [m for m in ('torch', 'stable_baselines3', 'matplotlib') if m in sys.modules]\n"
+        "assert not heavy, heavy\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
