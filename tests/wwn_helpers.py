@@ -38,7 +38,8 @@ class ScriptedRng:
         return list(self.values)
 
 
-def faction(fid: str, force: int = 3, cunning: int = 3, wealth: int = 3, **kw: Any) -> dict[str, Any]:
+def faction(fid: str, force: int = 3, cunning: int = 3, wealth: int = 3,
+            **kw: Any) -> dict[str, Any]:
     """A faction entry with sensible defaults; ``headquarters`` defaults to the first location."""
     d = {"id": fid, "name": fid.title(), "force": force, "cunning": cunning, "wealth": wealth,
          "magic": kw.pop("magic", "none"), "treasure": kw.pop("treasure", 0),
@@ -80,6 +81,7 @@ def play_to(state: WwnState, phase: str, actor: str | None = None) -> None:
             return
         legal = state.legal_actions()
         texts = {str(a): a for a in legal}
-        choice = next((texts[t] for t in ("action pass", "keep goal", "done") if t in texts), legal[0])
+        choice = next((texts[t] for t in ("action pass", "keep goal", "done") if t in texts),
+                      legal[0])
         state.apply(choice)
     raise AssertionError(f"never reached phase {phase} for {actor}")

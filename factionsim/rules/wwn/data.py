@@ -22,8 +22,11 @@ RELATIONS = ("allied", "neutral", "hostile")
 
 #: Hit points a faction gets from each attribute rating (index = rating).
 HP_FROM_RATING = (0, 1, 2, 4, 6, 9, 12, 16, 20)
-#: XP needed to raise an attribute *to* this rating (index = new rating).
-XP_TO_RAISE = (0, 0, 2, 4, 6, 9, 12, 16, 20)
+#: XP needed to raise an attribute *to* this rating (index = new rating). The seed's own example
+#: (6.7.0: "raise Force from 5 to 7 will cost 9 XP to raise it to 6, then 12 more") fixes the
+#: step 5 -> 6 at 9 and 6 -> 7 at 12: each step costs the table value of the rating it starts
+#: from (the XP column equals the HP column; rating 1's blank read as 1).
+XP_TO_RAISE = (0, 0, 1, 2, 4, 6, 9, 12, 16)
 
 BASE_OF_INFLUENCE = "base-of-influence"
 

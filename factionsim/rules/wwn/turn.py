@@ -279,14 +279,13 @@ def _create_options(state: WwnState) -> Iterator[Action]:
 
 def _hide_options(state: WwnState) -> Iterator[Action]:
     f = acting(state)
-    if f.cunning < HIDE_MIN_CUNNING or f.treasure < HIDE_COST:
-        return
-    for a in state.assets_of(f.id):
-        if not a.is_base and not a.stealth and not any(
-            b.is_base and b.owner != f.id for b in state.assets_at(a.location)
-        ):
-            yield Hide(a.id)
-    yield Done()
+    if f.cunning >= HIDE_MIN_CUNNING and f.treasure >= HIDE_COST:
+        for a in state.assets_of(f.id):
+            if not a.is_base and not a.stealth and not any(
+                b.is_base and b.owner != f.id for b in state.assets_at(a.location)
+            ):
+                yield Hide(a.id)
+    yield Done()  # always: running out of Treasure mid-action must not leave no legal action
 
 
 def _sell_options(state: WwnState) -> Iterator[Action]:
