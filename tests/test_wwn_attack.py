@@ -65,7 +65,8 @@ def test_defender_chooses_among_assets_present_text_example():
     assert (attack.data["attacker_check"]["attribute"],
             attack.data["defender_check"]["attribute"]) == ("force", "force")
     assert attack.data["success"] is False
-    assert attack.data["counter_roll"] == {"expr": "1d6", "dice": [4], "total": 4}
+    counter = next(e for e in ev if e.kind == "damage" and e.data["cause"] == "counterattack")
+    assert counter.data["roll"] == {"expr": "1d6", "dice": [4], "total": 4}
     assert asset(s, "red", "infantry").hp == 6 - 4
     assert asset(s, "blue", "idealistic-thugs").hp == 12
     assert s.current_actor() == "red"  # back to the attacker's turn
@@ -96,7 +97,8 @@ def test_success_and_failure_damage(defender, dice, success, red_hp, blue_hp, bl
     ev = _do(s, f"defend with {defender}", *dice)
     attack = next(e for e in ev if e.kind == "attack")
     assert attack.data["success"] is success
-    assert ("damage_roll" in attack.data) is success
+    hits = [e for e in ev if e.kind == "damage" and e.data["cause"] == "attack"]
+    assert bool(hits and "roll" in hits[0].data) is success
     assert s.rng.remaining == []
     if red_hp:
         assert s.assets["infantry#1"].hp == red_hp
@@ -114,7 +116,8 @@ def test_single_candidate_resolves_without_a_defend_decision():
     ev = _do(s, "attack infantry#1 -> blue", 7, 2, 6)
     assert s.phase != "defend" and s.current_actor() == "red"
     attack = next(e for e in ev if e.kind == "attack")
-    assert (attack.data["defender"], attack.data["damage_roll"]["total"]) == ("infantry#2", 6)
+    hit = next(e for e in ev if e.kind == "damage")
+    assert (attack.data["defender"], hit.data["roll"]["total"]) == ("infantry#2", 6)
     assert "infantry#2" not in s.assets  # 6 HP - 6: destroyed
     assert s.rng.remaining == []
 

@@ -65,13 +65,8 @@ def _attack(e: Event, n: Names) -> str:
     d = e.data
     who = n.asset(d["attacker"], e.faction)
     whom = n.asset(d["defender"], d["target_faction"])
-    text = f"{who} strike at {whom} at {n.place(d['location'])}: {_check(d)}"
-    if d["success"]:
-        dmg = d.get("damage_roll")
-        return text + (f", a hit for {_roll(dmg)}." if dmg else ", a hit.")
-    counter = d.get("counter_roll")
-    return text + (f", repulsed; the counterattack deals {_roll(counter)}." if counter
-                   else ", repulsed.")
+    outcome = "a hit" if d["success"] else "repulsed"
+    return f"{who} strike at {whom} at {n.place(d['location'])}: {_check(d)}, {outcome}."
 
 
 def _damage(e: Event, n: Names) -> str:
@@ -79,7 +74,9 @@ def _damage(e: Event, n: Names) -> str:
     what = n.asset(d["asset"], d["owner"])
     if d["cause"] == "exposure":
         return f"{what}, left exposed where it is unwelcome, suffers {d['damage']} damage."
-    text = f"{what} takes {d['damage']} damage ({d['hp_left']} HP left)"
+    rolled = f" ({_roll(d['roll'])})" if "roll" in d else ""
+    by = " in the counterattack" if d["cause"] == "counterattack" else ""
+    text = f"{what} takes {d['damage']} damage{by}{rolled}, {d['hp_left']} HP left"
     if "faction_damage" in d:
         text += f"; {n.faction(d['owner'])} loses {d['faction_damage']} HP ({d['faction_hp_left']} left)"
     return text + "."
@@ -133,7 +130,29 @@ _PROSE: dict[str, Callable[[Event, Names], str]] = {
     "raise": lambda e, n: (f"Spends {e.data['xp_spent']} XP to raise its {e.data['attribute'].title()} "
                            f"to {e.data['rating']}."),
     "ability": lambda e, n: f"Uses {e.data.get('source', 'an ability')}: {e.data.get('effect', '')}.",
+    "gm-veto": lambda e, n: (
+        f"*GM veto:* the plan `{e.data['planned']}`"
+        + (f" ({e.data['reason']})" if e.data.get("reason") else "")
+        + f" was overruled; the GM {'had it re-planned' if e.data.get('how') == 're-planned' else 'chose'}"
+        f" `{e.data['chosen']}`."),
+    "rumour": lambda e, n: (
+        f"*Rumour:* {n.asset(e.data['asset'], e.faction)}, unseen until now, comes out of hiding"
+        + (" to strike." if e.data.get("reason") == "attacked" else ".")),
 }
+
+
+#: decisions too small to tell (ending a step, keeping a goal); the GM sees the rest
+_QUIET_DECISIONS = ("done", "keep goal")
+
+
+def _worth_telling(e: Event) -> bool:
+    return e.data.get("action") not in _QUIET_DECISIONS
+
+
+def _decision(e: Event) -> str:
+    """A decision's one-line reason from its agent, capitalised ("Attacks ...: Blood the Enemy")."""
+    reason = str(e.data.get("reason", ""))
+    return (reason[:1].upper() + reason[1:]).rstrip(".") + "."
 
 
 def _plain(e: Event, n: Names) -> str:
@@ -150,7 +169,11 @@ def render_markdown(events: Iterable[Event], names: Names, title: str = "Chronic
     """The whole chronicle: ``## Turn N``, initiative, then ``### Faction`` with its events."""
     lines = [f"# {title}", ""]
     current_faction: str | None = None
+    reasons: list[str] = []  # decisions waiting for the event they caused
     for e in events:
+        if reasons and e.kind in ("initiative", "faction-turn"):
+            lines += [r[2:] for r in reasons]  # a decision that caused nothing to tell
+            reasons.clear()
         if e.kind == "initiative":
             order = ", ".join(f"{names.faction(f)} ({e.data['rolls'][f]})"
                               for f in e.data["order"])
@@ -161,7 +184,15 @@ def render_markdown(events: Iterable[Event], names: Names, title: str = "Chronic
             lines += ["", f"### {names.faction(e.faction)}", ""]
         elif e.kind == "turn-end":
             continue
+        elif e.kind == "decision":  # shown under the first thing it caused
+            if _worth_telling(e):
+                prefix = "" if e.faction in (current_faction, None) \
+                    else f"({names.faction(e.faction)}) "
+                reasons.append(f"  - *{prefix}{_decision(e)}*")
         else:
             prefix = "" if e.faction in (current_faction, None) else f"({names.faction(e.faction)}) "
             lines.append(f"- {prefix}{describe(e, names)}")
+            lines += reasons
+            reasons.clear()
+    lines += [r[2:] for r in reasons]
     return "\n".join(lines).rstrip() + "\n"

@@ -24,6 +24,18 @@ Hook points (and what each registered function receives / returns):
 - ``after_attack``      (state, attacker, defender, success, events) -> None
 - ``expand_dice``       (state, faction, location, asset) -> int — extra dice on Expand checks
 - ``on_destroyed``      (state, asset, source, events, cause, asset_with_ability) -> bool (saved)
+- ``reroll_options``    (state, check, holder) -> list[UseAbility]; ``reroll_use`` (state, check,
+  choice, holder, events) — rerolls offered after any check (Just As Planned, Mindbenders)
+- ``negate_options``    (state, attacker, defender, holder) -> list[UseAbility]; ``negate_use``
+  (state, args, holder, events) — negate a successful attack (Useful Idiots)
+- ``save_options``      (state, attacker, defender, holder) -> list[UseAbility]; ``save_use``
+  (state, args, holder, events) -> bool — keep an asset an attack destroys (Healers, Lead or Silver)
+- ``special_hit``       (state, attacker, defender, events) -> None — the effect of a successful
+  attack whose damage is "special" (keyed by the attacker's type)
+- ``counter_allowed``   (state, attacker, defender) -> bool (keyed by the attacker's type)
+
+Options offered to a faction are ``UseAbility(asset_id, option)`` actions; the engine adds
+``decline``. The faction that owns the offering asset is the one asked.
 """
 
 from __future__ import annotations
@@ -33,7 +45,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from factionsim.core.game import Event
+    from factionsim.core.game import Action, Event
 
     from .checks import CheckResult, Side
     from .data import AttackLine
@@ -82,7 +94,7 @@ def free_options(state: WwnState, faction: str) -> list[tuple[str, str]]:
     """(asset id, option) pairs of the free actions ``faction`` may still use this turn."""
     out: list[tuple[str, str]] = []
     for asset, fn in _holders(state, "free_options"):
-        if asset.owner == faction:
+        if asset.owner == faction and free_usable(state, asset):
             out.extend((asset.id, opt) for opt in fn(state, asset))
     return out
 
@@ -105,9 +117,64 @@ def adjust_check_dice(state: WwnState, attacker: Side, defender: Side, location:
         fn(state, attacker, defender, location, holder)
 
 
-def reroll_check(state: WwnState, check: CheckResult, events: list[Event]) -> CheckResult:
-    """Rerolls offered by abilities are decisions; none is registered in this version."""
-    return check
+def _first_offer(state: WwnState, hook: str, *args: Any) -> tuple[str, list[Action]] | None:
+    """The first (faction, options) a holder of ``hook`` offers, in asset order."""
+    for holder, fn in _holders(state, hook):
+        options = fn(state, *args, holder)
+        if options:
+            return holder.owner, options
+    return None
+
+
+def reroll_options(state: WwnState, check: CheckResult,
+                   declined: list[str]) -> tuple[str, list[Action]] | None:
+    """A faction that may reroll part of ``check`` now and its options (``reroll_options`` hook:
+    (state, check, holder) -> list of UseAbility); factions in ``declined`` are not asked again."""
+    for holder, fn in _holders(state, "reroll_options"):
+        if holder.owner not in declined:
+            options = fn(state, check, holder)
+            if options:
+                return holder.owner, options
+    return None
+
+
+def reroll_use(state: WwnState, check: CheckResult, choice: str, events: list[Event]) -> None:
+    """Apply a chosen reroll (``use <asset> <option>``) to ``check`` in place."""
+    asset_id = choice.split()[1]
+    asset = state.assets[asset_id]
+    HOOKS["reroll_use"][asset.type](state, check, choice, asset, events)
+
+
+def negate_options(state: WwnState, attacker: Asset, defender: Asset) -> tuple[str, list[Action]] | None:
+    """Ways to negate a successful attack before its damage (Useful Idiots)."""
+    return _first_offer(state, "negate_options", attacker, defender)
+
+
+def negate_use(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
+    asset = state.assets[args["choice"].split()[1]]
+    HOOKS["negate_use"][asset.type](state, args, asset, events)
+
+
+def save_options(state: WwnState, attacker: Asset, defender: Asset) -> tuple[str, list[Action]] | None:
+    """Ways to keep an asset the attack is about to destroy (Healers, Lead or Silver)."""
+    return _first_offer(state, "save_options", attacker, defender)
+
+
+def save_use(state: WwnState, args: dict[str, Any], events: list[Event]) -> bool:
+    """Apply a chosen save; False when it could not be paid (the asset is then destroyed)."""
+    asset = state.assets[args["choice"].split()[1]]
+    return bool(HOOKS["save_use"][asset.type](state, args, asset, events))
+
+
+def special_hit(state: WwnState, attacker: Asset, defender: Asset, events: list[Event]) -> bool:
+    """A successful attack whose effect is the ability's instead of damage dice."""
+    fn = HOOKS.get("special_hit", {}).get(attacker.type)
+    return fn is not None and (fn(state, attacker, defender, events) is not False)
+
+
+def counter_allowed(state: WwnState, attacker: Asset, defender: Asset) -> bool:
+    fn = HOOKS.get("counter_allowed", {}).get(attacker.type)
+    return fn is None or fn(state, attacker, defender)
 
 
 def can_defend(state: WwnState, defender: Asset, attacker: Asset) -> bool:
@@ -135,3 +202,133 @@ def on_destroyed(state: WwnState, asset: Asset, source: str | None, events: list
 
 def expand_extra_dice(state: WwnState, faction: str, location: str) -> int:
     return sum(fn(state, faction, location, holder) for holder, fn in _holders(state, "expand_dice"))
+
+
+# ---------------------------------------------------------------- asset status conventions
+# Abilities mark assets through ``asset.status`` (saved with the campaign):
+#   "disabled_by": id or reason  -> the asset cannot be used for anything (Seditionists, Supply
+#                                   Interruption) until the key is removed
+#   "stunned_turn": T            -> the asset can do nothing during its owner's turn T
+#                                   (Cryptomancers)
+#   "no_free_turn": T            -> no free-action ability during turn T (Saboteurs)
+#   "pinned_by": id              -> cannot leave its location while that asset is there
+#                                   (Bewitching Charmer)
+
+
+def usable(state: WwnState, asset: Asset) -> bool:
+    """Whether the asset may act, attack, defend or lend its ability now."""
+    st = asset.status
+    if not st:
+        return True
+    return "disabled_by" not in st and st.get("stunned_turn") != state.current_turn
+
+
+def free_usable(state: WwnState, asset: Asset) -> bool:
+    return usable(state, asset) and asset.status.get("no_free_turn") != state.current_turn
+
+
+def can_attack(state: WwnState, asset: Asset) -> bool:
+    """``can_attack`` hook (state, asset) -> bool keyed by type (War Fleet...)."""
+    fn = HOOKS.get("can_attack", {}).get(asset.type)
+    return usable(state, asset) and (fn is None or fn(state, asset))
+
+
+def has_special_hit(asset: Asset) -> bool:
+    return asset.type in HOOKS.get("special_hit", {})
+
+
+def attack_options(state: WwnState, faction: str, done: list[str]) -> list[tuple[str, str]]:
+    """Attacks made "in place of an Attack" by an ability (Cryptomancers, Seditionists):
+    ``attack_options`` hook (state, holder) -> list[str]; ``attack_use`` (state, holder, option,
+    events) runs as a chain."""
+    out: list[tuple[str, str]] = []
+    for holder, fn in _holders(state, "attack_options"):
+        if holder.owner == faction and holder.id not in done and usable(state, holder):
+            out.extend((holder.id, opt) for opt in fn(state, holder))
+    return out
+
+
+def attack_use(state: WwnState, asset: Asset, option: str, events: list[Event]) -> None:
+    HOOKS["attack_use"][asset.type](state, asset, option, events)
+
+
+def move_options(state: WwnState, faction: str, done: list[str]) -> list[tuple[str, str]]:
+    """Extra Move Asset options (Vanguard Unit moving a group): ``move_options`` hook
+    (state, holder) -> list[str]; ``move_use`` (state, holder, option, events)."""
+    out: list[tuple[str, str]] = []
+    for holder, fn in _holders(state, "move_options"):
+        if holder.owner == faction and holder.id not in done and usable(state, holder):
+            out.extend((holder.id, opt) for opt in fn(state, holder))
+    return out
+
+
+def move_use(state: WwnState, asset: Asset, option: str, events: list[Event]) -> None:
+    HOOKS["move_use"][asset.type](state, asset, option, events)
+
+
+def entry_allowed(state: WwnState, asset: Asset, location: str) -> bool:
+    """An ability lets ``asset`` into ``location`` although its ruler forbids it:
+    ``allow_entry`` hook (state, asset, location, holder) -> bool (Popular Movement, Invincible
+    Legion)."""
+    return any(fn(state, asset, location, holder) for holder, fn in _holders(state, "allow_entry"))
+
+
+def can_leave(state: WwnState, asset: Asset) -> bool:
+    """``hold_in_place`` hook (state, asset, holder) -> bool: True keeps ``asset`` where it is."""
+    return usable(state, asset) and not any(
+        fn(state, asset, holder) for holder, fn in _holders(state, "hold_in_place"))
+
+
+def after_move(state: WwnState, asset: Asset, origin: str, events: list[Event]) -> None:
+    """``after_move`` hook (state, moved_asset, origin, holder, events) — may start checks
+    (Vigilant Agents); moves run as chains."""
+    for holder, fn in _holders(state, "after_move"):
+        if asset.id in state.assets:
+            fn(state, asset, origin, holder, events)
+
+
+def cost_modifier(state: WwnState, faction: str, type_id: str, location: str) -> int:
+    """Treasure added to (or, negative, taken off) a purchase: ``cost_modifier`` hook
+    (state, faction, type_id, location, holder) -> int (Cooperative Businesses...)."""
+    return sum(fn(state, faction, type_id, location, holder)
+               for holder, fn in _holders(state, "cost_modifier"))
+
+
+def magic_boost(state: WwnState, faction: str, location: str) -> int:
+    """Steps added to the faction's Magic for buying in ``location``: ``magic_boost`` hook
+    (state, faction, location, holder) -> int (Arcane Laboratory, Mad Genius)."""
+    return sum(fn(state, faction, location, holder) for holder, fn in _holders(state, "magic_boost"))
+
+
+def on_purchase(state: WwnState, asset: Asset, cost: int, events: list[Event]) -> None:
+    """``on_purchase`` hook (state, new_asset, cost, holder, events) — discounts used up."""
+    for holder, fn in _holders(state, "on_purchase"):
+        fn(state, asset, cost, holder, events)
+
+
+ENTERS_STEALTHED: set[str] = set()  # asset types that always begin play Stealthed
+UNSELLABLE: set[str] = set()  # asset types that cannot be sold or disbanded
+
+
+def turn_start_holders(state: WwnState, faction: str) -> list[str]:
+    """Assets of ``faction`` with a ``turn_start`` hook (state, holder, events), run one at a
+    time as chains after upkeep (Omniscient Seers, rogue mercenaries)."""
+    return [h.id for h, _ in _holders(state, "turn_start") if h.owner == faction]
+
+
+def turn_start(state: WwnState, asset: Asset, events: list[Event]) -> None:
+    HOOKS["turn_start"][asset.type](state, asset, events)
+
+
+def turn_end(state: WwnState, faction: str, events: list[Event]) -> None:
+    """``turn_end`` hook (state, holder, events) for the faction's own assets (Manufactory)."""
+    for holder, fn in _holders(state, "turn_end"):
+        if holder.owner == faction and holder.id in state.assets:
+            fn(state, holder, events)
+
+
+def _load_ability_modules() -> None:
+    from .ability import cunning, force, wealth  # noqa: F401  (registration on import)
+
+
+_load_ability_modules()

@@ -41,6 +41,14 @@ class Done(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class Decline(Action):
+    """Let a reaction pass (no reroll, no sacrifice, no payment...)."""
+
+    def __str__(self) -> str:
+        return "decline"
+
+
+@dataclass(frozen=True, slots=True)
 class Attack(Action):
     """Attack ``target`` (a faction) in the attacking asset's location with ``asset``."""
 
@@ -185,6 +193,7 @@ class RaiseRating(Action):
 _PATTERNS: list[tuple[re.Pattern[str], type[Action], tuple[type, ...]]] = [
     (re.compile(r"^action (\S+)$"), ChooseAction, (str,)),
     (re.compile(r"^done$"), Done, ()),
+    (re.compile(r"^decline$"), Decline, ()),
     (re.compile(r"^attack (\S+) -> (\S+)$"), Attack, (str, str)),
     (re.compile(r"^defend with (\S+)$"), Defend, (str,)),
     (re.compile(r"^move (\S+) -> (\S+)$"), Move, (str, str)),

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from . import flow
 from .data import MAGIC_LEVELS
 
 if TYPE_CHECKING:
@@ -53,6 +54,11 @@ class Side:
             d["rolled_twice_worst"] = True
         return d
 
+    def to_state(self) -> dict[str, Any]:
+        return {"faction": self.faction, "attribute": self.attribute, "rating": self.rating,
+                "dice": self.dice, "twice_worst": self.twice_worst, "rolls": list(self.rolls),
+                "total": self.total}
+
 
 @dataclass(slots=True)
 class CheckResult:
@@ -62,11 +68,27 @@ class CheckResult:
     automatic: str | None = None  # why the check was decided without dice (Massive)
 
     def to_dict(self) -> dict[str, Any]:
+        """The check as the event log shows it."""
         d = {"attacker_check": self.attacker.to_dict(), "defender_check": self.defender.to_dict(),
              "success": self.success}
         if self.automatic:
             d["automatic"] = self.automatic
         return d
+
+    def to_state(self) -> dict[str, Any]:
+        """Everything needed to rebuild the check (a chain may pause on it)."""
+        return {"attacker": self.attacker.to_state(), "defender": self.defender.to_state(),
+                "success": self.success, "automatic": self.automatic}
+
+    @classmethod
+    def from_state(cls, d: dict[str, Any]) -> CheckResult:
+        return cls(Side(**d["attacker"]), Side(**d["defender"]), d["success"], d["automatic"])
+
+    def loser(self) -> Side:
+        return self.defender if self.success else self.attacker
+
+    def rescore(self) -> None:
+        self.success = self.attacker.total > self.defender.total
 
 
 def tag_dice(faction: Faction, attribute: str) -> int:
@@ -122,3 +144,45 @@ def massive_winner(attacker: Faction, att_rating: int, defender: Faction, def_ra
     if d_massive and def_rating > 2 * att_rating:
         return "defender"
     return None
+
+
+def start_check(state: WwnState, attacker: str, attacker_attribute: str, defender: str,
+                defender_attribute: str, then: str, args: dict[str, Any], events: list,
+                **options: Any) -> None:
+    """Roll a check, let the factions use their rerolls (decisions), then continue at step
+    ``then`` with ``args["check"]`` holding the final result (see :mod:`flow`)."""
+    check = attribute_check(state, state.factions[attacker], attacker_attribute,
+                            state.factions[defender], defender_attribute, **options)
+    _offer_rerolls(state, then, {**args, "check": check.to_state()}, events)
+
+
+def _offer_rerolls(state: WwnState, then: str, args: dict[str, Any], events: list) -> None:
+    from . import abilities
+    from .actions import Decline
+
+    check = CheckResult.from_state(args["check"])
+    declined = args.get("declined", [])
+    offer = None if check.automatic else abilities.reroll_options(state, check, declined)
+    if offer:
+        faction, options = offer
+        flow.ask(state, faction, [*options, Decline()], "check-reroll",
+                 {**args, "then": then, "asked": faction})
+    else:
+        args.pop("declined", None)
+        flow.call(state, then, args, events)
+
+
+@flow.step("check-reroll")
+def _reroll(state: WwnState, args: dict[str, Any], events: list) -> None:
+    from . import abilities
+
+    args = dict(args)
+    choice, then, asked = args.pop("choice"), args.pop("then"), args.pop("asked")
+    if choice == "decline":
+        args["declined"] = [*args.get("declined", []), asked]
+    else:
+        check = CheckResult.from_state(args["check"])
+        abilities.reroll_use(state, check, choice, events)
+        check.rescore()
+        args["check"] = check.to_state()
+    _offer_rerolls(state, then, args, events)

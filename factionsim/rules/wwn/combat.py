@@ -9,13 +9,14 @@ collapses and all its assets are removed.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from factionsim.core.dice import Dice
+from factionsim.core.dice import Dice, Roll
 from factionsim.core.game import Event
 
-from . import abilities, goals
-from .checks import attribute_check
+from . import abilities, flow, goals
+from .actions import Decline
+from .checks import CheckResult, start_check
 
 if TYPE_CHECKING:
     from .model import Asset
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 
 
 def damage_asset(state: WwnState, asset: Asset, amount: int, source: str | None,
-                 events: list[Event], cause: str) -> int:
+                 events: list[Event], cause: str, roll: dict[str, Any] | None = None) -> int:
     """Deal ``amount`` damage to ``asset`` (``source`` = the faction responsible, or None).
 
     Returns the damage actually taken (never more than the HP it had). Handles destruction,
@@ -34,6 +35,8 @@ def damage_asset(state: WwnState, asset: Asset, amount: int, source: str | None,
     owner = state.factions[asset.owner]
     data = {"asset": asset.id, "owner": owner.id, "damage": dealt, "cause": cause,
             "hp_left": asset.hp}
+    if roll is not None:
+        data["roll"] = roll
     faction_loss = 0
     if asset.is_base and dealt:
         faction_loss = min(dealt, owner.hp)
@@ -84,35 +87,107 @@ def collapse(state: WwnState, faction_id: str, source: str | None, events: list[
         goals.on_collapse(state, source, faction_id)
 
 
-def resolve_attack(state: WwnState, attacker: Asset, defender: Asset, events: list[Event],
-                   cause: str = "attack") -> bool:
-    """One asset attacks another; returns True when the attack succeeded."""
+def start_attack(state: WwnState, attacker: Asset, defender: Asset, events: list[Event],
+                 cause: str = "attack") -> None:
+    """Begin one asset's attack on another; the chain may pause for reactions (rerolls, Useful
+    Idiots, Healers...). Run it with :func:`flow.run` so the game returns to the calling phase."""
     line = attacker.kind.attack
-    a_fac = state.factions[attacker.owner]
-    d_fac = state.factions[defender.owner]
     if attacker.stealth:  # attacking reveals a Stealthed asset
         attacker.stealth = False
-        events.append(Event(state.current_turn, "revealed", a_fac.id,
+        events.append(Event(state.current_turn, "revealed", attacker.owner,
                              {"asset": attacker.id, "reason": "attacked"}))
-    check = attribute_check(
-        state, a_fac, line.attacker, d_fac, line.defender,
+    start_check(
+        state, attacker.owner, line.attacker, defender.owner, line.defender, "attack-outcome",
+        {"attacker": attacker.id, "defender": defender.id, "cause": cause}, events,
         attacking_asset=attacker, defending_asset=defender,
         extra_attacker_dice=abilities.extra_attack_dice(state, attacker),
         extra_defender_dice=abilities.extra_defense_dice(state, defender, line),
     )
-    check = abilities.reroll_check(state, check, events)
-    data = {"attacker": attacker.id, "defender": defender.id, "location": attacker.location,
-            "target_faction": d_fac.id, **check.to_dict()}
-    event = Event(state.current_turn, cause, a_fac.id, data)
-    events.append(event)
+
+
+def resolve_attack(state: WwnState, attacker: Asset, defender: Asset, events: list[Event],
+                   cause: str = "attack") -> None:
+    """An attack from start to end as one chain (returns to the current phase when done)."""
+    flow.run(state, start_attack, state, attacker, defender, events, cause)
+
+
+@flow.step("attack-outcome")
+def _attack_outcome(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
+    attacker = state.assets.get(args["attacker"])
+    defender = state.assets.get(args["defender"])
+    if attacker is None or defender is None:  # a reaction took one of them out of play
+        return
+    check = CheckResult.from_state(args["check"])
+    events.append(Event(state.current_turn, args["cause"], attacker.owner, {
+        "attacker": attacker.id, "defender": defender.id, "location": attacker.location,
+        "target_faction": defender.owner, **check.to_dict()}))
     if check.success:
-        roll = Dice.parse(line.damage).roll(state.rng)
-        data["damage_roll"] = {"expr": roll.expr, "dice": list(roll.dice), "total": roll.total}
-        if abilities.damage_allowed(state, attacker, defender):
-            damage_asset(state, defender, roll.total, a_fac.id, events, cause)
-    elif defender.kind.counter and abilities.damage_allowed(state, defender, attacker):
-        roll = Dice.parse(defender.kind.counter).roll(state.rng)
-        data["counter_roll"] = {"expr": roll.expr, "dice": list(roll.dice), "total": roll.total}
-        damage_asset(state, attacker, roll.total, d_fac.id, events, "counterattack")
-    abilities.after_attack(state, attacker, defender, check.success, events)
-    return check.success
+        negate = abilities.negate_options(state, attacker, defender)
+        if negate:
+            faction, options = negate
+            flow.ask(state, faction, [*options, Decline()], "attack-negate", args)
+            return
+        _hit(state, args, events)
+    else:
+        _counter(state, attacker, defender, events)
+        abilities.after_attack(state, attacker, defender, False, events)
+
+
+@flow.step("attack-negate")
+def _attack_negate(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
+    if args["choice"] == "decline":
+        _hit(state, args, events)
+    else:
+        abilities.negate_use(state, args, events)
+
+
+def _hit(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
+    attacker, defender = state.assets[args["attacker"]], state.assets[args["defender"]]
+    if abilities.special_hit(state, attacker, defender, events):
+        abilities.after_attack(state, attacker, defender, True, events)
+        return
+    roll = Dice.parse(attacker.kind.attack.damage).roll(state.rng)
+    if not abilities.damage_allowed(state, attacker, defender):
+        events.append(Event(state.current_turn, "immune", defender.owner,
+                            {"asset": defender.id, "attacker": attacker.id, "roll": _roll(roll)}))
+    elif roll.total >= defender.hp and not defender.is_base and \
+            (save := abilities.save_options(state, attacker, defender)):
+        # the blow would destroy it: first let factions with a way to save it decide
+        dealt = defender.hp
+        defender.hp = 0
+        events.append(Event(state.current_turn, "damage", attacker.owner, {
+            "asset": defender.id, "owner": defender.owner, "damage": dealt, "cause": args["cause"],
+            "hp_left": 0, "roll": _roll(roll)}))
+        if state.hostile(attacker.owner, defender.owner):
+            goals.on_damage(state, attacker.owner, dealt)
+        faction, options = save
+        flow.ask(state, faction, [*options, Decline()], "attack-save", args)
+        return
+    else:
+        damage_asset(state, defender, roll.total, attacker.owner, events, args["cause"], _roll(roll))
+    if attacker.id in state.assets:
+        abilities.after_attack(state, attacker, state.assets.get(defender.id, defender), True, events)
+
+
+@flow.step("attack-save")
+def _attack_save(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
+    attacker, defender = state.assets.get(args["attacker"]), state.assets[args["defender"]]
+    if args["choice"] == "decline" or not abilities.save_use(state, args, events):
+        destroy_asset(state, defender, attacker.owner if attacker else None, events, args["cause"])
+    if attacker is not None and attacker.id in state.assets:
+        abilities.after_attack(state, attacker, defender, True, events)
+
+
+def _counter(state: WwnState, attacker: Asset, defender: Asset, events: list[Event]) -> None:
+    if not defender.kind.counter or not abilities.counter_allowed(state, attacker, defender):
+        return
+    roll = Dice.parse(defender.kind.counter).roll(state.rng)
+    if abilities.damage_allowed(state, defender, attacker):
+        damage_asset(state, attacker, roll.total, defender.owner, events, "counterattack", _roll(roll))
+    else:
+        events.append(Event(state.current_turn, "immune", attacker.owner,
+                            {"asset": attacker.id, "attacker": defender.id, "roll": _roll(roll)}))
+
+
+def _roll(roll: Roll) -> dict[str, Any]:
+    return {"expr": roll.expr, "dice": list(roll.dice), "total": roll.total}

@@ -56,7 +56,7 @@ def purchase_cost(state: WwnState, f: Faction, kind: AssetType, location: str) -
     cost = kind.cost
     if f.has_tag("populist") and cost <= POPULIST_MAX_COST:
         cost = max(1, cost - 1)
-    return cost
+    return max(0, cost + abilities.cost_modifier(state, f.id, kind.id, location))
 
 
 def buyable(state: WwnState, f: Faction, location: str) -> Iterator[str]:
@@ -68,7 +68,7 @@ def buyable(state: WwnState, f: Faction, location: str) -> Iterator[str]:
         if not a.is_base:
             owned[a.attribute] += 1
             n_overcomplex += overcomplex(f, a.kind)
-    magic = f.magic_level
+    magic = f.magic_level + abilities.magic_boost(state, f.id, location)
     for kind in ASSETS.values():
         rating = f.rating(kind.attribute)
         if kind.rating > rating + bonus or owned[kind.attribute] >= rating:
@@ -86,14 +86,16 @@ def create_asset(state: WwnState, f: Faction, type_id: str, location: str,
     kind = ASSETS[type_id]
     cost = purchase_cost(state, f, kind, location)
     f.treasure -= cost
-    asset = state.new_asset(type_id, f.id, location, stealth=f.has_tag("concealed"))
+    stealth = f.has_tag("concealed") or type_id in abilities.ENTERS_STEALTHED
+    asset = state.new_asset(type_id, f.id, location, stealth=stealth)
     events.append(Event(state.current_turn, "create", f.id, {
         "asset": asset.id, "location": location, "cost": cost, "stealth": asset.stealth}))
+    abilities.on_purchase(state, asset, cost, events)
     return asset
 
 
 def sellable(state: WwnState, asset: Asset) -> bool:
-    return not asset.is_base
+    return not asset.is_base and asset.type not in abilities.UNSELLABLE
 
 
 def sell_asset(state: WwnState, f: Faction, asset: Asset, events: list[Event]) -> None:

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 
 from factionsim.core.game import Event
 
+from . import abilities
 from .combat import damage_asset
-from .data import ceil_div
+from .data import AttackLine, ceil_div
 
 if TYPE_CHECKING:
     from .model import Asset, Faction
@@ -33,12 +34,15 @@ def forbids(state: WwnState, location: str, asset: Asset) -> bool:
     if ruler is None or ruler == asset.owner or asset.subtle or asset.stealth:
         return False
     r = state.factions.get(ruler)
-    return r is not None and r.alive and state.hostile(asset.owner, ruler)
+    return (r is not None and r.alive and state.hostile(asset.owner, ruler)
+            and not abilities.entry_allowed(state, asset, location))
 
 
 def destinations(state: WwnState, asset: Asset) -> list[str]:
     """Where one Move Asset can take ``asset``."""
     here = asset.location
+    if not abilities.can_leave(state, asset):
+        return []
     return [loc for loc in state.map.within(here, move_range(state, asset.owner))
             if loc != here and not forbids(state, loc, asset)]
 
@@ -47,7 +51,8 @@ def move_asset(state: WwnState, asset: Asset, destination: str, events: list[Eve
                cause: str = "move") -> None:
     events.append(Event(state.current_turn, cause, asset.owner,
                         {"asset": asset.id, "from": asset.location, "to": destination}))
-    asset.location = destination
+    origin, asset.location = asset.location, destination
+    abilities.after_move(state, asset, origin, events)
 
 
 def exposure_damage(state: WwnState, faction: Faction, events: list[Event]) -> None:
@@ -66,21 +71,20 @@ def exposure_damage(state: WwnState, faction: Faction, events: list[Event]) -> N
 
 
 def can_attack(state: WwnState, asset: Asset) -> bool:
-    """Assets with an attack line of their own (``special`` attacks are abilities)."""
-    return asset.kind.can_attack_normally
+    """Assets with an attack line (its damage dice, or a registered special effect) that may act."""
+    line = asset.kind.attack
+    if not isinstance(line, AttackLine):
+        return False
+    if line.damage == "special" and not abilities.has_special_hit(asset):
+        return False
+    return abilities.can_attack(state, asset)
 
 
 def defenders(state: WwnState, target: str, attacker: Asset) -> list[Asset]:
     """The assets of faction ``target`` able to meet ``attacker``'s attack where it stands."""
     return [a for a in state.assets.values()
             if a.owner == target and a.location == attacker.location and not a.stealth
-            and abilities_can_defend(state, a, attacker)]
-
-
-def abilities_can_defend(state: WwnState, defender: Asset, attacker: Asset) -> bool:
-    from . import abilities
-
-    return abilities.can_defend(state, defender, attacker)
+            and abilities.usable(state, a) and abilities.can_defend(state, a, attacker)]
 
 
 def attack_targets(state: WwnState, attacker: Asset) -> list[str]:

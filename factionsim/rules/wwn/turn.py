@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from factionsim.core.dice import roll_die
 from factionsim.core.game import Action, Event, IllegalActionError
 
-from . import abilities, economy, goals, movement
+from . import abilities, economy, flow, goals, movement
 from .actions import (
     Attack,
     BaseHp,
@@ -41,7 +41,9 @@ from .actions import (
     RepairFaction,
     Sell,
     UseAbility,
+    parse_action,
 )
+from .checks import start_check
 from .combat import resolve_attack
 from .data import ATTRIBUTES, BASE_OF_INFLUENCE, XP_TO_RAISE
 from .model import Faction
@@ -52,6 +54,7 @@ if TYPE_CHECKING:
 TURN_START = "turn-start"
 FACTION_START = "faction-start"
 FACTION_END = "faction-end"
+START_EFFECTS = "start-effects"
 ABILITIES = "abilities"
 ACTION = "action"
 ATTACK = "attack"
@@ -99,6 +102,8 @@ def settle(state: WwnState, start_turn: bool = True) -> list[Event]:
             _begin_faction_turn(state, events)
         elif phase == FACTION_END:
             _end_faction_turn(state, events)
+        elif phase == START_EFFECTS and not flow.asking(state):
+            _start_effects(state, events)
         elif not acting(state).alive:
             state.phase = FACTION_END
         else:
@@ -131,7 +136,23 @@ def _begin_faction_turn(state: WwnState, events: list[Event]) -> None:
     economy.income_and_upkeep(state, f, events)
     if not f.alive:
         state.phase = FACTION_END
-    elif f.paralysed:
+    else:
+        state.ctx["start_effects"] = abilities.turn_start_holders(state, f.id)
+        _enter(state, START_EFFECTS)
+
+
+def _start_effects(state: WwnState, events: list[Event]) -> None:
+    """Run the next start-of-turn ability (each may pause for decisions), then move on to the
+    free abilities, or straight to the goal step for a paralysed faction."""
+    f = acting(state)
+    queue = state.ctx["start_effects"]
+    while queue:
+        asset = state.assets.get(queue.pop(0))
+        if asset is not None and abilities.usable(state, asset):
+            flow.run(state, abilities.turn_start, state, asset, events)
+            return
+    del state.ctx["start_effects"]
+    if f.paralysed:
         f.paralysed = False
         state.ctx["paralysed"] = True
         events.append(Event(state.current_turn, "paralysed", f.id, {}))
@@ -141,6 +162,9 @@ def _begin_faction_turn(state: WwnState, events: list[Event]) -> None:
 
 
 def _end_faction_turn(state: WwnState, events: list[Event]) -> None:
+    f = acting(state)
+    if f.alive:
+        abilities.turn_end(state, f.id, events)
     state.order_index += 1
     state.ctx = {}
     if state.order_index < len(state.order):
@@ -209,6 +233,8 @@ def _attack_options(state: WwnState) -> Iterator[Action]:
         if a.id not in done and movement.can_attack(state, a):
             for target in movement.attack_targets(state, a):
                 yield Attack(a.id, target)
+    for asset_id, option in abilities.attack_options(state, f.id, done):
+        yield UseAbility(asset_id, option)
     yield Done()
 
 
@@ -223,9 +249,11 @@ def _move_options(state: WwnState) -> Iterator[Action]:
     f = acting(state)
     done = state.ctx["done"]
     for a in state.assets_of(f.id):
-        if not a.is_base and a.id not in done:
+        if not a.is_base and a.id not in done and abilities.usable(state, a):
             for dest in movement.destinations(state, a):
                 yield Move(a.id, dest)
+    for asset_id, option in abilities.move_options(state, f.id, done):
+        yield UseAbility(asset_id, option)
     yield Done()
 
 
@@ -308,6 +336,11 @@ def _goal_options(state: WwnState) -> Iterator[Action]:
             yield choice
 
 
+def _react_options(state: WwnState) -> Iterator[Action]:
+    for text in state.ctx["ask"]["options"]:
+        yield parse_action(text)
+
+
 def _raise_options(state: WwnState) -> Iterator[Action]:
     f = acting(state)
     for attr in ATTRIBUTES:
@@ -330,13 +363,16 @@ _GENERATORS: dict[str, Callable[[WwnState], Iterator[Action]]] = {
     DEFEND: _defend_options, MOVE: _move_options, REPAIR: _repair_options,
     EXPAND_WHERE: _expand_where, EXPAND_HP: _expand_hp, RIVAL_ATTACK: _rival_attack_options,
     CREATE: _create_options, HIDE: _hide_options, SELL: _sell_options, GOAL: _goal_options,
-    RAISE: _raise_options,
+    RAISE: _raise_options, flow.REACT: _react_options,
 }
 
 
 # ======================================================================== applying
 def apply(state: WwnState, action: Action, events: list[Event]) -> None:
     """Apply a legal action (legality is checked by the caller)."""
+    if state.phase == flow.REACT:
+        flow.answer(state, action, events)
+        return
     handler = _HANDLERS.get((state.phase, type(action)))
     if handler is None:
         raise IllegalActionError(f"{action} cannot be applied in phase {state.phase}")
@@ -367,7 +403,19 @@ def _use_ability(state: WwnState, action: UseAbility, events: list[Event]) -> No
         state.ctx["expand_resume"] = ABILITIES
         _enter(state, EXPAND_WHERE)
         return
-    abilities.free_use(state, state.assets[action.source], action.option, events)
+    flow.run(state, abilities.free_use, state, state.assets[action.source], action.option, events)
+
+
+def _special_attack(state: WwnState, action: UseAbility, events: list[Event]) -> None:
+    """An attack made "in place of an Attack" by an ability (Cryptomancers, Seditionists)."""
+    state.ctx["done"].append(action.source)
+    flow.run(state, abilities.attack_use, state, state.assets[action.source], action.option, events)
+
+
+def _special_move(state: WwnState, action: UseAbility, events: list[Event]) -> None:
+    """A Move Asset option an ability gives (Vanguard Unit moving its group)."""
+    state.ctx["done"].append(action.source)
+    flow.run(state, abilities.move_use, state, state.assets[action.source], action.option, events)
 
 
 def _choose_action(state: WwnState, action: ChooseAction, events: list[Event]) -> None:
@@ -388,24 +436,23 @@ def _attack(state: WwnState, action: Attack, events: list[Event]) -> None:
     state.ctx[key].append(action.asset)
     attacker = state.assets[action.asset]
     candidates = movement.defenders(state, action.target, attacker)
-    resume = (state.phase, state.actor)
     if len(candidates) == 1:
         resolve_attack(state, attacker, candidates[0], events)
         return
     state.ctx["pending"] = {"attacker": attacker.id, "target": action.target,
-                            "resume": list(resume)}
+                            "resume": [state.phase, state.actor]}
     _enter(state, DEFEND, action.target)
 
 
 def _defend(state: WwnState, action: Defend, events: list[Event]) -> None:
     pending = state.ctx.pop("pending")
-    resolve_attack(state, state.assets[pending["attacker"]], state.assets[action.asset], events)
     state.phase, state.actor = pending["resume"]
+    resolve_attack(state, state.assets[pending["attacker"]], state.assets[action.asset], events)
 
 
 def _move(state: WwnState, action: Move, events: list[Event]) -> None:
     state.ctx["done"].append(action.asset)
-    movement.move_asset(state, state.assets[action.asset], action.destination, events)
+    flow.run(state, movement.move_asset, state, state.assets[action.asset], action.destination, events)
 
 
 def _repair(state: WwnState, action: Repair, events: list[Event]) -> None:
@@ -424,8 +471,6 @@ def _expand_at(state: WwnState, action: ExpandAt, events: list[Event]) -> None:
 
 def _base_hp(state: WwnState, action: BaseHp, events: list[Event]) -> None:
     """Plant the Base, then a Cunning vs Cunning check against every other faction present."""
-    from .checks import attribute_check
-
     f = acting(state)
     loc = state.ctx["expand"]
     f.treasure -= action.hp
@@ -434,18 +479,35 @@ def _base_hp(state: WwnState, action: BaseHp, events: list[Event]) -> None:
                        cost=action.hp))
     present = [fid for fid in state.factions
                if fid != f.id and any(a.owner == fid for a in state.assets_at(loc))]
-    state.ctx["contested"] = any(state.hostile(f.id, fid) for fid in present)
-    rivals = []
-    extra = abilities.expand_extra_dice(state, f.id, loc)
-    for fid in present:
-        check = attribute_check(state, f, "cunning", state.factions[fid], "cunning",
-                                extra_attacker_dice=extra)
-        events.append(_log(state, "expand-check", f.id, rival=fid, location=loc,
-                           **check.to_dict()))
-        if not check.success:
-            rivals.append(fid)
-    state.ctx.update(base=base.id, rivals=rivals, rival_done=[])
-    _next_rival(state, events)
+    state.ctx.update(base=base.id, rivals=[], rival_done=[],
+                     contested=any(state.hostile(f.id, fid) for fid in present))
+    flow.call(state, "expand-check", {"present": present, "i": 0}, events)
+
+
+@flow.step("expand-check")
+def _expand_check(state: WwnState, args: dict, events: list[Event]) -> None:
+    """Roll the builder's check against the next faction present (rerolls may pause it)."""
+    present, i = args["present"], args["i"]
+    if i >= len(present):
+        _next_rival(state, events)
+        return
+    f, loc = acting(state), state.ctx["expand"]
+    start_check(state, f.id, "cunning", present[i], "cunning", "expand-check-done",
+                {"present": present, "i": i}, events,
+                extra_attacker_dice=abilities.expand_extra_dice(state, f.id, loc))
+
+
+@flow.step("expand-check-done")
+def _expand_check_done(state: WwnState, args: dict, events: list[Event]) -> None:
+    from .checks import CheckResult
+
+    check = CheckResult.from_state(args["check"])
+    rival = args["present"][args["i"]]
+    events.append(_log(state, "expand-check", acting(state).id, rival=rival,
+                       location=state.ctx["expand"], **check.to_dict()))
+    if not check.success:
+        state.ctx["rivals"].append(rival)
+    _expand_check(state, {"present": args["present"], "i": args["i"] + 1}, events)
 
 
 def _next_rival(state: WwnState, events: list[Event]) -> None:
@@ -528,6 +590,7 @@ for _phase in (ABILITIES, ATTACK, MOVE, REPAIR, RIVAL_ATTACK, HIDE, SELL, RAISE)
     _HANDLERS[(_phase, Done)] = _done
 _HANDLERS.update({
     (ABILITIES, UseAbility): _use_ability, (ACTION, ChooseAction): _choose_action,
+    (ATTACK, UseAbility): _special_attack, (MOVE, UseAbility): _special_move,
     (ATTACK, Attack): _attack, (RIVAL_ATTACK, Attack): _attack, (DEFEND, Defend): _defend,
     (MOVE, Move): _move, (REPAIR, Repair): _repair, (REPAIR, RepairFaction): _repair_faction,
     (EXPAND_WHERE, ExpandAt): _expand_at, (EXPAND_HP, BaseHp): _base_hp,

@@ -1,0 +1,1 @@
+"""Cunning asset abilities (registered on import)."""

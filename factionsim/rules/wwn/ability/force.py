@@ -1,0 +1,1 @@
+"""Force asset abilities (registered on import)."""

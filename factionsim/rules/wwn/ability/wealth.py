@@ -1,0 +1,1 @@
+"""Wealth asset abilities (registered on import)."""
