@@ -44,8 +44,10 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from factionsim.core.game import Event
+
 if TYPE_CHECKING:
-    from factionsim.core.game import Action, Event
+    from factionsim.core.game import Action
 
     from .checks import CheckResult, Side
     from .data import AttackLine
@@ -332,3 +334,18 @@ def _load_ability_modules() -> None:
 
 
 _load_ability_modules()
+
+
+def on_act(state: WwnState, asset: Asset, events: list[Event]) -> None:
+    """The asset acts (attacks, moves on its own, uses an ability): qualities granted "until it
+    acts" (``asset.status["until_acts"]``: "stealth" and/or "subtle") end now."""
+    lapsing = asset.status.pop("until_acts", None)
+    if not lapsing:
+        return
+    for quality in lapsing:
+        if quality == "stealth":
+            asset.stealth = False
+        else:
+            asset.status.pop(quality, None)
+    events.append(Event(state.current_turn, "quality-lost", asset.owner,
+                        {"asset": asset.id, "qualities": list(lapsing), "reason": "acted"}))

@@ -92,6 +92,7 @@ def start_attack(state: WwnState, attacker: Asset, defender: Asset, events: list
     """Begin one asset's attack on another; the chain may pause for reactions (rerolls, Useful
     Idiots, Healers...). Run it with :func:`flow.run` so the game returns to the calling phase."""
     line = attacker.kind.attack
+    abilities.on_act(state, attacker, events)
     if attacker.stealth:  # attacking reveals a Stealthed asset
         attacker.stealth = False
         events.append(Event(state.current_turn, "revealed", attacker.owner,

@@ -403,6 +403,7 @@ def _use_ability(state: WwnState, action: UseAbility, events: list[Event]) -> No
         state.ctx["expand_resume"] = ABILITIES
         _enter(state, EXPAND_WHERE)
         return
+    abilities.on_act(state, state.assets[action.source], events)
     flow.run(state, abilities.free_use, state, state.assets[action.source], action.option, events)
 
 
@@ -452,6 +453,7 @@ def _defend(state: WwnState, action: Defend, events: list[Event]) -> None:
 
 def _move(state: WwnState, action: Move, events: list[Event]) -> None:
     state.ctx["done"].append(action.asset)
+    abilities.on_act(state, state.assets[action.asset], events)
     flow.run(state, movement.move_asset, state, state.assets[action.asset], action.destination, events)
 
 
