@@ -1,0 +1,488 @@
+"""The campaign report: one self-contained HTML file (inline SVG, CSS and a little JS; no network).
+
+It shows faction HP, Treasure and assets over time as line charts, a map of the locations with
+each faction's Bases and assets at every recorded turn (a slider steps through the history), a
+timeline of key events and the chronicle. Data comes from the history beside the campaign
+(:mod:`factionsim.core.history`): one snapshot per turn and the events of each turn.
+
+>>> g = {"a": ["b"], "b": ["a", "c"], "c": ["b"]}
+>>> layout(g) == layout(g), all(0 <= v <= 1 for p in layout(g).values() for v in p)
+(True, True)
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from factionsim.core.game import Event
+
+from .markdown import Names, describe
+from .views import players_events, stealthed_assets
+
+PALETTE = ("#c0392b", "#2471a3", "#7d3c98", "#d68910", "#138d75", "#5d6d7e", "#a04000", "#1e8449")
+KEY_KINDS = ("goal-complete", "goal-failed", "goal-chosen", "collapse", "destroyed",
+             "base-planted", "base-lost", "raise", "gm-veto", "rumour")
+MAP_W, MAP_H = 760, 560
+
+
+# ------------------------------------------------------------------ layout
+def layout(adjacency: dict[str, list[str]], seed: int = 7,
+           steps: int = 400) -> dict[str, tuple[float, float]]:
+    """A deterministic force-directed layout (Fruchterman-Reingold) in the unit square."""
+    ids = list(adjacency)
+    n = len(ids)
+    if n == 1:
+        return {ids[0]: (0.5, 0.5)}
+    index = {k: i for i, k in enumerate(ids)}
+    rng = np.random.default_rng(seed)
+    angle = np.linspace(0, 2 * math.pi, n, endpoint=False)
+    pos = np.stack([np.cos(angle), np.sin(angle)], 1) * 0.5 + rng.normal(0, 0.02, (n, 2))
+    edges = {(min(index[a], index[b]), max(index[a], index[b]))
+             for a, ns in adjacency.items() for b in ns if b in index and a != b}
+    k = math.sqrt(1.0 / n)
+    temp = 0.1
+    for _ in range(steps):
+        delta = pos[:, None, :] - pos[None, :, :]
+        dist = np.maximum(np.linalg.norm(delta, axis=-1), 1e-3)
+        force = (delta / dist[..., None]) * (k * k / dist)[..., None]
+        disp = force.sum(1)
+        for i, j in edges:
+            d = pos[i] - pos[j]
+            dl = max(float(np.linalg.norm(d)), 1e-3)
+            f = d / dl * (dl * dl / k)
+            disp[i] -= f
+            disp[j] += f
+        length = np.maximum(np.linalg.norm(disp, axis=-1), 1e-9)
+        pos += disp / length[:, None] * np.minimum(length, temp)[:, None]
+        temp = max(temp * 0.985, 0.002)
+    lo, hi = pos.min(0), pos.max(0)
+    span = np.where(hi - lo < 1e-9, 1.0, hi - lo)
+    pos = (pos - lo) / span
+    return {ids[i]: (float(pos[i, 0]), float(pos[i, 1])) for i in range(n)}
+
+
+# ------------------------------------------------------------------ markdown -> html
+def _inline(text: str) -> str:
+    text = html.escape(text, quote=False)
+    text = re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
+    text = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", text)
+    return re.sub(r"(?<![*\w])\*([^*]+)\*(?!\*)", r"<em>\1</em>", text)
+
+
+def markdown_to_html(md: str) -> str:
+    """The small markdown the chronicle uses: headings, bullet lists, paragraphs, bold/italic/code."""
+    out: list[str] = []
+    in_list = False
+    para: list[str] = []
+
+    def flush() -> None:
+        nonlocal in_list
+        if para:
+            out.append(f"<p>{_inline(' '.join(para))}</p>")
+            para.clear()
+        if in_list:
+            out.append("</ul>")
+            in_list = False
+
+    for line in md.splitlines():
+        s = line.strip()
+        if s.startswith("<!--"):
+            m = re.match(r"<!-- factionsim turn (\d+) -->", s)
+            if m:
+                flush()
+                out.append(f'<a id="turn-{m.group(1)}"></a>')
+            continue
+        h = re.match(r"^(#{1,4}) (.*)$", s)
+        if h:
+            flush()
+            level = min(len(h.group(1)) + 1, 5)
+            out.append(f"<h{level}>{_inline(h.group(2))}</h{level}>")
+        elif s.startswith("- "):
+            if para:
+                out.append(f"<p>{_inline(' '.join(para))}</p>")
+                para.clear()
+            if not in_list:
+                out.append("<ul>")
+                in_list = True
+            out.append(f"<li>{_inline(s[2:])}</li>")
+        elif not s:
+            flush()
+        else:
+            para.append(s)
+    flush()
+    return "\n".join(out)
+
+
+# ------------------------------------------------------------------ data
+def _faction_series(frames: list[tuple[int, dict[str, Any]]], fids: list[str]) -> dict[str, Any]:
+    from factionsim.rules.wwn.data import max_faction_hp
+
+    series: dict[str, dict[str, list[int | None]]] = {m: {f: [] for f in fids}
+                                                       for m in ("hp", "treasure", "assets")}
+    for _, data in frames:
+        present = {f["id"]: f for f in data.get("factions", [])}
+        for fid in fids:
+            f = present.get(fid)
+            alive = f is not None and f.get("alive", True)
+            if f is None:
+                hp = None
+            elif not alive:
+                hp = 0
+            else:
+                hp = f.get("hp")
+                if hp is None:
+                    hp = max_faction_hp(f["force"], f["wealth"], f["cunning"])
+            series["hp"][fid].append(hp)
+            series["treasure"][fid].append(f.get("treasure", 0) if f is not None else None)
+            series["assets"][fid].append(
+                sum(a["type"] != "base-of-influence" for a in f.get("assets") or []) if alive else 0)
+    return series
+
+
+def _line_chart(title: str, turns: list[int], values: dict[str, list[int | None]],
+                colors: dict[str, str], names: dict[str, str], chart_id: str) -> str:
+    w, h, ml, mr, mt, mb = 380, 230, 40, 12, 28, 30
+    pw, ph = w - ml - mr, h - mt - mb
+    top = max([v for vs in values.values() for v in vs if v is not None] + [1])
+    top = int(math.ceil(top / 5.0) * 5) if top > 5 else top
+    t0, t1 = (turns[0], turns[-1]) if turns else (0, 1)
+    span = max(t1 - t0, 1)
+
+    def x(t: int) -> float:
+        return ml + (t - t0) / span * pw
+
+    def y(v: float) -> float:
+        return mt + ph - v / top * ph
+
+    parts = [f'<svg class="chart" viewBox="0 0 {w} {h}" role="img" aria-label="{html.escape(title)}">',
+             f'<text x="{ml}" y="16" class="ctitle">{html.escape(title)}</text>']
+    for i in range(5 + 1):
+        v = top * i / 5
+        parts.append(f'<line x1="{ml}" x2="{w - mr}" y1="{y(v):.1f}" y2="{y(v):.1f}" class="grid"/>'
+                     f'<text x="{ml - 5}" y="{y(v) + 4:.1f}" class="tick" text-anchor="end">'
+                     f'{v:g}</text>')
+    step = max(1, math.ceil(span / 10))
+    for t in range(t0, t1 + 1, step):
+        parts.append(f'<text x="{x(t):.1f}" y="{h - 12}" class="tick" text-anchor="middle">{t}</text>')
+    parts.append(f'<text x="{w - mr}" y="{h - 1}" class="tick" text-anchor="end">turn</text>')
+    for fid, vs in values.items():
+        pts = [(x(t), y(v)) for t, v in zip(turns, vs, strict=True) if v is not None]
+        if not pts:
+            continue
+        d = " ".join(f"{px:.1f},{py:.1f}" for px, py in pts)
+        parts.append(f'<polyline points="{d}" fill="none" stroke="{colors[fid]}" stroke-width="2">'
+                     f'<title>{html.escape(names[fid])}</title></polyline>')
+        for (px, py), (t, v) in zip(pts, [(t, v) for t, v in zip(turns, vs, strict=True)
+                                          if v is not None], strict=True):
+            parts.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="2.6" fill="{colors[fid]}">'
+                         f'<title>{html.escape(names[fid])}, turn {t}: {v}</title></circle>')
+    parts.append(f'<line id="{chart_id}-cursor" class="cursor" x1="{x(t1):.1f}" x2="{x(t1):.1f}" '
+                 f'y1="{mt}" y2="{mt + ph}" data-x0="{ml}" data-pw="{pw}" data-t0="{t0}" '
+                 f'data-span="{span}"/>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _map_svg(data_frames: list[tuple[int, dict[str, Any]]], colors: dict[str, str],
+             fnames: dict[str, str], tnames: dict[str, str], hide_stealth: bool) -> str:
+    last = data_frames[-1][1]
+    locs = last["locations"]
+    lnames = {loc["id"]: loc.get("name", loc["id"]) for loc in locs}
+    adj: dict[str, list[str]] = {loc["id"]: [] for loc in locs}
+    for loc in locs:
+        for n in loc.get("neighbors", []):
+            adj[loc["id"]].append(n)
+            adj.setdefault(n, []).append(loc["id"])
+    pos01 = layout(adj)
+    pad_x, pad_y = 90, 60
+    pos = {k: (pad_x + v[0] * (MAP_W - 2 * pad_x), pad_y + v[1] * (MAP_H - 2 * pad_y - 40))
+           for k, v in pos01.items()}
+    parts = [f'<svg id="map" viewBox="0 0 {MAP_W} {MAP_H}" role="img" aria-label="map">']
+    seen = set()
+    for a, ns in adj.items():
+        for b in ns:
+            if (b, a) in seen or (a, b) in seen:
+                continue
+            seen.add((a, b))
+            parts.append(f'<line x1="{pos[a][0]:.1f}" y1="{pos[a][1]:.1f}" x2="{pos[b][0]:.1f}" '
+                         f'y2="{pos[b][1]:.1f}" class="road"/>')
+    for fi, (_turn, data) in enumerate(data_frames):
+        rulers = {loc["id"]: loc.get("ruler") for loc in data["locations"]}
+        parts.append(f'<g class="frame" data-frame="{fi}"' + ("" if fi == len(data_frames) - 1
+                                                               else ' style="display:none"') + ">")
+        for lid, (px, py) in pos.items():
+            ruler = rulers.get(lid)
+            fill = colors.get(ruler, "#ffffff") if ruler else "#ffffff"
+            coastal = any(loc["id"] == lid and loc.get("coastal") for loc in data["locations"])
+            parts.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="11" fill="#fff"/>')
+            parts.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="11" fill="{fill}" '
+                         f'fill-opacity="{0.35 if ruler else 1}" class="place'
+                         f'{" coast" if coastal else ""}"><title>{html.escape(lnames[lid])}'
+                         + (f", ruled by {html.escape(fnames.get(ruler, ruler))}" if ruler else "")
+                         + ("; coastal" if coastal else "") + "</title></circle>")
+            parts.append(f'<text x="{px:.1f}" y="{py - 16:.1f}" class="plabel" '
+                         f'text-anchor="middle">{html.escape(lnames[lid])}</text>')
+        badges: dict[str, list[tuple[str, list[dict[str, Any]]]]] = {}
+        for f in data.get("factions", []):
+            if not f.get("alive", True):
+                continue
+            here: dict[str, list[dict[str, Any]]] = {}
+            for a in f.get("assets") or []:
+                if hide_stealth and a.get("stealth"):
+                    continue
+                here.setdefault(a["location"], []).append(a)
+            if f.get("headquarters") and f["headquarters"] not in here:
+                here[f["headquarters"]] = [{"type": "base-of-influence", "hp": f.get("hp")}]
+            for lid, assets in here.items():
+                badges.setdefault(lid, []).append((f["id"], assets))
+        for lid, entries in badges.items():
+            if lid not in pos:
+                continue
+            px, py = pos[lid]
+            for k, (fid, assets) in enumerate(entries):
+                base = [a for a in assets if a["type"] == "base-of-influence"]
+                others = [a for a in assets if a["type"] != "base-of-influence"]
+                bx, by = px - 26, py + 15 + k * 17
+                tip = html.escape(fnames.get(fid, fid) + ": " + "; ".join(
+                    f"{tnames.get(a['type'], a['type'])} {a.get('hp', '?')}"
+                    + (f"/{a['max_hp']}" if a.get("max_hp") else "")
+                    + (" (stealthed)" if a.get("stealth") else "") for a in assets))
+                parts.append(f'<g class="badge"><title>{tip}</title>'
+                             f'<rect x="{bx:.1f}" y="{by:.1f}" width="52" height="15" rx="3" '
+                             f'fill="{colors.get(fid, "#888")}"/>')
+                label = ("\u25a0" if base else "") + (f" {len(others)}" if others else "")
+                if base and base[0].get("hp") is not None:
+                    label = f"\u25a0{base[0]['hp']}" + (f" +{len(others)}" if others else "")
+                parts.append(f'<text x="{bx + 26:.1f}" y="{by + 11.5:.1f}" class="blabel" '
+                             f'text-anchor="middle">{html.escape(label.strip())}</text></g>')
+        parts.append("</g>")
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _event_html(e: Event, names: Names, colors: dict[str, str]) -> str:
+    dot = f'<span class="dot" style="background:{colors.get(e.faction or "", "#999")}"></span>'
+    who = f"<b>{html.escape(names.faction(e.faction))}</b>: " if e.faction else ""
+    return f"<li>{dot}{who}{_inline(describe(e, names))}</li>"
+
+
+def build_report(campaign: str | Path, view: str = "gm") -> str:
+    """The report of a campaign file and its history, as one HTML document."""
+    import yaml
+
+    from factionsim.core.history import History
+
+    from .views import render_turn
+
+    path = Path(campaign)
+    history = History(path)
+    current = yaml.safe_load(path.read_text(encoding="utf-8"))
+    turn_now = int(current.get("turn", 0) or 0)
+    frames = [(t, d) for t, d in history.replay_frames(turn_now) if d]
+    if not frames or frames[-1][0] != turn_now:
+        frames.append((turn_now, current))
+    fids = [f["id"] for f in current["factions"]]
+    fnames = {f["id"]: f.get("name", f["id"]) for f in current["factions"]}
+    colors = {fid: PALETTE[i % len(PALETTE)] for i, fid in enumerate(fids)}
+    from factionsim.rules.wwn.data import ASSET_TYPES
+
+    tnames = {k: v.name for k, v in ASSET_TYPES.items()}
+    names = Names(fnames, {loc["id"]: loc.get("name", loc["id"]) for loc in current["locations"]},
+                  tnames)
+    turns = [t for t, _ in frames]
+    snapshots = dict(frames)
+    events_by_turn: dict[int, list[Event]] = {}
+    for t in turns:
+        if t == 0:
+            continue
+        evs = history.events(t)
+        if view == "players":
+            evs = players_events(evs, stealthed_assets(snapshots.get(t - 1)))
+        events_by_turn[t] = evs
+    series = _faction_series(frames, fids)
+    charts = "".join(_line_chart(title, turns, series[key], colors, fnames, key) for key, title in
+                     (("hp", "Faction HP"), ("treasure", "Treasure"),
+                      ("assets", "Assets (not counting Bases)")))
+    map_svg = _map_svg(frames, colors, fnames, tnames, hide_stealth=view == "players")
+    # per-turn panels and the timeline
+    panels = []
+    for fi, t in enumerate(turns):
+        key = [e for e in events_by_turn.get(t, []) if e.kind in KEY_KINDS]
+        body = "".join(_event_html(e, names, colors) for e in key) or "<li>(nothing of note)</li>"
+        heading = "Before the first turn" if t == 0 else f"Turn {t}"
+        panels.append(f'<div class="panel" data-frame="{fi}"'
+                      + ("" if fi == len(turns) - 1 else ' style="display:none"')
+                      + f"><h3>{heading}</h3><ul class=\"events\">{body}</ul></div>")
+    timeline = []
+    for t in turns:
+        key = [e for e in events_by_turn.get(t, []) if e.kind in KEY_KINDS and e.kind != "goal-chosen"]
+        if not key:
+            continue
+        timeline.append(f'<li class="tturn"><span class="tnum">Turn {t}</span><ul>'
+                        + "".join(_event_html(e, names, colors) for e in key) + "</ul></li>")
+    # the chronicle: the file beside the campaign, else rendered from the history
+    from factionsim.commands.gm import chronicle_paths
+
+    chron_path = chronicle_paths(path)["players" if view == "players" else "gm"]
+    if chron_path.is_file():
+        chronicle_md = chron_path.read_text(encoding="utf-8")
+    else:
+        chronicle_md = "".join(render_turn(events_by_turn[t], names, "gm") + "\n"
+                               for t in turns if t in events_by_turn)
+    legend = "".join(f'<span class="legend"><span class="dot" style="background:{colors[f]}"></span>'
+                     f"{html.escape(fnames[f])}</span>" for f in fids)
+    table_rows = "".join(
+        f"<tr><td><span class=\"dot\" style=\"background:{colors[f['id']]}\"></span>"
+        f"{html.escape(f.get('name', f['id']))}</td>"
+        f"<td>{f.get('hp', '') if f.get('alive', True) else 'collapsed'}</td>"
+        f"<td>{f['force']}/{f['cunning']}/{f['wealth']}</td><td>{f.get('treasure', 0)}</td>"
+        f"<td>{f.get('xp', 0)}</td><td>{html.escape(_goal_name(f.get('goal')))}</td></tr>"
+        for f in current["factions"])
+    title = current.get("name") or path.stem
+    data_js = json.dumps({"turns": turns})
+    subtitle = "the players' view" if view == "players" else "the GM's view"
+    return _TEMPLATE.format(
+        title=html.escape(title), subtitle=subtitle, turn=turn_now, legend=legend, charts=charts,
+        map=map_svg, panels="".join(panels), last=len(turns) - 1, first_turn=turns[0],
+        timeline="".join(timeline) or "<li>No key events yet.</li>", table_rows=table_rows,
+        chronicle=markdown_to_html(chronicle_md), data=data_js, css=_CSS, js=_JS)
+
+
+def _goal_name(goal: Any) -> str:
+    if not goal:
+        return "none"
+    if isinstance(goal, str):
+        return goal.replace("-", " ").title()
+    text = goal["id"].replace("-", " ").title()
+    if goal.get("needed"):
+        text += f" ({goal.get('progress', 0)}/{goal['needed']})"
+    return text
+
+
+_CSS = """
+:root { --ink:#222; --muted:#667; --line:#dde; --bg:#fbfaf7; }
+* { box-sizing: border-box; }
+body { font: 15px/1.5 Georgia, 'Times New Roman', serif; color: var(--ink); background: var(--bg);
+       margin: 0; }
+header { padding: 18px 32px 8px; border-bottom: 1px solid var(--line); background: #fff; }
+h1 { margin: 0; font-size: 28px; } .sub { color: var(--muted); margin: 2px 0 6px; }
+main { max-width: 1240px; margin: 0 auto; padding: 12px 24px 40px; }
+h2 { font-size: 20px; border-bottom: 1px solid var(--line); padding-bottom: 4px; margin-top: 28px; }
+.legend { margin-right: 16px; white-space: nowrap; font-family: sans-serif; font-size: 13px; }
+.dot { display: inline-block; width: 10px; height: 10px; border-radius: 50%; margin-right: 6px;
+       vertical-align: baseline; }
+.charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(340px, 1fr)); gap: 12px; }
+.chart { width: 100%; background: #fff; border: 1px solid var(--line); border-radius: 6px; }
+.chart .grid { stroke: #eee; } .chart .tick { font: 10px sans-serif; fill: var(--muted); }
+.chart .ctitle { font: bold 13px sans-serif; fill: var(--ink); }
+.cursor { stroke: #999; stroke-dasharray: 3 3; }
+.mapwrap { display: grid; grid-template-columns: minmax(0, 2fr) minmax(260px, 1fr); gap: 16px;
+           align-items: start; }
+#map { width: 100%; background: #fff; border: 1px solid var(--line); border-radius: 6px; }
+#map .road { stroke: #b9b2a3; stroke-width: 2; }
+#map .place { stroke: #555; stroke-width: 1.5; } #map .place.coast { stroke: #2e86c1; stroke-width: 3; }
+#map .plabel { font: bold 12px sans-serif; fill: #333; paint-order: stroke; stroke: #fff;
+               stroke-width: 3px; }
+#map .blabel { font: bold 10px sans-serif; fill: #fff; }
+.controls { font-family: sans-serif; margin: 8px 0; display: flex; align-items: center; gap: 10px; }
+.controls input[type=range] { flex: 1; }
+.controls button { font: 13px sans-serif; padding: 3px 10px; }
+#frame-label { font-weight: bold; min-width: 140px; }
+.panel { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 8px 14px;
+         max-height: 520px; overflow: auto; }
+.panel h3 { margin: 4px 0; }
+ul.events { padding-left: 4px; list-style: none; margin: 0; } ul.events li { margin: 4px 0; }
+.timeline { list-style: none; padding: 0; border-left: 3px solid var(--line); margin-left: 8px; }
+.tturn { margin: 0 0 10px 0; padding-left: 14px; position: relative; }
+.tturn::before { content: ''; position: absolute; left: -8px; top: 6px; width: 13px; height: 13px;
+                 border-radius: 50%; background: #fff; border: 3px solid #b9b2a3; }
+.tnum { font: bold 14px sans-serif; } .tturn ul { list-style: none; padding-left: 0; margin: 2px 0; }
+table { border-collapse: collapse; font-family: sans-serif; font-size: 14px; background: #fff; }
+td, th { border: 1px solid var(--line); padding: 4px 10px; text-align: left; }
+.chronicle { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 4px 24px;
+             max-height: 900px; overflow: auto; }
+.chronicle h2 { font-size: 22px; } .chronicle h3 { font-size: 18px; margin-bottom: 2px; }
+.chronicle h4 { font-size: 15px; margin: 12px 0 2px; } .chronicle ul { margin-top: 2px; }
+code { font-size: 13px; background: #f3f1ec; padding: 0 3px; border-radius: 3px; }
+.keyhelp { font: 12px sans-serif; color: var(--muted); }
+"""
+
+_JS = """
+(function () {
+  var data = JSON.parse(document.getElementById('report-data').textContent);
+  var slider = document.getElementById('frame');
+  var label = document.getElementById('frame-label');
+  function show(i) {
+    i = Number(i);
+    document.querySelectorAll('[data-frame]').forEach(function (el) {
+      el.style.display = Number(el.getAttribute('data-frame')) === i ? '' : 'none';
+    });
+    var t = data.turns[i];
+    label.textContent = t === 0 ? 'Before turn 1' : 'After turn ' + t;
+    document.querySelectorAll('.cursor').forEach(function (c) {
+      var d = c.dataset;
+      var x = Number(d.x0) + (t - Number(d.t0)) / Number(d.span) * Number(d.pw);
+      c.setAttribute('x1', x); c.setAttribute('x2', x);
+    });
+  }
+  slider.addEventListener('input', function () { show(slider.value); });
+  var timer = null;
+  document.getElementById('play').addEventListener('click', function (ev) {
+    if (timer) { clearInterval(timer); timer = null; ev.target.textContent = 'Play'; return; }
+    ev.target.textContent = 'Pause';
+    if (Number(slider.value) >= Number(slider.max)) { slider.value = 0; show(0); }
+    timer = setInterval(function () {
+      if (Number(slider.value) >= Number(slider.max)) { clearInterval(timer); timer = null;
+        ev.target.textContent = 'Play'; return; }
+      slider.value = Number(slider.value) + 1; show(slider.value);
+    }, 900);
+  });
+  show(slider.value);
+})();
+"""
+
+_TEMPLATE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}: campaign report</title>
+<style>{css}</style>
+</head>
+<body>
+<header>
+<h1>{title}</h1>
+<p class="sub">Campaign report after turn {turn}, {subtitle}. Made by factionsim.</p>
+<div>{legend}</div>
+</header>
+<main>
+<h2>The factions now</h2>
+<table><tr><th>faction</th><th>HP</th><th>F/C/W</th><th>Treasure</th><th>XP</th><th>goal</th></tr>
+{table_rows}</table>
+<h2>Over time</h2>
+<div class="charts">{charts}</div>
+<h2>The map, turn by turn</h2>
+<div class="controls"><button id="play" type="button">Play</button>
+<input id="frame" type="range" min="0" max="{last}" value="{last}" step="1" aria-label="turn">
+<span id="frame-label"></span></div>
+<p class="keyhelp">Each badge is a faction at that place: &#9632;N is a Base of Influence with N HP,
++N (or N) its other assets. A place filled with a faction's colour is ruled by it; a blue ring marks
+the coast. Hover for details.</p>
+<div class="mapwrap">{map}<div>{panels}</div></div>
+<h2>Timeline</h2>
+<ul class="timeline">{timeline}</ul>
+<h2>Chronicle</h2>
+<div class="chronicle">{chronicle}</div>
+</main>
+<script type="application/json" id="report-data">{data}</script>
+<script>{js}</script>
+</body>
+</html>
+"""

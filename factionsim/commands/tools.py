@@ -1,0 +1,124 @@
+"""``factionsim new | schema | report``: start a campaign, help editors, show the story so far.
+
+    factionsim new FILE [--factions 4 --locations 10 --seed S]   a playable campaign (6.7.0)
+    factionsim schema [-o FILE]                                   JSON Schema of campaign files
+    factionsim report CAMPAIGN [-o report.html] [--players]      one self-contained HTML file
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from factionsim.core.game import CampaignError
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from factionsim.core.campaign import load_campaign, write_atomic
+    from factionsim.rules.wwn.generate import campaign_text, generate_campaign
+
+    path = Path(args.file)
+    if path.exists() and not args.force:
+        raise CampaignError(f"{path}: already exists; pick another name or add --force to "
+                            "overwrite it.")
+    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**31)
+    try:
+        data = generate_campaign(args.factions, args.locations, seed, agent=args.agent,
+                                 name=args.name)
+    except ValueError as exc:
+        raise CampaignError(f"factionsim new: {exc}.") from None
+    if args.max_turns:
+        data = {**data, "max_turns": args.max_turns}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, campaign_text(data))
+    state = load_campaign(path)  # it must load: the generator only makes valid campaigns
+    if args.json:
+        print(json.dumps({"file": str(path), "name": state.name, "seed": seed,
+                          "factions": [f.name for f in state.factions.values()],
+                          "locations": len(state.map.locations)}, indent=2))
+    elif not args.quiet:
+        print(f"Wrote {path}: '{state.name}' (seed {seed}), {len(state.factions)} factions on "
+              f"{len(state.map.locations)} locations.")
+        for f in state.factions.values():
+            print(f"  {f.name} at {state.map.locations[f.headquarters].name}: F{f.force} "
+                  f"C{f.cunning} W{f.wealth}, magic {f.magic}, {len(state.assets_of(f.id))} assets "
+                  f"with its base, goal {f.goal.id if f.goal else 'none'}")
+        print(f"Next: factionsim show {path}; factionsim turn {path}")
+    return 0
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from factionsim.core.campaign import write_atomic
+    from factionsim.core.schema import schema_text
+
+    text = schema_text()
+    if args.output and args.output != "-":
+        write_atomic(Path(args.output), text)
+        if not args.quiet:
+            print(f"Wrote {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from factionsim.chronicle.report import build_report
+    from factionsim.core.campaign import load_campaign, write_atomic
+
+    path = Path(args.campaign)
+    load_campaign(path)  # refuse a broken campaign with the usual message
+    view = "players" if args.players else "gm"
+    out = Path(args.output or path.with_name(path.stem + (".players" if args.players else "")
+                                             + ".report.html"))
+    text = build_report(path, view)
+    write_atomic(out, text)
+    if args.json:
+        print(json.dumps({"campaign": str(path), "report": str(out), "bytes": len(text.encode()),
+                          "view": view}, indent=2))
+    elif not args.quiet:
+        print(f"Wrote {out} ({len(text.encode()) // 1024} KiB, {view} view); open it in a browser.")
+    return 0
+
+
+def add_parser(sub: Any) -> None:
+    new = sub.add_parser("new", help="write a new playable campaign (WWN 6.7.0 creation rules)",
+                         description="Write a new campaign to FILE: small, medium and large "
+                         "factions made by the creation rules of WWN 6.7.0, their starting "
+                         "assets, a goal each, and a connected map of named locations.")
+    new.add_argument("file", help="campaign file to write (YAML)")
+    new.add_argument("--factions", type=int, default=4, help="how many factions, 2-8 (default 4)")
+    new.add_argument("--locations", type=int, default=10, help="how many locations (default 10)")
+    new.add_argument("--seed", type=int, default=None, help="seed (default: a random one, printed)")
+    new.add_argument("--agent", default="heuristic",
+                     help="who plays every faction (default heuristic; manual for the GM)")
+    new.add_argument("--name", default=None, help="the campaign's title (default: generated)")
+    new.add_argument("--max-turns", type=int, default=None, help="end the game after N turns")
+    new.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
+    new.add_argument("--quiet", action="store_true", help="print nothing")
+    new.add_argument("--json", action="store_true", help="print a summary as JSON")
+    new.set_defaults(func=cmd_new)
+
+    schema = sub.add_parser("schema", help="print the JSON Schema of campaign files",
+                            description="Print (or write with -o) the JSON Schema (draft "
+                            "2020-12) of WWN campaign files, for editors that validate and "
+                            "complete YAML.")
+    schema.add_argument("-o", "--output", help="file to write (default: standard output)")
+    schema.add_argument("--quiet", action="store_true", help="no message on standard error")
+    schema.set_defaults(func=cmd_schema)
+
+    report = sub.add_parser("report", help="write a self-contained HTML report of a campaign",
+                            description="Write one HTML file (no network needed): faction HP, "
+                            "Treasure and assets over time, a map with every faction's Bases and "
+                            "assets turn by turn, a timeline of key events and the chronicle.")
+    report.add_argument("campaign", help="campaign file (YAML) played with 'factionsim turn'")
+    report.add_argument("-o", "--output", help="HTML file (default STEM.report.html beside it)")
+    report.add_argument("--players", action="store_true",
+                        help="the players' view: no Stealthed assets, no hidden reasons")
+    report.add_argument("--quiet", action="store_true", help="print nothing")
+    report.add_argument("--json", action="store_true", help="print the result as JSON")
+    report.set_defaults(func=cmd_report)

@@ -1,0 +1,118 @@
+"""A JSON Schema (draft 2020-12) of the WWN campaign format, for editors.
+
+Point an editor at it (VS Code's YAML extension: ``# yaml-language-server: $schema=wwn.schema.json``
+as the first line of a campaign) and it validates and completes fields, asset ids, tags, goals
+and agents. The schema checks shapes and names; ``factionsim validate`` checks the rest (ids
+that refer to each other, HP limits, tag rules).
+
+>>> s = campaign_schema()
+>>> s["$schema"], "infantry" in s["$defs"]["assetType"]["enum"]
+('https://json-schema.org/draft/2020-12/schema', True)
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+SLUG_PATTERN = "^[a-z0-9][a-z0-9-]*$"
+
+
+def campaign_schema() -> dict[str, Any]:
+    """The schema as a dict (deterministic)."""
+    from factionsim.rules.wwn.data import ASSET_TYPES, ASSETS, MAGIC_LEVELS, RELATIONS
+    from factionsim.rules.wwn.validate import AGENTS, GOALS, TAGS
+
+    slug = {"type": "string", "pattern": SLUG_PATTERN}
+    count = {"type": "integer", "minimum": 0}
+    asset_descriptions = "; ".join(f"{k}: {t.name} ({t.attribute} {t.rating}, cost {t.cost})"
+                                   for k, t in ASSETS.items())
+    goal = {
+        "type": "object", "additionalProperties": False, "required": ["id"],
+        "properties": {
+            "id": {"$ref": "#/$defs/goalId"},
+            "target": {"type": "string", "description": "an asset id, faction@location, an "
+                       "attribute, or empty"},
+            "progress": count, "needed": count, "started": count,
+            "difficulty": {"type": ["integer", "null"], "minimum": 0},
+            "contested": {"type": "boolean"},
+            "baseline": {"type": "array", "items": {"type": "string"}},
+        },
+    }
+    asset = {
+        "type": "object", "additionalProperties": False, "required": ["type", "location"],
+        "properties": {
+            "type": {"$ref": "#/$defs/assetType"},
+            "location": {**slug, "description": "a location id"},
+            "id": {"type": "integer", "minimum": 1, "description": "unique number (type#id)"},
+            "hp": {"type": "integer", "minimum": 1},
+            "max_hp": {"type": "integer", "minimum": 1,
+                       "description": "bases of influence only"},
+            "stealth": {"type": "boolean"}, "exposed": {"type": "boolean"},
+            "status": {"type": "object"},
+        },
+    }
+    rating = {"type": "integer", "minimum": 1, "maximum": 8}
+    faction = {
+        "type": "object", "additionalProperties": False,
+        "required": ["id", "force", "cunning", "wealth", "headquarters"],
+        "properties": {
+            "id": slug, "name": {"type": "string", "minLength": 1},
+            "force": rating, "cunning": rating, "wealth": rating,
+            "magic": {"enum": list(MAGIC_LEVELS)},
+            "treasure": count, "hp": count, "xp": count,
+            "tags": {"type": "array", "uniqueItems": True, "items": {"enum": list(TAGS)}},
+            "goal": {"oneOf": [{"$ref": "#/$defs/goalId"}, goal, {"type": "null"}]},
+            "agent": {"anyOf": [{"enum": list(AGENTS[:-1])},
+                                {"type": "string", "pattern": "^policy:.+"}],
+                      "description": "who plays it: " + ", ".join(AGENTS)},
+            "agent_options": {"type": "object"},
+            "headquarters": {**slug, "description": "a location id"},
+            "assets": {"type": ["array", "null"], "items": asset},
+            "paralysed": {"type": "boolean"}, "alive": {"type": "boolean"},
+            "xp_earned": count, "goals_completed": count, "wealth_at_last_kingdoms": count,
+        },
+    }
+    location = {
+        "type": "object", "additionalProperties": False, "required": ["id"],
+        "properties": {
+            "id": slug, "name": {"type": "string", "minLength": 1},
+            "neighbors": {"type": "array", "uniqueItems": True, "items": slug},
+            "coastal": {"type": "boolean"},
+            "ruler": {"anyOf": [slug, {"type": "null"}], "description": "a faction id"},
+        },
+    }
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://factionsim.invalid/schema/wwn-campaign.json",
+        "title": "factionsim campaign (Worlds Without Number)",
+        "description": "A WWN faction campaign file; see docs/campaign-format.md.",
+        "type": "object",
+        "required": ["ruleset", "locations", "factions"],
+        "properties": {
+            "ruleset": {"const": "wwn"},
+            "name": {"type": "string"},
+            "seed": {"type": ["integer", "null"]},
+            "turn": count,
+            "max_turns": {"type": ["integer", "null"], "minimum": 1},
+            "locations": {"type": "array", "minItems": 1, "items": location},
+            "relations": {"type": ["array", "null"], "items": {
+                "type": "array", "prefixItems": [slug, slug, {"enum": list(RELATIONS)}],
+                "minItems": 3, "maxItems": 3}},
+            "factions": {"type": "array", "minItems": 1, "items": faction},
+            "next_asset": {"type": "integer", "minimum": 1},
+            "in_progress": {"type": "object", "required": ["phase", "actor", "order",
+                                                           "order_index", "initiative", "ctx"]},
+            "rng": {"type": "object", "properties": {"bit_generator": {"const": "PCG64"}},
+                    "required": ["bit_generator", "state"]},
+        },
+        "additionalProperties": True,
+        "$defs": {
+            "assetType": {"enum": list(ASSET_TYPES), "description": asset_descriptions},
+            "goalId": {"enum": list(GOALS)},
+        },
+    }
+
+
+def schema_text() -> str:
+    return json.dumps(campaign_schema(), indent=2) + "\n"

@@ -1,0 +1,72 @@
+"""The HTML report is one self-contained file; the players' view hides Stealthed operations."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from factionsim.chronicle.views import players_events, stealthed_assets
+from factionsim.cli import main
+from factionsim.core.history import History
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A generated campaign played 12 turns by random agents (some hide and reveal assets)."""
+    path = tmp_path_factory.mktemp("report") / "camp.yaml"
+    assert main(["new", str(path), "--seed", "8", "--agent", "random", "--quiet"]) == 0
+    assert main(["turn", str(path), "--turns", "12", "--quiet"]) == 0
+    return path
+
+
+def test_report_is_one_self_contained_file(played: Path, tmp_path: Path) -> None:
+    out = tmp_path / "report.html"
+    assert main(["report", str(played), "-o", str(out), "--quiet"]) == 0
+    assert [p.name for p in tmp_path.iterdir()] == ["report.html"]
+    text = out.read_text()
+    assert text.startswith("<!DOCTYPE html>") and text.rstrip().endswith("</html>")
+    assert not re.search(r"(https?:)?//[a-z0-9.-]+\.[a-z]{2,}", text, re.I)  # no URL at all
+    assert not re.search(r"<(link|img|iframe)\b|\bsrc=", text)  # nothing loaded from elsewhere
+    assert text.count('class="frame"') == 13  # turns 0..12
+    assert 'type="range"' in text and "<svg" in text
+    for heading in ("Over time", "The map, turn by turn", "Timeline", "Chronicle"):
+        assert heading in text
+    assert "Turn 12" in text
+
+
+def test_players_view_contains_nothing_stealthed(played: Path) -> None:
+    history = History(played)
+    gm = played.with_name("camp.chronicle.md").read_text()
+    players = played.with_name("camp.players.md").read_text()
+    hidden_seen = 0
+    for t in range(1, 13):
+        events = history.events(t)
+        hidden = stealthed_assets(history.snapshot_data(t - 1))
+        secret = hidden | {e.data["asset"] for e in events if e.kind == "hide"
+                           or (e.kind == "create" and e.data.get("stealth"))}
+        hidden_seen += len(secret)
+        for e in players_events(events, hidden):
+            assert e.kind not in ("hide", "decision", "gm-veto")
+            assert not (e.kind == "create" and e.data.get("stealth"))
+    assert hidden_seen > 0, "the fixture campaign should hide something"
+    assert "Hides its" in gm or "in secret" in gm
+    assert "Hides its" not in players and "in secret" not in players
+    assert "Rumour" in players or "loses its Stealth" not in gm
+
+
+def test_players_report_hides_stealthed_assets(played: Path, tmp_path: Path) -> None:
+    out = tmp_path / "players.html"
+    assert main(["report", str(played), "--players", "-o", str(out), "--quiet"]) == 0
+    assert "(stealthed)" not in out.read_text()
+
+
+def test_report_of_a_campaign_without_history(tmp_path: Path) -> None:
+    from factionsim.configs import default_campaign_path
+
+    path = tmp_path / "fresh.yaml"
+    shutil.copy(default_campaign_path(), path)
+    assert main(["report", str(path), "--quiet"]) == 0
+    assert path.with_name("fresh.report.html").read_text().count('class="frame"') == 1
