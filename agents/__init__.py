@@ -29,9 +29,13 @@ class Agent(Protocol):
 REGISTRY = {
     "random": "factionsim.agents.simple:RandomAgent",
     "idle": "factionsim.agents.simple:IdleAgent",
+    "heuristic": "factionsim.agents.wwn_heuristic:HeuristicAgent",
+    "planner": "factionsim.agents.planner:PlannerAgent",
+    "manual": "factionsim.agents.manual:ManualAgent",
+    "policy": "factionsim.agents.policy:PolicyAgent",
 }
 #: agents the campaign format knows that arrive with later versions
-PLANNED = ("heuristic", "planner", "manual", "policy")
+PLANNED = ("policy",)
 
 
 def available_agents() -> list[str]:

@@ -19,7 +19,13 @@ from factionsim.core.game import FactionsimError
 
 #: Modules that add a subcommand: each has ``add_parser(subparsers)`` and imports its heavy
 #: dependencies only inside the command function.
-COMMAND_MODULES: list[str] = []
+COMMAND_MODULES: list[str] = [
+    "factionsim.commands.gm",
+    "factionsim.commands.show",
+    "factionsim.commands.tools",
+    "factionsim.commands.tournament",
+    "factionsim.commands.train",
+]
 
 
 def _cmd_run(args: argparse.Namespace) -> int:

@@ -43,7 +43,9 @@ def play(state: Any, turns: int, agents: dict[str, Agent] | None = None,
     """Play ``turns`` full turns (or until the game is over); return every event.
 
     ``on_turn(turn)`` is called after each completed turn (progress bars), ``on_decision(faction,
-    action, agent)`` after each decision (explanations, GM logs).
+    action, agent)`` after each decision (explanations, GM logs). An agent with a
+    ``last_reason`` explains each decision: an ``Event(turn, "decision", faction, {"action": ...,
+    "reason": ...})`` precedes the events that decision caused.
     """
     agents = agents or agents_from_campaign(state)
     target = state.turn + turns
@@ -54,7 +56,18 @@ def play(state: Any, turns: int, agents: dict[str, Agent] | None = None,
         actor = state.current_actor()
         if actor is None:
             break
+        advance = getattr(state, "advance", None)
+        if advance is not None:  # automatic steps before this decision come first
+            events.extend(advance())
         action = agents[actor].act(state.view(actor), state.legal_actions(), rng)
+        reason = getattr(agents[actor], "last_reason", None)
+        if reason:  # the agent explains itself (heuristic, planner): before what it caused
+            events.append(Event(getattr(state, "current_turn", state.turn), "decision", actor,
+                                {"action": str(action), "reason": reason}))
+        pending = getattr(agents[actor], "pending_events", None)  # e.g. GM vetoes (agents/manual.py)
+        if pending:
+            events.extend(pending)
+            pending.clear()
         events.extend(state.apply(action))
         if on_decision is not None:
             on_decision(actor, action, agents[actor])

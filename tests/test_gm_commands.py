@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import json
 import shutil
 from pathlib import Path
@@ -54,7 +55,7 @@ def test_input_ending_leaves_the_campaign_unchanged(campaign: Path, monkeypatch:
 
 def test_manual_faction_waits_for_the_gm(campaign: Path, monkeypatch: pytest.MonkeyPatch,
                                          capsys: pytest.CaptureFixture[str]) -> None:
-    campaign.write_text(campaign.read_text().replace("agent: random", "agent: manual", 1))
+    campaign.write_text(re.sub(r"agent: \w+", "agent: manual", campaign.read_text(), count=1))
     monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 300))
     assert main(["turn", str(campaign), "--quiet"]) == 0
     assert "your decision" in capsys.readouterr().out

@@ -33,6 +33,22 @@ Hook points (and what each registered function receives / returns):
 - ``special_hit``       (state, attacker, defender, events) -> None — the effect of a successful
   attack whose damage is "special" (keyed by the attacker's type)
 - ``counter_allowed``   (state, attacker, defender) -> bool (keyed by the attacker's type)
+- ``can_target``        (state, attacker, defender) -> bool — keyed by the attacker's type: which
+  assets it may attack at all; the defender may only pick those (Occult Countermeasures, Pleaders)
+- ``profit_dice``       (state, rolling_asset, holder) -> int — read by the Wealth profit rolls
+  (Farmers, Manufactory...): nonzero rolls the profit die twice, keeping the better (Ancient
+  Mechanisms)
+- ``discount`` / ``discount_used`` — purchase discounts earned this turn, see :func:`cost_modifier`
+  and :func:`on_purchase` (Merchant Prince, Usurers)
+- ``entry_toll``        (state, asset, location, holder) -> int — the most Treasure a Move Asset
+  into ``location`` may cost (0: free); ``enter_delayed`` (state, asset, location, holder,
+  events) pays it and delays the arrival (Interrupted Logistics); see :func:`delay_entry`
+- ``left_play``         (state, asset, holder, events) -> None — ``asset`` is about to leave play
+  (destroyed, sold, lost); the holder is still in play (Hired Friends)
+- ``after_defend``      (state, attacker, defender, success, events) -> None — keyed by the
+  defender's type, after every attack it met (Temple Fanatics)
+- ``extra_defenders``   (state, target_faction, attacking_asset, holder) -> bool — the holder may
+  meet an attack made away from its location (Fortification Program)
 
 Options offered to a faction are ``UseAbility(asset_id, option)`` actions; the engine adds
 ``decline``. The faction that owns the offering asset is the one asked.
@@ -70,7 +86,7 @@ def register(asset_type: str, hook: str) -> Callable[[Callable[..., Any]], Calla
 
 def implemented() -> set[str]:
     """Asset ids with at least one registered ability hook."""
-    return {t for table in HOOKS.values() for t in table}
+    return {t for table in HOOKS.values() for t in table} | ENTERS_STEALTHED | UNSELLABLE
 
 
 def _holders(state: WwnState, hook: str) -> list[tuple[Asset, Callable[..., Any]]]:
@@ -98,11 +114,35 @@ def free_options(state: WwnState, faction: str) -> list[tuple[str, str]]:
     for asset, fn in _holders(state, "free_options"):
         if asset.owner == faction and free_usable(state, asset):
             out.extend((asset.id, opt) for opt in fn(state, asset))
+    treasure = state.factions[faction].treasure
+    out.extend((a.id, PAY_RANSOM) for a in state.assets_of(faction)
+               if "ransom" in a.status and a.status["ransom"] <= treasure)
     return out
 
 
+#: The free action that pays an asset's ``ransom`` (see the status conventions below).
+PAY_RANSOM = "pay-ransom"
+
+
 def free_use(state: WwnState, asset: Asset, option: str, events: list[Event]) -> None:
+    if option == PAY_RANSOM and "ransom" in asset.status:
+        _pay_ransom(state, asset, events)
+        return
     HOOKS["free_use"][asset.type](state, asset, option, events)
+
+
+def _pay_ransom(state: WwnState, asset: Asset, events: list[Event]) -> None:
+    """Pay the price that lifts a disabling (Supply Interruption); paying is not the asset's own
+    free action, which stays available this turn."""
+    price = asset.status.pop("ransom")
+    source = asset.status.pop("disabled_by", None)
+    f = state.factions[asset.owner]
+    f.treasure -= price
+    if asset.id in state.ctx.get("used", []):
+        state.ctx["used"].remove(asset.id)
+    events.append(Event(state.current_turn, "ability", f.id, {
+        "source": source or asset.id, "effect": "ransom-paid", "asset": asset.id, "paid": price,
+        "treasure": f.treasure}))
 
 
 def extra_attack_dice(state: WwnState, attacker: Asset) -> int:
@@ -114,8 +154,12 @@ def extra_defense_dice(state: WwnState, defender: Asset, line: AttackLine) -> in
                for holder, fn in _holders(state, "extra_defense_dice"))
 
 
+#: ``check_dice`` hooks that cap dice (Blackmail) run after those that add dice.
+DICE_CAPS: set[str] = set()
+
+
 def adjust_check_dice(state: WwnState, attacker: Side, defender: Side, location: str | None) -> None:
-    for holder, fn in _holders(state, "check_dice"):
+    for holder, fn in sorted(_holders(state, "check_dice"), key=lambda h: h[0].type in DICE_CAPS):
         fn(state, attacker, defender, location, holder)
 
 
@@ -157,9 +201,18 @@ def negate_use(state: WwnState, args: dict[str, Any], events: list[Event]) -> No
     HOOKS["negate_use"][asset.type](state, args, asset, events)
 
 
-def save_options(state: WwnState, attacker: Asset, defender: Asset) -> tuple[str, list[Action]] | None:
-    """Ways to keep an asset the attack is about to destroy (Healers, Lead or Silver)."""
-    return _first_offer(state, "save_options", attacker, defender)
+def save_options(state: WwnState, attacker: Asset, defender: Asset,
+                 declined: list[str] | tuple[str, ...] = ()) -> tuple[str, list[Action]] | None:
+    """Ways to keep an asset the attack is about to destroy (Healers, Lead or Silver): the
+    attacking asset's own ability is asked first (it acts at 0 HP, before the asset is destroyed),
+    then other holders in asset order; factions in ``declined`` are not asked again."""
+    holders = sorted(_holders(state, "save_options"), key=lambda h: h[0].id != attacker.id)
+    for holder, fn in holders:
+        if holder.owner not in declined:
+            options = fn(state, attacker, defender, holder)
+            if options:
+                return holder.owner, options
+    return None
 
 
 def save_use(state: WwnState, args: dict[str, Any], events: list[Event]) -> bool:
@@ -180,8 +233,12 @@ def counter_allowed(state: WwnState, attacker: Asset, defender: Asset) -> bool:
 
 
 def can_defend(state: WwnState, defender: Asset, attacker: Asset) -> bool:
+    """``can_defend`` keyed by the defender's type (state, defender, attacker), and ``can_target``
+    keyed by the attacker's type (state, attacker, defender): assets it may attack at all."""
     fn = HOOKS.get("can_defend", {}).get(defender.type)
-    return fn is None or fn(state, defender, attacker)
+    target_fn = HOOKS.get("can_target", {}).get(attacker.type)
+    return (fn is None or fn(state, defender, attacker)) and \
+        (target_fn is None or target_fn(state, attacker, defender))
 
 
 def damage_allowed(state: WwnState, source: Asset, target: Asset) -> bool:
@@ -194,6 +251,20 @@ def after_attack(state: WwnState, attacker: Asset, defender: Asset, success: boo
     fn = HOOKS.get("after_attack", {}).get(attacker.type)
     if fn is not None:
         fn(state, attacker, defender, success, events)
+
+
+def after_defend(state: WwnState, attacker: Asset, defender: Asset, success: bool,
+                 events: list[Event]) -> None:
+    fn = HOOKS.get("after_defend", {}).get(defender.type)
+    if fn is not None and defender.id in state.assets:
+        fn(state, attacker, defender, success, events)
+
+
+def extra_defenders(state: WwnState, target: str, attacker: Asset) -> list[Asset]:
+    """Assets of ``target`` elsewhere that an ability lets meet ``attacker``'s attack."""
+    return [h for h, fn in _holders(state, "extra_defenders")
+            if h.owner == target and not h.stealth and usable(state, h)
+            and can_defend(state, h, attacker) and fn(state, target, attacker, h)]
 
 
 def on_destroyed(state: WwnState, asset: Asset, source: str | None, events: list[Event],
@@ -212,9 +283,17 @@ def expand_extra_dice(state: WwnState, faction: str, location: str) -> int:
 #                                   Interruption) until the key is removed
 #   "stunned_turn": T            -> the asset can do nothing during its owner's turn T
 #                                   (Cryptomancers)
+#   "ransom": N (with "disabled_by") -> the owner may lift the disabling by paying N Treasure as
+#                                   a free action, ``use <asset> pay-ransom`` (Supply Interruption)
 #   "no_free_turn": T            -> no free-action ability during turn T (Saboteurs)
 #   "pinned_by": id              -> cannot leave its location while that asset is there
 #                                   (Bewitching Charmer)
+#   "infested_by": id            -> cannot be used while that asset is in play, in the same
+#                                   location and still has "infesting": this asset (Seditionists)
+#   "arriving": location         -> a delayed Move Asset: the asset arrives there at the start of
+#                                   its owner's next turn (Interrupted Logistics)
+#   "may_stay": location         -> not forbidden in that location (carried there by a Vanguard
+#                                   Unit); cleared when the asset moves
 
 
 def usable(state: WwnState, asset: Asset) -> bool:
@@ -222,7 +301,14 @@ def usable(state: WwnState, asset: Asset) -> bool:
     st = asset.status
     if not st:
         return True
-    return "disabled_by" not in st and st.get("stunned_turn") != state.current_turn
+    if "disabled_by" in st:
+        return False
+    if st.get("stunned_turn") == state.current_turn and state.order_index < len(state.order) \
+            and state.order[state.order_index] == asset.owner:
+        return False
+    infester = state.assets.get(st.get("infested_by", ""))
+    return not (infester is not None and infester.location == asset.location
+                and infester.status.get("infesting") == asset.id)
 
 
 def free_usable(state: WwnState, asset: Asset) -> bool:
@@ -272,6 +358,8 @@ def entry_allowed(state: WwnState, asset: Asset, location: str) -> bool:
     """An ability lets ``asset`` into ``location`` although its ruler forbids it:
     ``allow_entry`` hook (state, asset, location, holder) -> bool (Popular Movement, Invincible
     Legion)."""
+    if asset.status.get("may_stay") == location:
+        return True
     return any(fn(state, asset, location, holder) for holder, fn in _holders(state, "allow_entry"))
 
 
@@ -291,7 +379,18 @@ def after_move(state: WwnState, asset: Asset, origin: str, events: list[Event]) 
 
 def cost_modifier(state: WwnState, faction: str, type_id: str, location: str) -> int:
     """Treasure added to (or, negative, taken off) a purchase: ``cost_modifier`` hook
-    (state, faction, type_id, location, holder) -> int (Cooperative Businesses...)."""
+    (state, faction, type_id, location, holder) -> int (Cooperative Businesses...), then the
+    discounts earned this turn: ``discount`` hook (state, faction, type_id, location, running) -> int,
+    called once per registered type whether or not such an asset is still in play, ``running``
+    being the modifier so far (Merchant Prince, Usurers)."""
+    total = asset_cost_modifier(state, faction, type_id, location)
+    for fn in HOOKS.get("discount", {}).values():
+        total += fn(state, faction, type_id, location, total)
+    return total
+
+
+def asset_cost_modifier(state: WwnState, faction: str, type_id: str, location: str) -> int:
+    """The ``cost_modifier`` hooks of the assets in play alone."""
     return sum(fn(state, faction, type_id, location, holder)
                for holder, fn in _holders(state, "cost_modifier"))
 
@@ -306,6 +405,8 @@ def on_purchase(state: WwnState, asset: Asset, cost: int, events: list[Event]) -
     """``on_purchase`` hook (state, new_asset, cost, holder, events) — discounts used up."""
     for holder, fn in _holders(state, "on_purchase"):
         fn(state, asset, cost, holder, events)
+    for fn in HOOKS.get("discount_used", {}).values():  # (state, new_asset, events)
+        fn(state, asset, events)
 
 
 ENTERS_STEALTHED: set[str] = set()  # asset types that always begin play Stealthed
@@ -314,12 +415,47 @@ UNSELLABLE: set[str] = set()  # asset types that cannot be sold or disbanded
 
 def turn_start_holders(state: WwnState, faction: str) -> list[str]:
     """Assets of ``faction`` with a ``turn_start`` hook (state, holder, events), run one at a
-    time as chains after upkeep (Omniscient Seers, rogue mercenaries)."""
-    return [h.id for h, _ in _holders(state, "turn_start") if h.owner == faction]
+    time as chains after upkeep (Omniscient Seers, rogue mercenaries); first, assets whose
+    delayed move (``status["arriving"]``) completes now."""
+    arriving = [a.id for a in state.assets_of(faction) if "arriving" in a.status]
+    return arriving + [h.id for h, _ in _holders(state, "turn_start")
+                       if h.owner == faction and h.id not in arriving]
 
 
 def turn_start(state: WwnState, asset: Asset, events: list[Event]) -> None:
-    HOOKS["turn_start"][asset.type](state, asset, events)
+    if "arriving" in asset.status:
+        from .movement import move_asset
+
+        move_asset(state, asset, asset.status["arriving"], events, cause="arrive")
+    fn = HOOKS.get("turn_start", {}).get(asset.type)
+    if fn is not None and asset.id in state.assets and not _asking(state):
+        fn(state, asset, events)
+
+
+def _asking(state: WwnState) -> bool:
+    return "ask" in state.ctx
+
+
+def entry_toll(state: WwnState, asset: Asset, location: str) -> int:
+    """The most Treasure a Move Asset of ``asset`` into ``location`` may cost (0: free)."""
+    return max((fn(state, asset, location, holder) for holder, fn in _holders(state, "entry_toll")),
+               default=0)
+
+
+def delay_entry(state: WwnState, asset: Asset, location: str, events: list[Event]) -> bool:
+    """A Move Asset into ``location`` that an ability tolls and delays: the first holder whose
+    toll applies takes it (``enter_delayed`` hook); True when the move was delayed."""
+    for holder, fn in _holders(state, "entry_toll"):
+        if fn(state, asset, location, holder):
+            HOOKS["enter_delayed"][holder.type](state, asset, location, holder, events)
+            return True
+    return False
+
+
+def left_play(state: WwnState, asset: Asset, events: list[Event]) -> None:
+    """``asset`` is about to leave play (destroyed, sold, lost): ``left_play`` hooks run."""
+    for holder, fn in _holders(state, "left_play"):
+        fn(state, asset, holder, events)
 
 
 def turn_end(state: WwnState, faction: str, events: list[Event]) -> None:
@@ -330,7 +466,7 @@ def turn_end(state: WwnState, faction: str, events: list[Event]) -> None:
 
 
 def _load_ability_modules() -> None:
-    from .ability import cunning, force, wealth  # noqa: F401  (registration on import)
+    from .ability import cunning, force, wealth, wealth_movement  # noqa: F401  (registration on import)
 
 
 _load_ability_modules()

@@ -58,6 +58,7 @@ def destroy_asset(state: WwnState, asset: Asset, source: str | None, events: lis
     """Remove a destroyed asset (abilities may save it first, e.g. Healers)."""
     if abilities.on_destroyed(state, asset, source, events, cause):
         return
+    abilities.left_play(state, asset, events)
     state.assets.pop(asset.id, None)
     events.append(Event(state.current_turn, "destroyed", source,
                         {"asset": asset.id, "owner": asset.owner, "location": asset.location,
@@ -68,6 +69,7 @@ def destroy_asset(state: WwnState, asset: Asset, source: str | None, events: lis
 
 def remove_asset(state: WwnState, asset: Asset, events: list[Event], reason: str) -> None:
     """Take an asset out of play for a non-combat reason (sold, unpaid, lost)."""
+    abilities.left_play(state, asset, events)
     state.assets.pop(asset.id, None)
     events.append(Event(state.current_turn, "asset-lost", asset.owner,
                         {"asset": asset.id, "location": asset.location, "reason": reason}))
@@ -132,6 +134,7 @@ def _attack_outcome(state: WwnState, args: dict[str, Any], events: list[Event]) 
     else:
         _counter(state, attacker, defender, events)
         abilities.after_attack(state, attacker, defender, False, events)
+        abilities.after_defend(state, attacker, defender, False, events)
 
 
 @flow.step("attack-negate")
@@ -140,12 +143,16 @@ def _attack_negate(state: WwnState, args: dict[str, Any], events: list[Event]) -
         _hit(state, args, events)
     else:
         abilities.negate_use(state, args, events)
+        attacker, defender = state.assets.get(args["attacker"]), state.assets.get(args["defender"])
+        if not flow.asking(state) and attacker is not None and defender is not None:
+            abilities.after_defend(state, attacker, defender, True, events)
 
 
 def _hit(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
     attacker, defender = state.assets[args["attacker"]], state.assets[args["defender"]]
     if abilities.special_hit(state, attacker, defender, events):
         abilities.after_attack(state, attacker, defender, True, events)
+        abilities.after_defend(state, attacker, defender, True, events)
         return
     roll = Dice.parse(attacker.kind.attack.damage).roll(state.rng)
     if not abilities.damage_allowed(state, attacker, defender):
@@ -162,21 +169,32 @@ def _hit(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
         if state.hostile(attacker.owner, defender.owner):
             goals.on_damage(state, attacker.owner, dealt)
         faction, options = save
-        flow.ask(state, faction, [*options, Decline()], "attack-save", args)
+        flow.ask(state, faction, [*options, Decline()], "attack-save", {**args, "asked": faction})
         return
     else:
         damage_asset(state, defender, roll.total, attacker.owner, events, args["cause"], _roll(roll))
     if attacker.id in state.assets:
         abilities.after_attack(state, attacker, state.assets.get(defender.id, defender), True, events)
+    abilities.after_defend(state, attacker, defender, True, events)
 
 
 @flow.step("attack-save")
 def _attack_save(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
     attacker, defender = state.assets.get(args["attacker"]), state.assets[args["defender"]]
+    if args["choice"] == "decline" and attacker is not None:  # another faction may still save it
+        declined = [*args.get("save_declined", []), args.get("asked")]
+        save = abilities.save_options(state, attacker, defender, declined)
+        if save:
+            faction, options = save
+            flow.ask(state, faction, [*options, Decline()], "attack-save",
+                     {**args, "asked": faction, "save_declined": declined})
+            return
     if args["choice"] == "decline" or not abilities.save_use(state, args, events):
         destroy_asset(state, defender, attacker.owner if attacker else None, events, args["cause"])
     if attacker is not None and attacker.id in state.assets:
         abilities.after_attack(state, attacker, defender, True, events)
+    if attacker is not None:
+        abilities.after_defend(state, attacker, defender, True, events)
 
 
 def _counter(state: WwnState, attacker: Asset, defender: Asset, events: list[Event]) -> None:

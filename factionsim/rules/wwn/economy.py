@@ -104,6 +104,7 @@ def sell_asset(state: WwnState, f: Faction, asset: Asset, events: list[Event]) -
     f.treasure += gain
     events.append(Event(state.current_turn, "sell", f.id,
                         {"asset": asset.id, "gain": gain, "damaged": asset.damaged}))
+    abilities.left_play(state, asset, events)
     state.assets.pop(asset.id)
 
 

@@ -43,15 +43,21 @@ def destinations(state: WwnState, asset: Asset) -> list[str]:
     here = asset.location
     if not abilities.can_leave(state, asset):
         return []
+    treasure = state.factions[asset.owner].treasure
     return [loc for loc in state.map.within(here, move_range(state, asset.owner))
-            if loc != here and not forbids(state, loc, asset)]
+            if loc != here and not forbids(state, loc, asset)
+            and abilities.entry_toll(state, asset, loc) <= treasure]
 
 
 def move_asset(state: WwnState, asset: Asset, destination: str, events: list[Event],
                cause: str = "move") -> None:
+    asset.status.pop("arriving", None)  # a new move cancels a delayed one
+    if cause == "move" and abilities.delay_entry(state, asset, destination, events):
+        return
     events.append(Event(state.current_turn, cause, asset.owner,
                         {"asset": asset.id, "from": asset.location, "to": destination}))
     origin, asset.location = asset.location, destination
+    asset.status.pop("may_stay", None)
     abilities.after_move(state, asset, origin, events)
 
 
@@ -82,9 +88,10 @@ def can_attack(state: WwnState, asset: Asset) -> bool:
 
 def defenders(state: WwnState, target: str, attacker: Asset) -> list[Asset]:
     """The assets of faction ``target`` able to meet ``attacker``'s attack where it stands."""
-    return [a for a in state.assets.values()
+    here = [a for a in state.assets.values()
             if a.owner == target and a.location == attacker.location and not a.stealth
             and abilities.usable(state, a) and abilities.can_defend(state, a, attacker)]
+    return here + [a for a in abilities.extra_defenders(state, target, attacker) if a not in here]
 
 
 def attack_targets(state: WwnState, attacker: Asset) -> list[str]:

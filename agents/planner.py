@@ -1,0 +1,113 @@
+"""The ``planner`` agent: looks ahead with the rules engine as its forward model.
+
+At the decisions that shape a turn (which faction action, which goal, whether to bribe) it tries
+each candidate in rollouts: a state rebuilt from its *own view* (``view.to_state(rng)``: rivals'
+Stealthed assets are unknown to it and the dice are its own), the candidate applied, then every
+faction played by the heuristic for ``horizon`` more turns. The candidate with the best mean
+outcome (its score, goal progress and Treasure, against the best rival) is chosen. Every other
+decision is the heuristic's. Options:
+
+- ``budget`` — rollouts per searched decision, shared among the candidates (default 12);
+- ``horizon`` — turns simulated after the current one (default 1);
+- ``width`` — candidates searched at most, the heuristic's favourites first (default 4);
+- ``temperament`` — passed to its heuristic.
+
+The same dice seeds are used for every candidate (common random numbers), so differences come
+from the choice, not from luck.
+
+>>> from factionsim import load_campaign
+>>> from factionsim.configs import default_campaign_path
+>>> import numpy as np
+>>> s = load_campaign(default_campaign_path())
+>>> planner = PlannerAgent(budget=4)
+>>> fid = s.current_actor()
+>>> planner.act(s.view(fid), s.legal_actions(), np.random.default_rng(0)) in s.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from factionsim.agents.wwn_heuristic import HeuristicAgent, explain
+
+from factionsim.rules.wwn import turn as T
+from factionsim.rules.wwn.actions import Bribe, ChooseAction, ChooseGoal, KeepGoal
+
+
+class PlannerAgent:
+    name = "planner"
+
+    def __init__(self, budget: int = 12, horizon: int = 1, width: int = 4,
+                 temperament: str | None = None, **options: Any):
+        if budget < 1 or horizon < 0 or width < 1:
+            raise ValueError("planner needs budget >= 1, horizon >= 0, width >= 1")
+        self.budget, self.horizon, self.width = int(budget), int(horizon), int(width)
+        self.heuristic = HeuristicAgent(temperament=temperament)
+        self.options = options
+        self.last_reason: str | None = None
+        self._rollout_agents: dict[str, HeuristicAgent] = {}
+
+    def act(self, view: Any, legal_actions: list[Any], rng: Any) -> Any:
+        candidates = self._candidates(view, legal_actions)
+        if len(candidates) < 2:
+            choice = self.heuristic.act(view, legal_actions, rng)
+            self.last_reason = self.heuristic.last_reason
+            return choice
+        n = max(1, self.budget // len(candidates))
+        seeds = [int(x) for x in rng.integers(0, 2**63 - 1, size=n)]
+        values = {c: float(np.mean([self._rollout(view, c, seed) for seed in seeds]))
+                  for c in candidates}
+        best = max(candidates, key=lambda c: values[c])  # ties: the heuristic's order
+        why = explain(self.heuristic, view, best)
+        self.last_reason = (f"{why} (looked {self.horizon + 1} turn(s) ahead: {values[best]:+.2f} "
+                            f"against {len(candidates) - 1} other option(s))")
+        return best
+
+    # ------------------------------------------------------------------ which decisions
+    def _candidates(self, view: Any, legal: list[Any]) -> list[Any]:
+        if view.phase == T.ACTION:
+            scores = self.heuristic.action_scores(view, legal)
+            ranked = sorted(scores, key=lambda a: -scores[a])
+            top = ranked[:self.width]
+            stay = ChooseAction("pass")  # doing nothing is always worth comparing against
+            return top + ([stay] if stay in legal and stay not in top else [])
+        if view.phase == T.GOAL:
+            fixed = [a for a in legal if isinstance(a, (KeepGoal, Bribe))]
+            scores = self.heuristic.goal_scores(view, legal)
+            goals = sorted(scores, key=lambda a: -scores[a])[:self.width]
+            return fixed + [g for g in goals if isinstance(g, ChooseGoal)]
+        return []
+
+    # ------------------------------------------------------------------ one rollout
+    def _rollout(self, view: Any, action: Any, seed: int) -> float:
+        me = view.faction_id
+        state = view.to_state(np.random.default_rng(seed))  # what we know, our own dice
+        rng = np.random.default_rng(seed ^ 0x5EED)
+        state.apply(action)
+        stop = state.turn + 1 + self.horizon
+        for _ in range(5000):
+            if state.is_over() or state.turn >= stop:
+                break
+            actor = state.current_actor()
+            if actor is None:
+                break
+            agent = self._rollout_agents.setdefault(actor, HeuristicAgent(
+                temperament=self.heuristic.temperament if actor == me else None))
+            state.apply(agent.act(state.view(actor), state.legal_actions(), rng))
+        return _value(state, me)
+
+
+def _value(state: Any, me: str) -> float:
+    """Our score plus goal progress and a little Treasure, minus the best rival's score."""
+    scores = state.scores()
+    f = state.factions[me]
+    own = scores[me]
+    if f.alive:
+        g = f.goal
+        if g is not None and g.needed:
+            own += 0.5 * min(1.0, g.progress / g.needed) * (g.difficulty or 1)
+        own += 0.02 * f.treasure + 0.05 * f.xp
+    rival = max((v for k, v in scores.items() if k != me), default=0.0)
+    return own - 0.5 * rival

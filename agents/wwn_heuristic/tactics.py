@@ -1,0 +1,268 @@
+"""What the heuristic knows and how it values things: attacks, defenders, repairs, purchases,
+moves. Every number is in *points*: 1 Treasure = 1 point, 1 XP = :data:`XP` points.
+
+Only what the faction can see is read: :class:`Situation` is built from a ``WwnView`` and never
+touches other factions' Stealthed assets.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from factionsim.rules.wwn import abilities
+from factionsim.rules.wwn.data import ASSETS, ceil_div
+from factionsim.rules.wwn.goals import GOALS
+
+from .odds import attack_chance, damage_at_least, damage_distribution, damage_mean
+from .personality import Personality
+
+XP = 20.0  # points per XP: goals are what the score counts
+OWN_HP = 1.5  # points per faction HP of ours
+ENEMY_HP = 0.6  # points per faction HP taken from a rival
+
+
+@dataclass(frozen=True)
+class AttackPlan:
+    asset: str
+    target: str  # faction id
+    defender: str  # the asset we expect to meet the attack
+    chance: float
+    value: float
+    kill: float  # chance the defender is destroyed
+
+
+class Situation:
+    """One decision's worth of knowledge, built from a view."""
+
+    def __init__(self, view, personality: Personality):
+        self.view = view
+        self.state = view.state
+        self.me = view.faction
+        self.fid = self.me.id
+        self.p = personality
+        self.assets = view.assets()
+        self.mine = [a for a in self.assets if a.owner == self.fid]
+        self.hostile_ids = {f.id for f in self.state.living_factions()
+                            if self.state.hostile(self.fid, f.id)}
+        self.enemies = [a for a in self.assets if a.owner in self.hostile_ids]
+        self.by_loc: dict[str, list] = {}
+        for a in self.assets:
+            self.by_loc.setdefault(a.location, []).append(a)
+        self.goal = self.me.goal
+
+    # ------------------------------------------------------------ names for reasons
+    def fname(self, fid: str) -> str:
+        return self.state.factions[fid].name
+
+    def aname(self, asset) -> str:
+        kind = asset.kind.name
+        return kind if asset.owner == self.fid else f"{self.fname(asset.owner)}'s {kind}"
+
+    def place(self, loc: str) -> str:
+        return self.state.map.locations[loc].name
+
+    def goal_name(self) -> str:
+        return GOALS[self.goal.id] if self.goal else "no goal"
+
+    # ------------------------------------------------------------ values
+    def asset_value(self, asset) -> float:
+        if asset.is_base:
+            return 2.0 * asset.max_hp
+        return float(asset.kind.cost) + 1.0
+
+    def goal_kill_bonus(self, asset) -> float:
+        """Extra points our current goal gives for destroying ``asset``."""
+        g = self.goal
+        if g is None:
+            return 0.0
+        if g.id == "eliminate-target" and g.target == asset.id:
+            return XP * 1.2
+        if g.id == "invincible-valor" and asset.attribute == "force" \
+                and asset.kind.rating > self.me.force:
+            return XP * 2
+        if g.id == "root-out-the-enemy" and asset.is_base \
+                and g.target == f"{asset.owner}@{asset.location}":
+            return XP * max(1, g.difficulty or 1)
+        if g.id == "sphere-dominance" and asset.attribute == g.target:
+            return XP * (g.difficulty or 1) / max(1, g.needed)
+        return 0.0
+
+    def goal_damage_bonus(self, asset) -> float:
+        """Extra points per damage point dealt to ``asset``."""
+        g = self.goal
+        if g is None:
+            return 0.0
+        if g.id == "blood-the-enemy":
+            return XP * 2 / max(1, g.needed)
+        if g.id == "destroy-the-foe" and asset.is_base:
+            f = self.state.factions[asset.owner]
+            return XP * 3 / max(4, f.hp)
+        return 0.0
+
+    def war_goal(self) -> bool:
+        return self.goal is not None and self.goal.id in (
+            "blood-the-enemy", "destroy-the-foe", "eliminate-target", "invincible-valor",
+            "root-out-the-enemy", "sphere-dominance")
+
+    # ------------------------------------------------------------ attacks
+    def hit_outcome(self, attacker, defender) -> tuple[float, float, float, float, float]:
+        """(chance, expected damage dealt, chance of kill, expected counter taken, chance our
+        attacker dies) for ``attacker`` striking ``defender``."""
+        line = attacker.kind.attack
+        af, df = self.state.factions[attacker.owner], self.state.factions[defender.owner]
+        p = attack_chance(af, line, df, attacker, defender)
+        dealt, kill = _expected_min(line.damage, defender.hp)
+        taken, lost = (_expected_min(defender.kind.counter, attacker.hp)
+                       if defender.kind.counter else (0.0, 0.0))
+        return p, dealt, kill, taken, lost
+
+    def attack_value(self, attacker, defender) -> tuple[float, float, float]:
+        """(value to us, chance, kill chance) of ``attacker`` (ours) striking ``defender``."""
+        p, dealt, kill, taken, lost = self.hit_outcome(attacker, defender)
+        gain = dealt * (0.4 + self.goal_damage_bonus(defender)) \
+            + kill * (self.asset_value(defender) * 1.5 + 3 + self.goal_kill_bonus(defender))
+        if defender.is_base:
+            gain += dealt * ENEMY_HP
+        loss = taken * 0.3 + lost * self.asset_value(attacker)
+        return p * gain * self.p.aggression - (1 - p) * loss * self.p.caution, p, kill
+
+    def defence_loss(self, attacker, defender) -> float:
+        """Expected points the defender's owner loses if ``defender`` meets ``attacker``."""
+        p, dealt, kill, taken, lost = self.hit_outcome(attacker, defender)
+        value = self.asset_value(defender)
+        loss = dealt * (value / max(1, defender.max_hp)) * 0.5 + kill * value
+        if defender.is_base:
+            loss += dealt * OWN_HP * 2
+        gain = taken * 0.3 + lost * (attacker.kind.cost + 1) * 0.7
+        return p * loss - (1 - p) * gain
+
+    def likely_defender(self, attacker, target: str, location: str | None = None):
+        """The asset faction ``target`` would sensibly send against ``attacker``."""
+        loc = location or attacker.location
+        cands = [a for a in self.by_loc.get(loc, ()) if a.owner == target and not a.stealth]
+        if location is None:
+            cands = [a for a in cands if abilities.can_defend(self.state, a, attacker)]
+        if not cands:
+            return None
+        return min(cands, key=lambda d: (self.defence_loss(attacker, d), d.id))
+
+    def attack_plan(self, attacker, target: str, location: str | None = None) -> AttackPlan | None:
+        d = self.likely_defender(attacker, target, location)
+        if d is None:
+            return None
+        value, p, kill = self.attack_value(attacker, d)
+        return AttackPlan(attacker.id, target, d.id, p, value, kill)
+
+    def best_attack(self, attacker, location: str | None = None) -> AttackPlan | None:
+        if not attacker.kind.can_attack_normally:
+            return None
+        loc = location or attacker.location
+        targets = dict.fromkeys(a.owner for a in self.by_loc.get(loc, ())
+                                if a.owner in self.hostile_ids and not a.stealth)
+        plans = [p for t in targets if (p := self.attack_plan(attacker, t, location))]
+        return max(plans, key=lambda p: p.value, default=None)
+
+    def attack_ready(self, plan: AttackPlan | None) -> bool:
+        """Worth making: clearly positive, not a long shot (a sure kill is always worth it)."""
+        if plan is None:
+            return False
+        floor = 0.25 if self.p.aggression >= 1.4 else 0.35
+        return plan.value > 0.5 and (plan.chance >= floor or plan.chance * plan.kill > 0.2)
+
+    def threat_to(self, location: str) -> float:
+        """Expected damage hostile visible attackers at ``location`` could deal per turn."""
+        total = 0.0
+        for a in self.by_loc.get(location, ()):
+            if a.owner in self.hostile_ids and a.kind.can_attack_normally:
+                line = a.kind.attack
+                p = attack_chance(self.state.factions[a.owner], line, self.me)
+                total += p * damage_mean(line.damage)
+        return total
+
+    # ------------------------------------------------------------ repairs
+    def repair_value(self, asset, fixes: int) -> float:
+        from factionsim.rules.wwn.economy import repair_amount
+
+        cost = fixes + 1
+        heal = min(repair_amount(self.me, asset), asset.max_hp - asset.hp)
+        if heal <= 0:
+            return -1.0
+        value = heal * self.asset_value(asset) / max(1, asset.max_hp) * 0.8
+        if asset.is_base:
+            value += heal * 0.5
+            if asset.hp * 3 <= asset.max_hp:  # nearly dead: it would go at the next blow
+                value += 8.0
+        danger = self.threat_to(asset.location)
+        if danger >= asset.hp:
+            value += 3.0
+        return value * self.p.caution - cost
+
+    def faction_repair_value(self) -> float:
+        from factionsim.rules.wwn.economy import faction_heal_amount
+
+        heal = min(faction_heal_amount(self.me), self.me.max_hp - self.me.hp)
+        low = 2.0 if self.me.hp * 2 < self.me.max_hp else 1.0
+        return heal * OWN_HP * low * self.p.caution - 1
+
+    # ------------------------------------------------------------ purchases
+    def purchase_value(self, type_id: str, location: str) -> float:
+        kind = ASSETS[type_id]
+        g = self.goal.id if self.goal else ""
+        attack = 0.0
+        if kind.can_attack_normally:
+            rivals = [self.state.factions[h] for h in self.hostile_ids] or [self.me]
+            p = sum(attack_chance(self.me, kind.attack, r) for r in rivals) / len(rivals)
+            attack = p * damage_mean(kind.attack.damage)
+        defence = kind.hp * 0.5 + (damage_mean(kind.counter) if kind.counter else 0.0)
+        war = self.war_goal()
+        value = attack * (3.0 if war else 1.5) * self.p.aggression + defence * self.p.caution
+        if g == "sphere-dominance" or g == "invincible-valor":
+            value += attack * 1.5
+        if g == "inside-enemy-territory" and (kind.subtle or self.me.has_tag("concealed")):
+            value += 12.0
+        if g == "expand-influence":
+            value += 6.0 if kind.subtle else 3.0
+        if kind.attribute == self.p.focus:
+            value += 1.5
+        value -= kind.cost * (0.8 if self.p.greed > 1.2 else 0.5)
+        # where: near the enemy for war, at home for defence
+        near = min((self.state.map.distance(location, e.location) for e in self.enemies),
+                   default=3)
+        value += (1.5 if war else 0.5) * (2 - min(2, near)) if kind.can_attack_normally else 0
+        return value
+
+    # ------------------------------------------------------------ where things stand
+    def base_here(self, loc: str) -> bool:
+        return any(a.is_base and a.owner == self.fid for a in self.by_loc.get(loc, ()))
+
+    def hostile_present(self, loc: str) -> list:
+        return [a for a in self.by_loc.get(loc, ()) if a.owner in self.hostile_ids]
+
+    def expansion_spots(self) -> list[str]:
+        """Locations holding one of our assets but no Base of ours."""
+        return sorted({a.location for a in self.mine if not a.is_base
+                       and not self.base_here(a.location)})
+
+    def hostile_bases(self) -> list:
+        return [a for a in self.enemies if a.is_base]
+
+
+def _expected_min(expr: str, hp: int) -> tuple[float, float]:
+    """(expected damage actually taken by something with ``hp`` HP, chance it is destroyed)."""
+    dist = damage_distribution(expr)
+    taken = sum(min(k, hp) * p for k, p in enumerate(dist))
+    return taken, damage_at_least(expr, hp)
+
+
+def pct(p: float) -> str:
+    return f"{round(100 * p)}%"
+
+
+def income_of(f) -> int:
+    from factionsim.rules.wwn.data import income
+
+    return income(f.force, f.wealth, f.cunning)
+
+
+__all__ = ["XP", "AttackPlan", "Situation", "ceil_div", "income_of", "math", "pct"]

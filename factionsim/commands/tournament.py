@@ -1,0 +1,67 @@
+"""``factionsim tournament``: agents play N games with seats rotated; win rates, pairwise table,
+ratings (see :mod:`factionsim.tournament`). Writes OUT/results.json and OUT/results.csv."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "tournament", help="play agents against each other over many games",
+        description="Play N games of CAMPAIGN with the agents' seats rotated over its factions; "
+        "print win rates (Wilson 95%% CI), a pairwise table and OpenSkill ratings; write "
+        "OUT/results.json and OUT/results.csv. The winner of a game is the faction with the "
+        "best score after --turns turns; a tie for the best score shares the win equally.")
+    p.add_argument("--agents", required=True,
+                   help="comma-separated agent names, e.g. random,heuristic,planner")
+    p.add_argument("--games", type=int, default=20, help="games to play (default 20)")
+    p.add_argument("--campaign", default=None, help="campaign file (default: the bundled one)")
+    p.add_argument("--turns", type=int, default=20, help="turns per game (default 20)")
+    p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    p.add_argument("--workers", type=int, default=1, help="parallel processes (default 1)")
+    p.add_argument("--budget", type=int, default=None, help="planner rollouts per decision")
+    p.add_argument("--out", default="tournament-out", help="output folder (default tournament-out)")
+    p.add_argument("--json", action="store_true", help="print the results as one JSON object")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_tournament)
+
+
+def _cmd_tournament(args: argparse.Namespace) -> int:
+    from factionsim.core.campaign import write_atomic
+    from factionsim.core.game import FactionsimError
+    from factionsim.tournament import format_table, run_tournament, to_csv
+
+    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    if not agents:
+        raise FactionsimError("--agents needs at least one agent name")
+    if args.games < 1 or args.turns < 1 or args.workers < 1:
+        raise FactionsimError("--games, --turns and --workers must be at least 1")
+    options = {"planner": {"budget": args.budget}} if args.budget else None
+    from factionsim.agents import make_agent
+
+    for name in dict.fromkeys(agents):  # a clear error before anything runs
+        make_agent(name, **(options or {}).get(name, {}))
+    bar = None
+    if not args.quiet and not args.json:
+        from tqdm import tqdm
+
+        bar = tqdm(total=args.games, desc="tournament", unit="game", file=sys.stderr, leave=False)
+    result = run_tournament(agents, args.games, campaign=args.campaign, turns=args.turns,
+                            seed=args.seed, workers=args.workers, agent_options=options,
+                            progress=bar.update if bar else None)
+    if bar is not None:
+        bar.close()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    write_atomic(out / "results.json", json.dumps(result, indent=2) + "\n")
+    write_atomic(out / "results.csv", to_csv(result))
+    if args.json:
+        print(json.dumps({k: v for k, v in result.items() if k != "results"}))
+    else:
+        print(format_table(result))
+        print(f"wrote {out}/results.json and {out}/results.csv")
+    return 0

@@ -1,0 +1,197 @@
+"""The heuristic makes the obvious move in small hand-built situations, never an illegal one,
+and explains itself."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+from factionsim.agents import make_agent
+from factionsim.agents.wwn_heuristic import HeuristicAgent, Personality
+from factionsim.configs import default_campaign_path
+from wwn_helpers import faction, make_state, play_to
+
+from factionsim.core.campaign import load_campaign
+from factionsim.core.game import CampaignError
+from factionsim.rules.wwn import turn as T
+from factionsim.rules.wwn.actions import (
+    Attack,
+    BaseHp,
+    ChooseAction,
+    ChooseGoal,
+    Create,
+    Defend,
+    Done,
+    Repair,
+)
+from factionsim.runner import play
+
+RNG = np.random.default_rng(0)
+
+
+def decide(state, agent=None):
+    agent = agent or HeuristicAgent()
+    actor = state.current_actor()
+    legal = state.legal_actions()
+    choice = agent.act(state.view(actor), legal, RNG)
+    assert choice in legal
+    return choice, agent.last_reason
+
+
+def first_mover(**kw):
+    """Two factions at location a; "us" always acts first (initiative ties go to list order)."""
+    return make_state([faction("us", **kw.pop("us", {})), faction("them", **kw.pop("them", {}))],
+                      **kw)
+
+
+def test_finishes_a_wounded_asset_it_is_sure_to_destroy():
+    s = first_mover(us={"force": 6, "goal": "blood-the-enemy",
+                        "assets": [{"type": "knights", "location": "b"}]},
+                    them={"force": 1, "assets": [{"type": "infantry", "location": "b", "hp": 1}]})
+    play_to(s, T.ACTION, "us")
+    choice, reason = decide(s)
+    assert choice == ChooseAction("attack")
+    s.apply(choice)
+    choice, reason = decide(s)
+    assert isinstance(choice, Attack) and choice.target == "them"
+    assert "to hit" in reason and "Infantry" in reason
+
+
+def test_does_not_attack_into_a_certain_loss():
+    # Force 1 against Force 8 + Massive: the attack cannot succeed and Knights hit back hard
+    s = first_mover(us={"force": 1, "cunning": 3, "goal": "blood-the-enemy",
+                        "assets": [{"type": "thugs", "location": "b"},
+                                   {"type": "local-guard", "location": "b"}]},
+                    them={"force": 8, "cunning": 8, "tags": ["massive"],
+                          "assets": [{"type": "knights", "location": "b"}]})
+    play_to(s, T.ACTION, "us")
+    choice, _ = decide(s)
+    assert choice != ChooseAction("attack")
+
+
+def test_repairs_a_nearly_dead_base():
+    s = first_mover(us={"treasure": 6, "goal": "peaceable-kingdom",
+                        "assets": [{"type": "base-of-influence", "location": "b", "hp": 1,
+                                    "max_hp": 8}]})
+    play_to(s, T.ACTION, "us")
+    choice, reason = decide(s)
+    assert choice == ChooseAction("repair")
+    s.apply(choice)
+    choice, reason = decide(s)
+    assert isinstance(choice, Repair) and s.assets[choice.asset].is_base
+    assert s.assets[choice.asset].location == "b"
+
+
+@pytest.mark.parametrize("goal, check", [
+    ("blood-the-enemy", lambda kind: kind.can_attack_normally),
+    ("inside-enemy-territory", lambda kind: kind.subtle),
+])
+def test_buys_the_asset_its_goal_needs(goal, check):
+    from factionsim.rules.wwn.data import ASSETS
+
+    s = first_mover(us={"force": 4, "cunning": 4, "wealth": 4, "treasure": 12, "goal": goal},
+                    them={"assets": [{"type": "infantry", "location": "b"}]})
+    play_to(s, T.ACTION, "us")
+    s.apply(ChooseAction("create"))
+    choice, reason = decide(s)
+    assert isinstance(choice, Create) and check(ASSETS[choice.asset_type])
+    assert "buys" in reason
+
+
+def test_defends_with_the_asset_that_loses_least():
+    s = make_state([faction("them", force=5, assets=[{"type": "infantry", "location": "a"}]),
+                    faction("us", force=3, assets=[{"type": "idealistic-thugs", "location": "a"}],
+                            cunning=4)])
+    play_to(s, T.ACTION, "them")
+    s.apply(ChooseAction("attack"))
+    s.apply(Attack(next(a.id for a in s.assets.values() if a.type == "infantry"), "us"))
+    assert s.phase == T.DEFEND and s.actor == "us"
+    choice, reason = decide(s)
+    assert isinstance(choice, Defend)
+    assert s.assets[choice.asset].type == "idealistic-thugs"  # not the faction's own Base
+    assert "meet" in reason
+
+
+def test_small_base_where_it_cannot_hold():
+    s = first_mover(us={"treasure": 5, "goal": "expand-influence",
+                        "assets": [{"type": "thugs", "location": "b"}]},
+                    them={"force": 8, "assets": [{"type": "knights", "location": "b"},
+                                                 {"type": "cavalry", "location": "b"}]})
+    play_to(s, T.ACTION, "us")
+    s.apply(ChooseAction("expand"))
+    if s.phase == T.EXPAND_WHERE:
+        s.apply(decide(s)[0])
+    choice, _ = decide(s)
+    assert choice == BaseHp(1)
+
+
+def test_expand_influence_moves_then_plants_a_base():
+    s = first_mover(us={"treasure": 4, "goal": "expand-influence",
+                        "assets": [{"type": "scouts", "location": "a"}]})
+    agent = HeuristicAgent()
+    play(s, 2, {"us": agent, "them": make_agent("idle")})
+    assert s.factions["us"].goals_completed >= 1
+    assert any(a.is_base and a.owner == "us" and a.location != "a" for a in s.assets.values())
+
+
+def test_picks_a_goal_that_fits_and_explains_it():
+    s = first_mover(us={"force": 6, "tags": ["martial"],
+                        "assets": [{"type": "knights", "location": "b"}]},
+                    them={"force": 2, "assets": [{"type": "infantry", "location": "b"}]})
+    play_to(s, T.GOAL, "us")
+    choice, reason = decide(s, HeuristicAgent(temperament="aggressive"))
+    assert isinstance(choice, ChooseGoal)
+    assert choice.goal in ("blood-the-enemy", "eliminate-target", "sphere-dominance",
+                           "expand-influence", "destroy-the-foe")
+    assert reason.startswith("sets out for")
+
+
+def test_temperament_from_tags_and_campaign_option():
+    s = load_campaign(default_campaign_path())
+    assert Personality.of(s.factions["iron-legion"]).temperament == "aggressive"
+    assert Personality.of(s.factions["silver-guild"]).temperament == "greedy"
+    agent = make_agent("heuristic", temperament="cautious")
+    assert agent.personality(s.factions["iron-legion"]).temperament == "cautious"
+    with pytest.raises(CampaignError):
+        Personality.of(s.factions["iron-legion"], "reckless")
+
+
+def test_never_illegal_and_fast_over_whole_games():
+    total, decisions, turns = 0.0, 0, 0
+    for seed in range(3):
+        s = load_campaign(default_campaign_path())
+        s.seed, s.rng = seed, np.random.default_rng(seed)
+        agents = {fid: HeuristicAgent() for fid in s.factions}
+        rng = np.random.default_rng(seed)
+        while s.turn < 15 and not s.is_over():
+            actor = s.current_actor()
+            legal = s.legal_actions()
+            t = time.perf_counter()
+            a = agents[actor].act(s.view(actor), legal, rng)
+            total += time.perf_counter() - t
+            assert a in legal
+            s.apply(a)
+            decisions += 1
+        turns += s.turn * len(s.factions)
+    # ~3 ms per faction turn on an idle machine; the margin is for loaded CI machines
+    assert total / turns < 0.030
+
+
+def test_reasons_reach_the_chronicle():
+    from factionsim.chronicle import Names, render_markdown
+
+    s = load_campaign(default_campaign_path())
+    agents = {fid: HeuristicAgent() for fid in s.factions}
+    events = play(s, 3, agents)
+    decisions = [e for e in events if e.kind == "decision"]
+    assert decisions and all(e.data["reason"] and e.data["action"] for e in decisions)
+    text = render_markdown(events, Names.from_state(s))
+    assert "  - *" in text
+
+
+def test_done_when_nothing_is_worth_it():
+    s = first_mover(us={"treasure": 0})
+    play_to(s, T.ACTION, "us")
+    choice, _ = decide(s)
+    assert choice in (ChooseAction("pass"),) or not isinstance(choice, Done)
