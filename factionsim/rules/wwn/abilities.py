@@ -90,10 +90,20 @@ def implemented() -> set[str]:
 
 
 def _holders(state: WwnState, hook: str) -> list[tuple[Asset, Callable[..., Any]]]:
+    """The assets in play with a ``hook`` ability, in asset order, with their functions.
+
+    Cached per hook until the asset table changes (an asset enters or leaves play)."""
     table = HOOKS.get(hook)
     if not table:
         return []
-    return [(a, table[a.type]) for a in state.assets.values() if a.type in table]
+    version, cache = state.holders_cache
+    if version != state.assets.version:
+        cache = {}
+        state.holders_cache = (state.assets.version, cache)
+    found = cache.get(hook)
+    if found is None:
+        found = cache[hook] = [(a, table[a.type]) for a in state.assets.values() if a.type in table]
+    return found
 
 
 def run_income(state: WwnState, faction: str, events: list[Event]) -> None:

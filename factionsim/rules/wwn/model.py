@@ -83,6 +83,43 @@ class Asset:
         return d
 
 
+class AssetTable(dict):
+    """``state.assets``: a dict of the assets in play that counts its changes (``version``), so
+    lookups derived from it (which assets have which ability) can be cached safely."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.version = 0
+
+    def __setitem__(self, key: str, value: Asset) -> None:
+        super().__setitem__(key, value)
+        self.version += 1
+
+    def __delitem__(self, key: str) -> None:
+        super().__delitem__(key)
+        self.version += 1
+
+    def pop(self, *args: Any) -> Any:
+        self.version += 1
+        return super().pop(*args)
+
+    def popitem(self) -> tuple[str, Asset]:
+        self.version += 1
+        return super().popitem()
+
+    def clear(self) -> None:
+        self.version += 1
+        super().clear()
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        self.version += 1
+        super().update(*args, **kwargs)
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        self.version += 1
+        return super().setdefault(key, default)
+
+
 @dataclass(slots=True)
 class Faction:
     """A faction's sheet: ratings, Treasure, HP, XP, tags, goal and who plays it."""

@@ -21,7 +21,7 @@ from factionsim.core.mapgraph import Location, MapGraph
 from . import goals, turn
 from .actions import ChooseGoal
 from .data import ASSET_TYPES, BASE_OF_INFLUENCE
-from .model import Asset, Faction, Goal
+from .model import Asset, AssetTable, Faction, Goal
 
 
 class WwnState:
@@ -41,7 +41,7 @@ class WwnState:
         self.map = MapGraph([])
         self.relations: dict[frozenset[str], str] = {}
         self.factions: dict[str, Faction] = {}
-        self.assets: dict[str, Asset] = {}
+        self.assets: AssetTable = AssetTable()
         self.next_asset = 1
         self.rng = np.random.default_rng()
         # the turn in progress (see turn.py)
@@ -54,6 +54,7 @@ class WwnState:
         self.extra: dict[str, Any] = {}  # campaign fields this version does not use, kept on save
         self._pending: list[Event] = []
         self._legal: list[Action] | None = None
+        self.holders_cache: tuple[int, dict[str, list]] = (-1, {})  # see abilities._holders
 
     # ----------------------------------------------------------------- the engine contract
     def current_actor(self) -> str | None:
@@ -238,7 +239,7 @@ class WwnState:
         for f in s.factions.values():
             if f.alive:
                 s._ensure_headquarters(f)
-        s.assets = dict(sorted(s.assets.items(), key=lambda kv: int(kv[0].rsplit("#", 1)[1])))
+        s.assets = AssetTable(sorted(s.assets.items(), key=lambda kv: int(kv[0].rsplit("#", 1)[1])))
         for fid, g in fresh_goals.items():
             goals.adopt(s, s.factions[fid], ChooseGoal(g.id, g.target))
         if "rng" in d:
