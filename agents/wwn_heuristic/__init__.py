@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from factionsim.rules.wwn import flow
 from factionsim.rules.wwn import turn as T
 from factionsim.rules.wwn.actions import (
     Attack,
@@ -44,6 +45,7 @@ from factionsim.rules.wwn.economy import purchase_cost
 from factionsim.rules.wwn.goals import GOALS
 
 from . import goals as goal_ai
+from .abilities import answer_reaction, choose_free_ability
 from .personality import Personality
 from .tactics import XP, Situation, income_of, pct
 
@@ -122,7 +124,9 @@ def _abilities(sit: Situation, legal):
             if sit.me.treasure >= 2 and sit.expansion_spots():
                 return a, "Imperialist: plants a new Base without spending its action"
             continue
-        return a, f"uses the free ability of its {_asset_name(sit, a.source)}"
+    chosen = choose_free_ability(sit, legal)
+    if chosen is not None:
+        return chosen
     return _done(legal), "no free ability worth using"
 
 
@@ -479,5 +483,5 @@ _PHASES = {
     T.ABILITIES: _abilities, T.ACTION: _action, T.ATTACK: _attack, T.DEFEND: _defend,
     T.MOVE: _move, T.REPAIR: _repair, T.EXPAND_WHERE: _expand_where, T.EXPAND_HP: _expand_hp,
     T.RIVAL_ATTACK: _rival_attack, T.CREATE: _create, T.HIDE: _hide, T.SELL: _sell,
-    T.GOAL: _goal, T.RAISE: _raise,
+    T.GOAL: _goal, T.RAISE: _raise, flow.REACT: answer_reaction,
 }

@@ -82,6 +82,46 @@ def _damage(e: Event, n: Names) -> str:
     return text + "."
 
 
+#: how each detail of an ability event reads (key -> template taking the formatted value)
+_ABILITY_DETAILS = (
+    ("asset", "moving {}"), ("carried", "carrying {}"), ("target", "on {}"), ("to", "to {}"),
+    ("target_faction", "against {}"), ("cost", "for {} Treasure"), ("paid", "paying {} Treasure"),
+    ("gained", "gaining {} Treasure"), ("amount", "gaining {} Treasure"), ("lost", "losing {}"),
+    ("fund", "a fund of {} Treasure"), ("discount", "{} Treasure off"), ("ransom", "ransom {}"),
+    ("revealed", "revealing {}"),
+)
+
+
+def _ability(e: Event, n: Names) -> str:
+    """``Its Informers (search): against The Veiled Hand, for 1 Treasure; 1d10 [4] +8 = 12 vs ...``."""
+    d = e.data
+    source = n.asset(d["source"]) if d.get("source") else "an ability"
+    parts = []
+    for key, template in _ABILITY_DETAILS:
+        value = d.get(key)
+        if value in (None, "", []) and key != "revealed":
+            continue
+        if key in ("asset", "carried", "target"):
+            value = n.asset(value)
+        elif key == "to":
+            value = n.place(value)
+        elif key == "target_faction":
+            value = n.faction(value)
+        elif key == "revealed":
+            if "revealed" not in d:
+                continue
+            value = ", ".join(n.asset(a) for a in value) or "nothing"
+        parts.append(template.format(value))
+    if isinstance(d.get("damage"), list):
+        parts.append(f"suffering {sum(d['damage'])} damage")
+    text = f"Its {source} ({d.get('effect', 'ability').replace('-', ' ')})"
+    if parts:
+        text += ": " + ", ".join(parts)
+    if "attacker_check" in d:
+        text += f"; {_check(d)}" + (", success" if d.get("success") else ", failure")
+    return text + "."
+
+
 def _goal(d: dict[str, Any]) -> str:
     name = d["goal"].replace("-", " ").title()
     return name + (f" ({d['target']})" if d.get("target") else "")
@@ -129,7 +169,7 @@ _PROSE: dict[str, Callable[[Event, Names], str]] = {
     "goal-abandoned": lambda e, n: f"Abandons its goal {_goal(e.data)}.",
     "raise": lambda e, n: (f"Spends {e.data['xp_spent']} XP to raise its {e.data['attribute'].title()} "
                            f"to {e.data['rating']}."),
-    "ability": lambda e, n: f"Uses {e.data.get('source', 'an ability')}: {e.data.get('effect', '')}.",
+    "ability": lambda e, n: _ability(e, n),
     "gm-veto": lambda e, n: (
         f"*GM veto:* the plan `{e.data['planned']}`"
         + (f" ({e.data['reason']})" if e.data.get("reason") else "")
