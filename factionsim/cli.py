@@ -14,6 +14,7 @@ import json
 import sys
 from importlib import import_module
 from pathlib import Path
+from typing import Any
 
 from factionsim.core.game import FactionsimError
 
@@ -63,9 +64,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     summary = {
         "campaign": str(path), "turns_played": state.turn - start, "turn": state.turn,
         "seed": state.seed, "events": len(events), "out": str(out),
-        "factions": {f.id: {"alive": f.alive, "hp": f.hp, "treasure": f.treasure, "xp": f.xp,
-                            "goal": f.goal.id if f.goal else None}
-                     for f in state.factions.values()},
+        "factions": faction_summary(state),
     }
     if args.json:
         print(json.dumps(summary, indent=2))
@@ -74,10 +73,17 @@ def _cmd_run(args: argparse.Namespace) -> int:
               f"(now turn {state.turn}, seed {state.seed}); wrote {out}/campaign.yaml, "
               f"events.jsonl ({len(events)} events), chronicle.md")
         for fid, f in summary["factions"].items():
-            status = f"HP {f['hp']}, Treasure {f['treasure']}, goal {f['goal']}" if f["alive"] \
-                else "collapsed"
-            print(f"  {fid}: {status}")
+            details = ", ".join(f"{k} {v}" for k, v in f.items() if k != "alive")
+            print(f"  {fid}: {details if f['alive'] else 'collapsed'}")
     return 0
+
+
+def faction_summary(state: Any) -> dict[str, dict[str, Any]]:
+    """Each faction's headline numbers: WWN's sheet, or the ruleset's own ``faction_summary()``."""
+    if hasattr(state, "faction_summary"):
+        return state.faction_summary()
+    return {f.id: {"alive": f.alive, "hp": f.hp, "treasure": f.treasure, "xp": f.xp,
+                   "goal": f.goal.id if f.goal else None} for f in state.factions.values()}
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:

@@ -15,14 +15,20 @@ from factionsim.core.game import Event
 
 @dataclass
 class Names:
-    """Display names for ids: factions, locations and asset types."""
+    """Display names for ids (factions, locations, asset types) and the ruleset whose prose
+    tells the events (see :func:`prose_table`)."""
 
     factions: dict[str, str] = field(default_factory=dict)
     locations: dict[str, str] = field(default_factory=dict)
     asset_types: dict[str, str] = field(default_factory=dict)
+    ruleset: str = "wwn"
 
     @classmethod
     def from_state(cls, state: Any) -> Names:
+        """WWN states are read directly; other rulesets' states provide ``display_names()``
+        returning the keyword arguments of this class."""
+        if getattr(state, "ruleset", "wwn") != "wwn":
+            return cls(**state.display_names())
         from factionsim.rules.wwn.data import ASSET_TYPES
 
         return cls(
@@ -200,9 +206,20 @@ def _plain(e: Event, n: Names) -> str:
     return f"{e.kind.replace('-', ' ').capitalize()}" + (f" ({details})." if details else ".")
 
 
+def prose_table(ruleset: str) -> dict[str, Callable[[Event, Names], str]]:
+    """Event kind -> sentence maker for ``ruleset``: WWN's here, the others' in
+    ``factionsim.rules.<ruleset>.prose.PROSE`` (imported on first use)."""
+    if ruleset == "wwn":
+        return _PROSE
+    from importlib import import_module
+
+    return import_module(f"factionsim.rules.{ruleset}.prose").PROSE
+
+
 def describe(event: Event, names: Names) -> str:
-    """One event as one sentence."""
-    return _PROSE.get(event.kind, _plain)(event, names)
+    """One event as one sentence, in the prose of ``names.ruleset``."""
+    table = _PROSE if names.ruleset == "wwn" else prose_table(names.ruleset)
+    return table.get(event.kind, _plain)(event, names)
 
 
 def render_markdown(events: Iterable[Event], names: Names, title: str = "Chronicle") -> str:

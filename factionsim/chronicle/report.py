@@ -273,6 +273,10 @@ def _event_html(e: Event, names: Names, colors: dict[str, str]) -> str:
     return f"<li>{dot}{who}{_inline(describe(e, names))}</li>"
 
 
+WWN_TABLE_HEAD = ("<th>faction</th><th>HP</th><th>F/C/W</th><th>Treasure</th><th>XP</th>"
+                  "<th>goal</th>")
+
+
 def build_report(campaign: str | Path, view: str = "gm") -> str:
     """The report of a campaign file and its history, as one HTML document."""
     import yaml
@@ -284,6 +288,8 @@ def build_report(campaign: str | Path, view: str = "gm") -> str:
     path = Path(campaign)
     history = History(path)
     current = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if current.get("ruleset", "wwn") != "wwn":
+        return build_generic_report(path, history, current, view)
     turn_now = int(current.get("turn", 0) or 0)
     frames = [(t, d) for t, d in history.replay_frames(turn_now) if d]
     if not frames or frames[-1][0] != turn_now:
@@ -350,6 +356,7 @@ def build_report(campaign: str | Path, view: str = "gm") -> str:
     subtitle = "the players' view" if view == "players" else "the GM's view"
     return _TEMPLATE.format(
         title=html.escape(title), subtitle=subtitle, turn=turn_now, legend=legend, charts=charts,
+        table_head=WWN_TABLE_HEAD, map_title="The map, turn by turn",
         map=map_svg, panels="".join(panels), last=len(turns) - 1, first_turn=turns[0],
         timeline="".join(timeline) or "<li>No key events yet.</li>", table_rows=table_rows,
         chronicle=markdown_to_html(chronicle_md), data=data_js, css=_CSS, js=_JS)
@@ -464,11 +471,11 @@ _TEMPLATE = """<!DOCTYPE html>
 </header>
 <main>
 <h2>The factions now</h2>
-<table><tr><th>faction</th><th>HP</th><th>F/C/W</th><th>Treasure</th><th>XP</th><th>goal</th></tr>
+<table><tr>{table_head}</tr>
 {table_rows}</table>
 <h2>Over time</h2>
 <div class="charts">{charts}</div>
-<h2>The map, turn by turn</h2>
+<h2>{map_title}</h2>
 <div class="controls"><button id="play" type="button">Play</button>
 <input id="frame" type="range" min="0" max="{last}" value="{last}" step="1" aria-label="turn">
 <span id="frame-label"></span></div>
@@ -486,3 +493,53 @@ the coast. Hover for details.</p>
 </body>
 </html>
 """
+
+
+def build_generic_report(path: Path, history: Any, current: dict[str, Any], view: str) -> str:
+    """The report of a ruleset other than WWN, from its ``factionsim.rules.<ruleset>.present``
+    module: ``SERIES`` [(key, title)], ``series(frame) -> {faction: {key: number}}``,
+    ``names(frame) -> Names``, ``table(frame) -> (headers, rows)``, ``KEY_KINDS``. Charts over
+    time, per-turn key events, a timeline and the chronicle; no map."""
+    from importlib import import_module
+
+    from .views import render_turn
+
+    present = import_module(f"factionsim.rules.{current['ruleset']}.present")
+    turn_now = int(current.get("turn", 0) or 0)
+    frames = [(t, d) for t, d in history.replay_frames(turn_now) if d]
+    if not frames or frames[-1][0] != turn_now:
+        frames.append((turn_now, current))
+    names = present.names(current)
+    fids = list(names.factions)
+    colors = {fid: PALETTE[i % len(PALETTE)] for i, fid in enumerate(fids)}
+    turns = [t for t, _ in frames]
+    per_frame = [present.series(d) for _, d in frames]
+    charts = "".join(
+        _line_chart(title, turns, {f: [s.get(f, {}).get(key) for s in per_frame] for f in fids},
+                    colors, names.factions, key)
+        for key, title in present.SERIES)
+    events_by_turn = {t: history.events(t) for t in turns if t}
+    panels, timeline = [], []
+    for fi, t in enumerate(turns):
+        key = [e for e in events_by_turn.get(t, []) if e.kind in present.KEY_KINDS]
+        body = "".join(_event_html(e, names, colors) for e in key)
+        panels.append(f'<div class="panel" data-frame="{fi}"'
+                      + ("" if fi == len(turns) - 1 else ' style="display:none"')
+                      + f"><h3>{'Before the first turn' if t == 0 else f'Turn {t}'}</h3>"
+                      f'<ul class="events">{body or "<li>(nothing of note)</li>"}</ul></div>')
+        if key:
+            timeline.append(f'<li class="tturn"><span class="tnum">Turn {t}</span><ul>{body}</ul></li>')
+    chronicle_md = "".join(render_turn(events_by_turn[t], names, view) + "\n"
+                           for t in turns if events_by_turn.get(t))
+    headers, rows = present.table(current)
+    legend = "".join(f'<span class="legend"><span class="dot" style="background:{colors[f]}"></span>'
+                     f"{html.escape(names.factions[f])}</span>" for f in fids)
+    return _TEMPLATE.format(
+        title=html.escape(current.get("name") or path.stem),
+        subtitle="the players' view" if view == "players" else "the GM's view", turn=turn_now,
+        legend=legend, charts=charts, table_head="".join(f"<th>{html.escape(h)}</th>" for h in headers),
+        map_title="Turn by turn", map="", panels="".join(panels), last=len(turns) - 1,
+        first_turn=turns[0], timeline="".join(timeline) or "<li>No key events yet.</li>",
+        table_rows="".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>"
+                           for row in rows),
+        chronicle=markdown_to_html(chronicle_md), data=json.dumps({"turns": turns}), css=_CSS, js=_JS)
