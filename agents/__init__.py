@@ -36,6 +36,45 @@ REGISTRY = {
 }
 #: agents the campaign format knows that arrive with later versions
 PLANNED = ("policy",)
+#: (agent name, ruleset) -> "module:Class": the implementation of that agent for states of that
+#: ruleset; ``REGISTRY`` names the default (WWN) one. See :class:`DispatchingAgent`.
+RULESET_AGENTS: dict[tuple[str, str], str] = {
+    ("heuristic", "engagements"): "factionsim.agents.engagements_heuristic:Heuristic",
+    ("heuristic", "conflict"): "factionsim.agents.conflict_heuristic:Heuristic",
+    ("heuristic", "houses"): "factionsim.agents.houses_heuristic:Heuristic",
+}
+
+
+def _load(ref: str) -> Any:
+    module, cls = ref.split(":")
+    return getattr(import_module(module), cls)
+
+
+class DispatchingAgent:
+    """An agent with one implementation per ruleset: each ``act`` uses the one for
+    ``view.state.ruleset`` (built on first use with the same options); attributes such as
+    ``last_reason`` are those of the implementation used last (the default one before)."""
+
+    def __init__(self, name: str, default: Any, options: dict[str, Any]):
+        self.name = name
+        self._options = options
+        self._impls: dict[str, Any] = {"wwn": default}
+        self._current = default
+
+    def act(self, view: Any, legal_actions: list[Any], rng: Any) -> Any:
+        ruleset = getattr(getattr(view, "state", None), "ruleset", "wwn")
+        impl = self._impls.get(ruleset)
+        if impl is None:
+            ref = RULESET_AGENTS.get((self.name, ruleset))
+            impl = _load(ref)(**self._options) if ref else self._impls["wwn"]
+            self._impls[ruleset] = impl
+        self._current = impl
+        return impl.act(view, legal_actions, rng)
+
+    def __getattr__(self, attr: str) -> Any:
+        if attr.startswith("_"):
+            raise AttributeError(attr)
+        return getattr(self._current, attr)
 
 
 def available_agents() -> list[str]:
@@ -54,4 +93,6 @@ def make_agent(name: str, **options: Any) -> Agent:
     factory = getattr(import_module(module), cls)
     if ":" in name:
         options = {**options, "path": name.split(":", 1)[1]}
+    if any(k == key for k, _ in RULESET_AGENTS):
+        return DispatchingAgent(key, factory(**options), options)  # type: ignore[return-value]
     return factory(**options)

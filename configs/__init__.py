@@ -11,6 +11,9 @@ from pathlib import Path
 
 #: The bundled default campaign of each ruleset.
 DEFAULT_CAMPAIGNS = {"wwn": "shattered_march.yaml"}
+DEFAULT_CAMPAIGNS["houses"] = "banteave_succession.yaml"
+DEFAULT_CAMPAIGNS["engagements"] = "ashen_thrones.yaml"
+DEFAULT_CAMPAIGNS["conflict"] = "conflict_bridge.yaml"
 
 
 def default_campaign_path(ruleset: str = "wwn") -> Path:

@@ -90,6 +90,10 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     from factionsim.core.campaign import load_campaign
 
     state = load_campaign(Path(args.campaign))
+    if getattr(state, "ruleset", "wwn") != "wwn":  # other rulesets: no map, no asset table
+        print(f"{args.campaign}: valid {state.ruleset} campaign '{state.name}', turn {state.turn}, "
+              f"{len(state.factions)} factions")
+        return 0
     n_assets = len(state.assets)
     print(f"{args.campaign}: valid {state.ruleset} campaign '{state.name}', turn {state.turn}, "
           f"{len(state.factions)} factions, {len(state.map.locations)} locations, "

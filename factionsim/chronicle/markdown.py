@@ -228,13 +228,17 @@ def render_markdown(events: Iterable[Event], names: Names, title: str = "Chronic
     current_faction: str | None = None
     reasons: list[str] = []  # decisions waiting for the event they caused
     for e in events:
-        if reasons and e.kind in ("initiative", "faction-turn"):
+        if reasons and e.kind in ("initiative", "round", "faction-turn"):
             lines += [r[2:] for r in reasons]  # a decision that caused nothing to tell
             reasons.clear()
         if e.kind == "initiative":
             order = ", ".join(f"{names.faction(f)} ({e.data['rolls'][f]})"
                               for f in e.data["order"])
             lines += ["", f"## Turn {e.turn}", "", f"Initiative: {order}.", ""]
+            current_faction = None
+        elif e.kind == "round":  # rulesets with a fixed order: {"order": [faction ids]}
+            order = ", ".join(names.faction(f) for f in e.data["order"])
+            lines += ["", f"## Turn {e.turn}", "", f"Order: {order}.", ""]
             current_faction = None
         elif e.kind == "faction-turn":
             current_faction = e.faction

@@ -45,6 +45,9 @@ def write_turn_chronicles(campaign: Path, name: str, names: Any, turn: int, even
 
 
 def _summary(state: Any) -> dict[str, Any]:
+    if getattr(state, "ruleset", "wwn") != "wwn":  # other rulesets: their own headline numbers
+        return {fid: {"name": state.factions[fid].name, **v}
+                for fid, v in state.faction_summary().items()}
     return {fid: {"name": f.name, "alive": f.alive, "hp": f.hp, "max_hp": f.max_hp,
                   "treasure": f.treasure, "xp": f.xp, "goal": f.goal.id if f.goal else None,
                   "assets": sum(a.owner == fid for a in state.assets.values())}
@@ -52,6 +55,11 @@ def _summary(state: Any) -> dict[str, Any]:
 
 
 def _print_summary(state: Any) -> None:
+    if getattr(state, "ruleset", "wwn") != "wwn":
+        for fid, v in state.faction_summary().items():
+            details = ", ".join(f"{k} {x}" for k, x in v.items() if k != "alive")
+            print(f"  {state.factions[fid].name}: {details if v['alive'] else 'collapsed'}")
+        return
     for f in state.factions.values():
         if not f.alive:
             print(f"  {f.name}: collapsed")

@@ -106,6 +106,18 @@ def cmd_show(args: argparse.Namespace) -> int:
     from factionsim.core.campaign import load_campaign
 
     state = load_campaign(Path(args.campaign))
+    if getattr(state, "ruleset", "wwn") != "wwn":  # other rulesets: their present.table
+        from importlib import import_module
+
+        headers, rows = import_module(f"factionsim.rules.{state.ruleset}.present").table(
+            state.to_dict())
+        if args.json:
+            print(json.dumps({"name": state.name, "turn": state.turn, "seed": state.seed,
+                              "factions": [dict(zip(headers, r, strict=True)) for r in rows]},
+                             indent=2))
+        else:
+            print(f"{state.name or 'Campaign'}: after turn {state.turn}\n\n{table(headers, rows)}")
+        return 0
     if args.json:
         print(json.dumps(campaign_summary(state), indent=2))
     else:

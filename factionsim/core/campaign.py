@@ -32,6 +32,10 @@ from .game import CampaignError
 #: ruleset name -> (validation module, "module:StateClass"); both imported only when needed.
 RULESETS: dict[str, tuple[str, str]] = {
     "wwn": ("factionsim.rules.wwn.validate", "factionsim.rules.wwn.state:WwnState"),
+    "houses": ("factionsim.rules.houses.validate", "factionsim.rules.houses.state:HousesState"),
+    "engagements": ("factionsim.rules.engagements.validate",
+                    "factionsim.rules.engagements.state:EngagementsState"),
+    "conflict": ("factionsim.rules.conflict.validate", "factionsim.rules.conflict.state:ConflictState"),
 }
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"

@@ -1,0 +1,336 @@
+"""The conflict game state: the engine contract of ``factionsim.core.game`` for ARC conflicts.
+
+>>> from factionsim.configs import default_campaign_path
+>>> from factionsim.core.campaign import load_campaign
+>>> s = load_campaign(default_campaign_path("conflict"))
+>>> s.ruleset, s.current_actor() in s.factions
+('conflict', True)
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import numpy as np
+
+from factionsim.core.dice import Dice
+from factionsim.core.game import Action, Event, IllegalActionError
+
+from . import turn
+from .model import ACTIVE, APPROACHES, DEFAULT_SETTINGS, Character, Side, Spell
+
+
+class ConflictState:
+    """A conflict in play: sides (factions), their characters on a line of heights, Bonds,
+    Advantages, the objective, the round in progress and the RNG.
+
+    ``turn`` counts completed rounds; ``max_turns`` (optional) ends the conflict when reached.
+    """
+
+    ruleset = "conflict"
+
+    def __init__(self) -> None:
+        self.name = ""
+        self.seed: int | None = None
+        self.turn = 0
+        self.max_turns: int | None = None
+        self.settings: dict[str, Any] = dict(DEFAULT_SETTINGS)
+        self.factions: dict[str, Side] = {}
+        self.chars: dict[str, Character] = {}
+        self.bonds: dict[frozenset[str], int] = {}
+        self.advantages: list[dict[str, Any]] = []
+        self.next_advantage = 1
+        self.objective: dict[str, Any] | None = None
+        self.item: dict[str, Any] | None = None
+        self.winner: str | None = None
+        self.ended = False
+        self.end_reason: str | None = None
+        self.rng = np.random.default_rng()
+        # the round in progress (see turn.py)
+        self.phase = turn.TURN_START
+        self.actor: str | None = None
+        self.category = 0
+        self.queue: list[str] = []
+        self.current: str | None = None
+        self.plan_order: list[str] = []
+        self.jobs: list[dict[str, Any]] = []
+        self.question: dict[str, Any] | None = None
+        self.ctx: dict[str, Any] = {}
+        self.extra: dict[str, Any] = {}
+        self._pending: list[Event] = []
+        self._legal: list[Action] | None = None
+
+    # ----------------------------------------------------------------- the engine contract
+    @property
+    def current_turn(self) -> int:
+        """The number of the round being played (``turn`` + 1)."""
+        return self.turn + 1
+
+    def current_actor(self) -> str | None:
+        self._advance()
+        return None if self.is_over() and self.phase == turn.TURN_START else self.actor
+
+    def legal_actions(self) -> list[Action]:
+        self._advance()
+        if self._legal is None:
+            self._legal = turn.legal_actions(self) if self.actor is not None else []
+        return self._legal
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply ``action`` for the current actor and run on to the next decision (or the end of
+        the round). Raises :class:`IllegalActionError` for an action not in ``legal_actions()``."""
+        legal = self.legal_actions()
+        if action not in legal:
+            raise IllegalActionError(
+                f"{action} is not legal for {self.actor} now (phase {self.phase}); legal: "
+                + ", ".join(map(str, legal[:12])) + (" ..." if len(legal) > 12 else ""))
+        events, self._pending = self._pending, []
+        turn.apply(self, action, events)
+        events.extend(turn.settle(self, start_turn=False))
+        return events
+
+    def advance(self) -> list[Event]:
+        self._advance()
+        events, self._pending = self._pending, []
+        return events
+
+    def _advance(self) -> None:
+        if self.actor is None and not self.is_over():
+            self._pending.extend(turn.settle(self))
+            self._legal = None
+
+    def is_over(self) -> bool:
+        if self.ended:
+            return True
+        if sum(s.alive for s in self.factions.values()) < 2:
+            return True
+        return self.max_turns is not None and self.turn >= self.max_turns and self.phase == turn.TURN_START
+
+    def scores(self) -> dict[str, float]:
+        """2 for the winner, plus 1 + own standing - the best rival's standing, where standing is
+        the share of Blood, Guts and Approaches left (fallen characters count 0). Highest wins."""
+        stand = {sid: self.standing(sid) for sid in self.factions}
+        out = {}
+        for sid in self.factions:
+            rivals = [v for k, v in stand.items() if k != sid]
+            out[sid] = round((2.0 if self.winner == sid else 0.0) + 1.0 + stand[sid]
+                             - (max(rivals) if rivals else 0.0), 6)
+        return out
+
+    def standing(self, side: str) -> float:
+        members = [self.chars[c] for c in self.factions[side].characters]
+        return sum(c.health() for c in members) / max(1, len(members))
+
+    def view(self, faction: str) -> ConflictView:
+        return ConflictView(self, faction)
+
+    # ----------------------------------------------------------------- queries
+    def refresh_sides(self) -> None:
+        for s in self.factions.values():
+            members = [self.chars[c] for c in s.characters]
+            s.alive = any(c.active for c in members)
+            s.hp = sum(c.blood + c.guts for c in members if c.active)
+            s.max_hp = sum(c.max_blood + c.max_guts for c in members)
+
+    def side_of(self, cid: str) -> Side:
+        return self.factions[self.chars[cid].side]
+
+    def faction_summary(self) -> dict[str, dict[str, Any]]:
+        out = {}
+        for sid, s in self.factions.items():
+            members = [self.chars[c] for c in s.characters]
+            out[sid] = {"alive": s.alive, "standing": sum(c.active for c in members),
+                        "blood": sum(c.blood for c in members if c.active),
+                        "guts": sum(c.guts for c in members if c.active),
+                        "winner": self.winner == sid}
+        return out
+
+    def display_names(self) -> dict[str, Any]:
+        return {"factions": {sid: s.name for sid, s in self.factions.items()},
+                "locations": {},
+                "asset_types": {cid: c.name for cid, c in self.chars.items()},
+                "ruleset": "conflict"}
+
+    # ----------------------------------------------------------------- serialization
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"ruleset": "conflict", "name": self.name}
+        if self.seed is not None:
+            d["seed"] = self.seed
+        d["turn"] = self.turn
+        if self.max_turns is not None:
+            d["max_turns"] = self.max_turns
+        changed = {k: v for k, v in self.settings.items() if DEFAULT_SETTINGS.get(k) != v}
+        if changed:
+            d["settings"] = changed
+        if self.objective is not None:
+            d["objective"] = dict(self.objective)
+        if self.item is not None:
+            d["item"] = dict(self.item)
+        d["sides"] = []
+        for s in self.factions.values():
+            sd: dict[str, Any] = {"id": s.id, "name": s.name, "heroes": s.heroes}
+            if s.surprised:
+                sd["surprised"] = True
+            sd["agent"] = s.agent
+            if s.agent_options:
+                sd["agent_options"] = dict(s.agent_options)
+            sd["characters"] = [self.chars[c].to_dict() for c in s.characters]
+            d["sides"].append(sd)
+        if self.bonds:
+            d["bonds"] = [[*sorted(k), v] for k, v in self.bonds.items()]
+        if self.advantages:
+            d["advantages"] = copy.deepcopy(self.advantages)
+        d["next_advantage"] = self.next_advantage
+        if self.ended:
+            d["result"] = {"winner": self.winner, "reason": self.end_reason}
+        if self.phase != turn.TURN_START:
+            d["in_progress"] = {
+                "phase": self.phase, "actor": self.actor, "category": self.category,
+                "queue": list(self.queue), "current": self.current,
+                "plan_order": list(self.plan_order), "jobs": copy.deepcopy(self.jobs),
+                "question": copy.deepcopy(self.question), "ctx": copy.deepcopy(self.ctx)}
+        d["rng"] = copy.deepcopy(self.rng.bit_generator.state)
+        d.update(copy.deepcopy(self.extra))
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> ConflictState:
+        """Build a state from validated scenario data (see ``validate.py``). Pools given as dice
+        (``max_blood: 2d6+1``) are rolled here with the scenario's generator."""
+        s = cls()
+        known = {"ruleset", "name", "seed", "turn", "max_turns", "settings", "objective", "item",
+                 "sides", "bonds", "advantages", "next_advantage", "result", "in_progress", "rng"}
+        s.extra = {k: copy.deepcopy(v) for k, v in d.items() if k not in known}
+        s.name = d.get("name", "")
+        s.seed = d.get("seed")
+        s.turn = int(d.get("turn", 0))
+        s.max_turns = d.get("max_turns")
+        s.settings.update(d.get("settings") or {})
+        if "rng" in d:
+            s.rng = np.random.Generator(np.random.PCG64())
+            s.rng.bit_generator.state = copy.deepcopy(d["rng"])
+        else:
+            s.rng = np.random.default_rng(s.seed)
+        for sd in d["sides"]:
+            side = Side(sd["id"], sd.get("name", sd["id"]), bool(sd.get("heroes", False)),
+                        bool(sd.get("surprised", False)), sd.get("agent", "random"),
+                        dict(sd.get("agent_options") or {}))
+            s.factions[side.id] = side
+            for cd in sd.get("characters", []):
+                c = _character(cd, side, s.rng)
+                s.chars[c.id] = c
+                side.characters.append(c.id)
+        s.bonds = {frozenset((a, b)): int(n) for a, b, n in d.get("bonds", [])}
+        s.advantages = copy.deepcopy(d.get("advantages", []))
+        s.next_advantage = int(d.get("next_advantage", 1))
+        s.objective = copy.deepcopy(d.get("objective"))
+        if s.objective is not None:
+            obj = s.objective
+            obj.setdefault("progress", 0) if obj["type"] == "ritual" else None
+            if obj["type"] == "carry" and "direction" not in obj:
+                obj["direction"] = 1 if obj["to"] * 2 >= s.settings["length"] else -1
+        s.item = copy.deepcopy(d.get("item"))
+        if d.get("result"):
+            s.ended = True
+            s.winner = d["result"].get("winner")
+            s.end_reason = d["result"].get("reason")
+        ip = d.get("in_progress")
+        if ip:
+            s.phase, s.actor, s.category = ip["phase"], ip.get("actor"), int(ip.get("category", 0))
+            s.queue, s.current = list(ip.get("queue", [])), ip.get("current")
+            s.plan_order = list(ip.get("plan_order", []))
+            s.jobs = copy.deepcopy(ip.get("jobs", []))
+            s.question = copy.deepcopy(ip.get("question"))
+            s.ctx = copy.deepcopy(ip.get("ctx", {}))
+        s.refresh_sides()
+        return s
+
+    def copy(self) -> ConflictState:
+        return ConflictState.from_dict(self.to_dict())
+
+
+def _pool(value: Any, rng: np.random.Generator) -> int:
+    if isinstance(value, str):
+        return Dice.parse(value).roll(rng).total
+    return int(value)
+
+
+def _character(cd: dict[str, Any], side: Side, rng: np.random.Generator) -> Character:
+    items = cd.get("items") or {}
+    max_blood = _pool(cd.get("max_blood", "2d6"), rng)
+    max_guts = _pool(cd.get("max_guts", "2d6"), rng)
+    approaches = {a: int((cd.get("approaches") or {}).get(a, 0)) for a in APPROACHES}
+    rnd = cd.get("round") or {}
+    c = Character(
+        id=cd["id"], name=cd.get("name", cd["id"]), side=side.id, hero=side.heroes,
+        position=int(cd.get("position", 0)), approaches=approaches,
+        approach_max=int(cd.get("approach_max", 0)),
+        skills={k: int(v) for k, v in (cd.get("skills") or {}).items() if v},
+        blood=int(cd.get("blood", max_blood)), max_blood=max_blood,
+        guts=int(cd.get("guts", max_guts)), max_guts=max_guts,
+        weapon=items.get("weapon"), armor=int(items.get("armor", 0)),
+        talisman=int(items.get("talisman", 0)), ward=int(items.get("ward", 0)),
+        reach=cd.get("reach"),
+        spells=[Spell(**{"name": sp["id"], **sp}) for sp in cd.get("spells", [])],
+        tricks={k: int(v) for k, v in (cd.get("tricks") or {}).items()},
+        vulnerable=dict(cd.get("vulnerable") or {}), status=cd.get("status", ACTIVE),
+        plan=rnd.get("plan"), acted=bool(rnd.get("acted")), targeted=bool(rnd.get("targeted")),
+        standing=bool(rnd.get("standing")), attacks_taken=int(rnd.get("attacks_taken", 0)),
+        concentration_broken=bool(rnd.get("concentration_broken")),
+        opportunity=int(rnd.get("opportunity", 0)),
+        assists=[list(a) for a in rnd.get("assists", [])],
+    )
+    if not c.approach_max:
+        c.approach_max = sum(approaches.values()) or 1
+    return c
+
+
+class ConflictView:
+    """What one side knows: everything but the plans of enemy characters that have not acted
+    yet this round. ``to_state(rng)`` rebuilds a playable state from that knowledge (unknown
+    enemy plans are guessed as ``harm``) with dice from ``rng``."""
+
+    def __init__(self, state: ConflictState, faction: str):
+        self.state = state
+        self.faction_id = faction
+
+    @property
+    def faction(self) -> Side:
+        return self.state.factions[self.faction_id]
+
+    @property
+    def turn(self) -> int:
+        return self.state.turn
+
+    @property
+    def phase(self) -> str:
+        return self.state.phase
+
+    def known_plan(self, cid: str) -> str | None:
+        c = self.state.chars[cid]
+        if c.side == self.faction_id or c.acted:
+            return c.plan
+        if self.state.phase == turn.ACT and c.plan is not None and c.plan in _past(self.state):
+            return c.plan
+        return None
+
+    def to_state(self, rng: np.random.Generator) -> ConflictState:
+        d = self.state.to_dict()
+        d.pop("rng")
+        for sd in d["sides"]:
+            if sd["id"] == self.faction_id:
+                continue
+            for cd in sd["characters"]:
+                rnd = cd.get("round")
+                if rnd and rnd.get("plan") and self.known_plan(cd["id"]) is None:
+                    rnd["plan"] = "harm"
+        s = ConflictState.from_dict(d)
+        s.rng = rng
+        return s
+
+
+def _past(state: ConflictState) -> tuple[str, ...]:
+    from .model import CATEGORIES
+
+    return CATEGORIES[:state.category]

@@ -1,0 +1,144 @@
+"""Whole conflicts: random play invariants, save/load, the heuristic, the command line."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+from conflict_helpers import char, make
+from factionsim.agents import make_agent
+from factionsim.configs import default_campaign_path
+
+from factionsim.core.campaign import dump_campaign_text, load_campaign
+from factionsim.rules.conflict.state import ConflictState
+from factionsim.runner import play
+
+SPELL = {"id": "bolt", "effect": "harm", "power": 3, "range": 5, "uses": 1}
+HEAL = {"id": "mend", "effect": "heal", "power": 2, "range": 4, "uses": 1}
+
+
+def small(seed: int) -> ConflictState:
+    """A quick 2-vs-2 skirmish on 8 heights, 3 rounds, with spells, tricks, Bonds, an item."""
+    rng = np.random.default_rng(seed)
+    pick = int(rng.integers(4))
+    objective = [None, {"type": "survive", "side": "heroes", "rounds": 2},
+                 {"type": "carry", "side": "foes", "to": 0},
+                 {"type": "ritual", "side": "heroes", "needed": 2, "at": 2}][pick]
+    extra = {"objective": objective} if objective else {}
+    if pick == 2:
+        extra["item"] = {"name": "the relic", "position": 4}
+    heroes = [char("ash", 1, skills={"weaponry": 2, "acrobatics": 1, "arcana": 1}, items={"weapon": 1},
+                   max_blood=4, max_guts=3, approaches={"careful": 1, "concerted": 1}),
+              char("bryn", 2, skills={"insight": 2, "guile": 2, "charisma": 1}, spells=[SPELL, HEAL],
+                   max_blood=3, max_guts=4, approaches={"creative": 1}, tricks={"goo": 2})]
+    foes = [char("vor", 6, skills={"weaponry": 2, "impose": 1, "observe": 1}, items={"weapon": 2, "armor": 1},
+                 max_blood=4, max_guts=3, approaches={"concerted": 2}),
+            char("kel", 7, skills={"physique": 2, "coordination": 1}, spells=[SPELL], max_blood=3,
+                 max_guts=3, approaches={"careful": 1}, vulnerable={"arcana": "guts"})]
+    s = make(heroes, foes, settings={"length": 8}, max_turns=3, bonds=[["ash", "bryn", 4]],
+             foe_side={"surprised": bool(seed % 3 == 0)}, **extra)
+    s.seed = seed
+    s.rng = np.random.default_rng(seed)
+    return s
+
+
+def _check_invariants(s: ConflictState) -> None:
+    for c in s.chars.values():
+        assert 0 <= c.blood <= c.max_blood and 0 <= c.guts <= c.max_guts
+        assert all(0 <= v <= 3 for v in c.approaches.values())
+        assert c.active == any(c.approaches.values()) or c.status in ("fled", "yielded")
+        assert 0 <= c.position <= s.settings["length"]
+        assert all(sp.uses >= 0 for sp in c.spells)
+    assert all(v >= 0 for v in s.bonds.values())
+
+
+def test_1000_random_conflicts_raise_nothing_and_keep_invariants():
+    agent = make_agent("random")
+    ends = set()
+    for seed in range(1000):
+        s = small(seed)
+        rng = np.random.default_rng(seed)
+        steps = 0
+        while not s.is_over():
+            actor = s.current_actor()
+            if actor is None:
+                break
+            legal = s.legal_actions()
+            assert legal and len(set(map(str, legal))) == len(legal)
+            s.apply(agent.act(s.view(actor), legal, rng))
+            steps += 1
+            assert steps < 2000
+        _check_invariants(s)
+        assert s.phase == "turn-start" and s.is_over()
+        ends.add(s.end_reason)
+    assert {"fell", "fled", None} <= ends
+
+
+def test_save_and_load_mid_round_continues_exactly():
+    s = small(7)
+    agents = {fid: make_agent("random") for fid in s.factions}
+    rng = np.random.default_rng(0)
+    for _ in range(9):  # stop in the middle of the first round
+        actor = s.current_actor()
+        s.apply(agents[actor].act(s.view(actor), s.legal_actions(), rng))
+    copy = ConflictState.from_dict(s.to_dict())
+    assert dump_campaign_text(copy) == dump_campaign_text(s)
+    a_rng, b_rng = np.random.default_rng(1), np.random.default_rng(1)
+    while not s.is_over():
+        actor = s.current_actor()
+        if actor is None:
+            break
+        a = agents[actor].act(s.view(actor), s.legal_actions(), a_rng)
+        b = agents[actor].act(copy.view(actor), copy.legal_actions(), b_rng)
+        assert str(a) == str(b)
+        assert [e.to_dict() for e in s.apply(a)] == [e.to_dict() for e in copy.apply(b)]
+
+
+def test_view_hides_enemy_plans_until_they_act():
+    s = small(1)
+    s.current_actor()
+    while s.phase == "plan":
+        legal = s.legal_actions()
+        s.apply(legal[0])
+    hero_view = s.view("heroes")
+    assert hero_view.known_plan("ash") is not None and hero_view.known_plan("vor") is None
+    assert isinstance(hero_view.to_state(np.random.default_rng(0)), ConflictState)
+
+
+def test_heuristic_beats_random_small_sample():
+    wins = 0
+    games = 10
+    for g in range(games):
+        s = load_campaign(default_campaign_path("conflict"))
+        s.rng = np.random.default_rng(g)
+        s.seed = g
+        heur = "wardens" if g % 2 == 0 else "iron-legion"
+        agents = {fid: make_agent("heuristic" if fid == heur else "random") for fid in s.factions}
+        play(s, 8, agents)
+        scores = s.scores()
+        wins += max(scores, key=scores.get) == heur
+    assert wins >= 8
+
+
+def test_cli_run_turn_undo_report_show_tournament(tmp_path, capsys):
+    from factionsim.cli import main
+
+    out = tmp_path / "out"
+    assert main(["run", "--ruleset", "conflict", "--turns", "3", "--out", str(out), "--quiet"]) == 0
+    assert "## Turn 1" in (out / "chronicle.md").read_text()
+    assert load_campaign(out / "campaign.yaml").turn == 3
+    camp = tmp_path / "bridge.yaml"
+    camp.write_text(default_campaign_path("conflict").read_text())
+    assert main(["turn", str(camp), "--quiet"]) == 0
+    assert load_campaign(camp).turn == 1
+    assert main(["undo", str(camp)]) == 0
+    assert load_campaign(camp).turn == 0
+    assert main(["turn", str(camp), "--turns", "2", "--quiet"]) == 0
+    assert main(["report", str(camp), "--output", str(tmp_path / "r.html"), "--quiet"]) == 0
+    assert main(["show", str(camp)]) == 0
+    capsys.readouterr()
+    assert main(["tournament", "--campaign", str(default_campaign_path("conflict")), "--agents",
+                 "random,heuristic", "--games", "2", "--turns", "4", "--json", "--quiet",
+                 "--out", str(tmp_path / "t")]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert set(result["agents"]) == {"random", "heuristic"}

@@ -1,0 +1,395 @@
+"""The rules of seed 004 "3 | Conflict", paragraph by paragraph, with scripted d6 rolls."""
+
+from __future__ import annotations
+
+import pytest
+from conflict_helpers import ScriptedRng, char, first, kinds, make, plan
+
+from factionsim.core.game import IllegalActionError
+from factionsim.rules.conflict import checks
+from factionsim.rules.conflict.actions import (
+    Accept,
+    Advantage,
+    Assist,
+    Cast,
+    Dash,
+    Harm,
+    Hold,
+    Plan,
+    Remove,
+    Replan,
+    Reroll,
+    Ritual,
+    Stand,
+    TieChoice,
+    Trick,
+    parse_action,
+)
+
+
+# ------------------------------------------------------------------ the skill check (roll under TN)
+@pytest.mark.parametrize("dice, tn, ranked, outcome", [
+    ((3,), 4, True, "success"),      # under the TN
+    ((4,), 4, True, "tie"),          # equal: a tie
+    ((5,), 4, True, "fail"),         # above
+    ((1, 1), 4, True, "flawless"),   # a 1 with a ranked skill, rolled again: 1 = flawless
+    ((1, 5), 4, True, "success"),    # the second die only decides flawlessness
+    ((1,), 4, False, "success"),     # unranked: no second die
+    ((6,), 7, True, "success"),      # TN 7: a 6 still succeeds
+])
+def test_skill_check(dice, tn, ranked, outcome):
+    rng = ScriptedRng(*dice)
+    r = checks.roll_check(rng, tn, ranked)
+    assert r["outcome"] == outcome and r["dice"] == list(dice) and rng.remaining == []
+
+
+# ------------------------------------------------------------------ 2. harm others
+def _duel(attacker: dict, target: dict, *dice: int, **extra):
+    s = make([char("ash", 0, **attacker)], [char("vor", 2, **target)], ScriptedRng(*dice), **extra)
+    plan(s, ash="harm", vor="move")
+    return s
+
+
+@pytest.mark.parametrize("attacker, target, skill, roll, tn, damage, pool", [
+    # the seed's example: a TN 4 attack with a +2 weapon deals 6
+    ({"skills": {"weaponry": 2}, "items": {"weapon": 2}}, {}, "weaponry", 3, 4, 6, "blood"),
+    # a +2 armor reduces the TN by 2 (and so the damage)
+    ({"skills": {"weaponry": 2}, "items": {"weapon": 2}}, {"items": {"armor": 2}}, "weaponry", 1, 2, 4,
+     "blood"),
+    # Weaponry without a weapon: difficulty -2 [ours]
+    ({"skills": {"weaponry": 2}}, {}, "weaponry", 1, 2, 2, "blood"),
+    # Physique harms Blood; no weapon bonus for a bare-handed blow
+    ({"skills": {"physique": 3}}, {}, "physique", 2, 5, 5, "blood"),
+    # Insight or Impose harm Guts; the talisman adds to Guts damage, the ward defends
+    ({"skills": {"impose": 2}, "items": {"talisman": 1}}, {"items": {"ward": 1}}, "impose", 1, 3, 4,
+     "guts"),
+    ({"skills": {"insight": 1}}, {}, "insight", 2, 3, 3, "guts"),
+])
+def test_harm_damage_is_tn_plus_item(attacker, target, skill, roll, tn, damage, pool):
+    s = _duel(attacker, target, roll, 6)  # 6: a spare die for a ranked 1 (unused)
+    events = s.apply(Harm("ash", "vor", skill))
+    e = first(events, "attack")
+    assert (e.data["tn"], e.data["success"], e.data["damage"], e.data["pool"]) == (tn, True, damage, pool)
+    assert s.chars["vor"].pool(pool) == 10 - damage
+
+
+def test_failed_attack_deals_nothing():
+    s = _duel({"skills": {"weaponry": 2}, "items": {"weapon": 2}}, {}, 5)
+    e = first(s.apply(Harm("ash", "vor", "weaponry")), "attack")
+    assert (e.data["outcome"], e.data["damage"], s.chars["vor"].blood) == ("fail", 0, 10)
+
+
+def test_other_skill_only_against_a_vulnerable_foe():
+    s = _duel({"skills": {"arcana": 2}}, {"vulnerable": {"arcana": "guts"}}, 1, 4)
+    assert Harm("ash", "vor", "arcana") in s.legal_actions()
+    e = first(s.apply(Harm("ash", "vor", "arcana")), "attack")
+    assert (e.data["pool"], e.data["damage"]) == ("guts", 4)
+    s2 = _duel({"skills": {"arcana": 2}}, {})
+    assert Harm("ash", "vor", "arcana") not in s2.legal_actions()
+
+
+@pytest.mark.parametrize("distance, reach, legal", [(4, None, True), (5, None, False), (7, 5, True)])
+def test_reach_after_free_movement(distance, reach, legal):
+    s = make([char("ash", 0, **({"reach": reach} if reach else {}))], [char("vor", distance)])
+    plan(s, ash="harm")
+    assert (Harm("ash", "vor", "weaponry") in s.legal_actions()) is legal
+
+
+# ------------------------------------------------------------------ damage beyond 0, falling
+def test_damage_beyond_zero_hits_approaches_and_all_zero_falls():
+    s = _duel({"skills": {"weaponry": 3}, "items": {"weapon": 3}, "approaches": {"careful": 3}},
+              {"max_blood": 4, "approaches": {"careful": 1, "creative": 2}}, 2)
+    events = s.apply(Harm("ash", "vor", "weaponry"))  # TN 6 + 3 = 9: 4 Blood, 5 beyond
+    e = first(events, "attack")
+    assert e.data["approaches_lost"] == {"creative": 2, "careful": 1}
+    assert s.chars["vor"].status == "fallen" and "fallen" in kinds(events)
+    assert s.winner == "heroes" and s.is_over() and first(events, "conflict-end").data["reason"] == "fell"
+
+
+# ------------------------------------------------------------------ ties
+@pytest.mark.parametrize("choice, damage, guts, opportunity", [("succeed", 2, 9, 0), ("fail", 0, 10, 1)])
+def test_tie_succeed_with_consequence_or_fail_with_opportunity(choice, damage, guts, opportunity):
+    s = _duel({"skills": {"weaponry": 2}}, {}, 2)  # TN 2 (unarmed): a 2 ties
+    s.apply(Harm("ash", "vor", "weaponry"))
+    assert s.legal_actions() == [TieChoice("ash", "succeed"), TieChoice("ash", "fail")]
+    e = first(s.apply(TieChoice("ash", choice)), "attack")
+    assert e.data["damage"] == damage and s.chars["ash"].guts == guts
+    assert s.chars["ash"].opportunity == opportunity
+
+
+# ------------------------------------------------------------------ 1. stand ground
+def _guarded(*dice: int, bond: int = 0):
+    heroes = [char("ash", 0, skills={"weaponry": 2}), char("bryn", 1), char("cade", 2)]
+    s = make([char("vor", 4, skills={"weaponry": 2}, items={"weapon": 1})], heroes,
+             ScriptedRng(*dice), heroes_side=False,
+             foe_side={"heroes": True}, bonds=[["ash", "bryn", bond]] if bond else [])
+    return s
+
+
+def test_stand_ground_lowers_attacks_on_allies_within_2_and_gains_bond():
+    s = make([char("ash", 0), char("bryn", 1)], [char("vor", 3, skills={"weaponry": 2},
+                                                      items={"weapon": 1})],
+             ScriptedRng(3, 3, 3), )
+    plan(s, ash="stand", bryn="move", vor="harm")
+    s.apply(Stand("ash", 0))
+    s.apply(Harm("vor", "bryn", "weaponry"))  # TN 4 - 1 = 3: a 3 ties
+    events = s.apply(TieChoice("vor", "fail"))
+    e = first(events, "attack")
+    assert e.data["parts"]["stand"] == -1 and e.data["tn"] == 3 and not e.data["success"]
+    bond = first(events, "bond")
+    assert (bond.data["char"], bond.data["ally"], bond.data["steps"]) == ("ash", "bryn", 1)
+
+
+def test_stand_ground_bond_stops_at_the_first_major_level():
+    s = make([char("ash", 0), char("bryn", 1)], [char("vor", 3, skills={"weaponry": 2})],
+             ScriptedRng(6, 6), bonds=[["ash", "bryn", 3]])
+    plan(s, ash="stand", bryn="move", vor="harm")
+    s.apply(Stand("ash", 0))
+    events = s.apply(Harm("vor", "bryn", "weaponry"))
+    assert "bond" not in kinds(events) and s.bonds[frozenset(("ash", "bryn"))] == 3
+
+
+def test_stand_ground_out_of_radius_gives_nothing():
+    s = make([char("ash", 0), char("bryn", 4)], [char("vor", 6, skills={"weaponry": 2})], ScriptedRng(5))
+    plan(s, ash="stand", bryn="move", vor="harm")
+    s.apply(Stand("ash", 0))
+    e = first(s.apply(Harm("vor", "bryn", "weaponry")), "attack")
+    assert e.data["parts"]["stand"] == 0
+
+
+# ------------------------------------------------------------------ 3A. advantages
+def test_advantage_with_a_check_gives_allies_the_ranks_used():
+    s = make([char("ash", 0, skills={"guile": 2}), char("bryn", 0, skills={"weaponry": 1})],
+             [char("vor", 2)], ScriptedRng(2, 5))
+    plan(s, ash="aid", bryn="harm", vor="move")
+    ev = first(s.apply(Advantage("ash", "guile", "vor")), "advantage")  # TN 2+2 = 4, rolled 2
+    assert ev.data["bonus"] == 2 and ev.data["targets"] == ["vor"]
+    e = first(s.apply(Harm("bryn", "vor", "weaponry")), "attack")
+    assert e.data["parts"]["advantages"] == 2 and e.data["tn"] == 1 + 2 - 2 + 2
+
+
+def test_advantages_stack_but_not_for_their_creator():
+    s = make([char("ash", 0), char("bryn", 0, tricks={"goo": 2}), char("cade", 0, skills={"weaponry": 1})],
+             [char("vor", 2)], ScriptedRng(6, 6))
+    plan(s, ash="aid", bryn="aid", cade="harm", vor="move")
+    s.apply(Trick("ash", "impair", "vor"))  # +1 without a check
+    s.apply(Trick("bryn", "goo", "vor"))    # +2 without a check (nullifying)
+    e = first(s.apply(Harm("cade", "vor", "weaponry")), "attack")
+    assert e.data["parts"]["advantages"] == 3
+    assert [a["bonus"] for a in s.advantages] == [1, 2]
+
+
+def test_enemies_may_remove_an_advantage_and_advantages_expire():
+    s = make([char("ash", 0)], [char("vor", 2, skills={"observe": 2})], ScriptedRng(1, 3))
+    plan(s, ash="aid", vor="aid")
+    s.apply(Trick("ash", "impair", "vor"))
+    assert Remove("vor", "adv#1") in s.legal_actions()
+    ev = first(s.apply(Remove("vor", "adv#1")), "remove")
+    assert ev.data["success"] and s.advantages == []
+    # a new one lasts to the end of the next round [ours]
+    s2 = make([char("ash", 0)], [char("vor", 2)])
+    plan(s2, ash="aid", vor="move")
+    s2.apply(Trick("ash", "impair", "vor"))
+    assert s2.advantages[0]["until"] == 2
+
+
+# ------------------------------------------------------------------ 3B. assist and Bond sacrifice
+def test_assist_adds_major_bond_levels_with_a_relevant_skill():
+    s = make([char("ash", 0, skills={"weaponry": 1}), char("bryn", 0, skills={"weaponry": 1})],
+             [char("vor", 2)], ScriptedRng(1, 6), bonds=[["ash", "bryn", 7]])
+    plan(s, ash="aid", bryn="harm", vor="move")
+    ev = first(s.apply(Assist("ash", "bryn")), "assist")
+    assert ev.data["bonus"] == 2  # 7 minor levels = 2 major
+    e = first(s.apply(Harm("bryn", "vor", "weaponry")), "attack")
+    assert e.data["parts"]["assist"] == 2
+
+
+def test_assist_needs_major_bond_and_a_hero():
+    s = make([char("ash", 0), char("bryn", 0)], [char("vor", 2)], bonds=[["ash", "bryn", 2]])
+    plan(s, ash="aid", bryn="move", vor="move")
+    assert Assist("ash", "bryn") not in s.legal_actions()
+
+
+def test_sacrificing_a_minor_bond_allows_a_reroll():
+    s = make([char("ash", 0, skills={"weaponry": 2}, items={"weapon": 2}), char("bryn", 0)],
+             [char("vor", 2)], ScriptedRng(6, 2), bonds=[["ash", "bryn", 2]])
+    plan(s, ash="harm", bryn="move", vor="move")
+    s.apply(Harm("ash", "vor", "weaponry"))
+    assert s.legal_actions() == [Reroll("ash", "bryn"), Accept("ash")]
+    events = s.apply(Reroll("ash", "bryn"))
+    assert first(events, "attack").data["damage"] == 6
+    assert s.bonds[frozenset(("ash", "bryn"))] == 1 and first(events, "reroll").data["dice"] == [6]
+
+
+# ------------------------------------------------------------------ 3C. do something else
+def test_parley_makes_a_shaken_foe_stand_down():
+    s = make([char("ash", 0, skills={"charisma": 2})], [char("vor", 3, max_guts=10), char("kel", 9)],
+             ScriptedRng(2))
+    s.chars["vor"].guts = 5
+    plan(s, ash="aid", vor="move", kel="move")
+    ev = first(s.apply(parse_action("parley ash -> vor")), "parley")
+    assert ev.data["success"] and s.chars["vor"].status == "yielded"
+
+
+def test_ritual_objective():
+    s = make([char("ash", 5, skills={"arcana": 2})], [char("vor", 12)], ScriptedRng(1, 1),
+             objective={"type": "ritual", "side": "heroes", "needed": 2, "at": 5})
+    plan(s, ash="aid", vor="move")
+    events = s.apply(Ritual("ash"))  # flawless: 2 progress
+    assert first(events, "ritual").data["progress"] == 2 and s.winner == "heroes" and s.is_over()
+
+
+# ------------------------------------------------------------------ 4. spells and concentration
+def _caster(*dice: int, attackers: int = 3):
+    foes = [char(f"f{i}", 2, skills={"weaponry": 1}) for i in range(attackers)]
+    spell = {"id": "bolt", "effect": "harm", "power": 4, "range": 6, "uses": 1}
+    s = make([char("mage", 0, spells=[spell])], foes, ScriptedRng(*dice))
+    plan(s, mage="spell", **{f"f{i}": "harm" for i in range(attackers)})
+    return s
+
+
+def test_concentration_tns_6_5_4_on_successive_attacks_even_misses():
+    # three attacks that miss (6 each), each followed by a concentration roll that holds
+    s = _caster(6, 5, 6, 4, 6, 3)
+    tns = []
+    for i in range(3):
+        tns.append(first(s.apply(Harm(f"f{i}", "mage", "weaponry")), "concentration").data["tn"])
+    assert tns == [6, 5, 4]
+    events = s.apply(Cast("mage", "bolt", "f0"))
+    assert first(events, "cast").data["damage"] == 4 and s.chars["mage"].spells[0].uses == 0
+
+
+def test_broken_concentration_wastes_the_turn_but_not_the_spell():
+    s = _caster(6, 6, attackers=1)  # the attack misses; the roll of 6 is not under TN 6
+    ev = first(s.apply(Harm("f0", "mage", "weaponry")), "concentration")
+    assert not ev.data["kept"]
+    events = s.apply(Cast("mage", "bolt", "f0"))
+    assert "spell-broken" in kinds(events) and s.chars["mage"].spells[0].uses == 1
+    assert s.chars["f0"].blood == 10
+
+
+# ------------------------------------------------------------------ 5. move far
+def test_move_far_unengaged_goes_up_to_7_heights():
+    s = make([char("ash", 0)], [char("vor", 16)])
+    plan(s, ash="move", vor="stand")
+    s.apply(Stand("vor", 0))
+    shifts = sorted(a.shift for a in s.legal_actions() if isinstance(a, Dash))
+    assert shifts == [-3, 3, 4, 5, 6, 7]  # -3: off the field, i.e. flee
+    assert all(a.mode == "free" for a in s.legal_actions() if isinstance(a, Dash))
+    s.apply(Dash("ash", 7))
+    assert s.chars["ash"].position == 7
+
+
+@pytest.mark.parametrize("roll, position", [(1, 7), (6, 2)])
+def test_move_far_engaged_needs_a_check(roll, position):
+    s = make([char("ash", 0, skills={"acrobatics": 2})], [char("vor", 1)], ScriptedRng(roll, 5))
+    plan(s, ash="move", vor="stand")
+    s.apply(Stand("vor", 0))
+    events = s.apply(Dash("ash", 7, "check"))
+    assert s.chars["ash"].position == position and first(events, "dash").data["mode"] == "check"
+
+
+def test_breaking_away_without_a_check_draws_attacks_from_enemies_within_2():
+    s = make([char("ash", 10)], [char("vor", 11, skills={"weaponry": 1}, items={"weapon": 1}),
+                                 char("kel", 12, skills={"physique": 1}), char("far", 18)],
+             ScriptedRng(1, 6, 6))
+    plan(s, ash="move", vor="stand", kel="stand", far="stand")
+    for cid in ("vor", "kel", "far"):
+        s.apply(Stand(cid, 0))
+    events = s.apply(Dash("ash", -7, "break"))
+    attacks = [e for e in events if e.kind == "attack"]
+    assert [e.data["char"] for e in attacks] == ["vor", "kel"]
+    assert all(e.data["mode"] == "opportunity" for e in attacks)
+    assert s.chars["ash"].blood == 10 - (3 + 1) - 0
+
+
+def test_fleeing_past_the_edge_ends_the_conflict_for_that_side():
+    s = make([char("ash", 1)], [char("vor", 12)])
+    plan(s, ash="move", vor="stand")
+    s.apply(Stand("vor", 0))
+    assert Hold("ash", -2) not in s.legal_actions()  # free movement cannot flee
+    events = s.apply(Dash("ash", -3))
+    assert "fled" in kinds(events) and s.winner == "foes"
+    assert first(events, "conflict-end").data["reason"] == "fled"
+
+
+# ------------------------------------------------------------------ initiative categories
+def test_categories_in_order_and_heroes_first():
+    s = make([char("ash", 0), char("bryn", 0)], [char("vor", 10), char("kel", 10)])
+    s.current_actor()
+    assert s.actor == "heroes"  # heroes plan first too
+    plan(s, ash="harm", bryn="stand", vor="stand", kel="aid")
+    order = []
+    while s.phase == "act" and s.turn == 0:
+        cur = s.current
+        order.append(cur)
+        s.apply(Hold(cur, 0))
+    assert order == ["bryn", "vor", "kel", "ash"]
+
+
+def test_surprised_heroes_act_after_the_others_in_the_first_round_only():
+    s = make([char("ash", 0)], [char("vor", 10)], hero_side={"surprised": True})
+    s.current_actor()
+    assert s.actor == "foes"
+    plan(s, ash="stand", vor="stand")
+    assert s.current == "vor"
+    s.apply(Hold("vor", 0))
+    s.apply(Hold("ash", 0))
+    s.current_actor()
+    assert s.turn == 1 and s.actor == "heroes"
+
+
+def test_changing_plans_only_to_a_later_category():
+    s = make([char("ash", 0)], [char("vor", 10)])
+    plan(s, ash="aid", vor="move")
+    replans = {a.category for a in s.legal_actions() if isinstance(a, Replan)}
+    assert replans == {"harm", "move"}  # never stand (past); spell only with spells
+    s.apply(Replan("ash", "move"))
+    assert s.current == "vor" or s.current == "ash"
+    assert s.chars["ash"].plan == "move"
+    with pytest.raises(IllegalActionError):
+        s.apply(Plan("ash", "stand"))
+
+
+# ------------------------------------------------------------------ objectives
+def test_survive_objective():
+    s = make([char("ash", 0)], [char("vor", 10)], objective={"type": "survive", "side": "heroes",
+                                                               "rounds": 1})
+    plan(s, ash="stand", vor="stand")
+    s.apply(Stand("ash", 0))
+    events = s.apply(Stand("vor", 0))
+    assert s.winner == "heroes" and first(events, "conflict-end").data["reason"] == "survived"
+
+
+def test_carry_objective_and_picking_up_the_item():
+    s = make([char("ash", 8)], [char("vor", 0)], item={"name": "the relic", "position": 10},
+             objective={"type": "carry", "side": "heroes", "to": 16})
+    plan(s, ash="stand", vor="stand")
+    events = s.apply(Stand("ash", 2))
+    assert first(events, "item").data["action"] == "picked" and s.item["holder"] == "ash"
+    s.apply(Stand("vor", 0))
+    plan(s, ash="move", vor="stand")
+    s.apply(Stand("vor", 0))
+    events = s.apply(Dash("ash", 6))
+    assert s.winner == "heroes" and first(events, "conflict-end").data["reason"] == "carried"
+
+
+def test_text_forms_round_trip():
+    for a in (Plan("a", "harm"), Replan("a", "move"), Hold("a", -2), Stand("a", 1),
+              Harm("a", "b", "impose"), Advantage("a", "guile", "b"), Trick("a", "impair", "b"),
+              Assist("a", "b"), Remove("a", "adv#3"), Ritual("a"), Cast("a", "bolt", "b"),
+              Dash("a", 5), Dash("a", -7, "break"), TieChoice("a", "fail"), Reroll("a", "b"),
+              Accept("a")):
+        assert parse_action(str(a)) == a
+
+
+@pytest.mark.parametrize("patch, message", [
+    ({"skills": {"sword": 2}}, "sides[0].characters[0].skills.sword: unknown field 'sword'"),
+    ({"approaches": {"careful": 4}}, "approaches.careful: must be a whole number from 0 to 3"),
+    ({"max_blood": "2x6"}, "max_blood: must be a number or dice"),
+])
+def test_scenario_errors_name_the_field(patch, message):
+    from factionsim.core.game import CampaignError
+
+    with pytest.raises(CampaignError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        make([char("ash", **patch)], [char("vor", 3)])
