@@ -1,0 +1,263 @@
+"""The Great Houses game state: the engine contract of ``factionsim.core.game`` for Cortex Prime
+Houses in a Succession War.
+
+>>> from factionsim.configs import default_campaign_path
+>>> from factionsim.core.campaign import load_campaign
+>>> s = load_campaign(default_campaign_path("houses"))
+>>> s.ruleset, s.current_actor() in s.houses, len(s.houses)
+('houses', True, 4)
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import numpy as np
+
+from factionsim.core.game import Action, Event, IllegalActionError
+
+from . import turn
+from .dice import steps
+from .model import DEFAULT_RULES, SKILLS, Asset, House
+from .outcomes import slug
+
+
+class HousesState:
+    """A Succession War in play: the Houses, their assets, the season in progress and the RNG.
+
+    ``turn`` counts completed seasons; ``max_turns`` (optional) ends the game when reached.
+    ``factions`` is the same mapping as ``houses`` (the name the shared tools use).
+    """
+
+    ruleset = "houses"
+
+    def __init__(self) -> None:
+        self.name = ""
+        self.seed: int | None = None
+        self.turn = 0
+        self.max_turns: int | None = None
+        self.rules: dict[str, Any] = copy.deepcopy(DEFAULT_RULES)
+        self.houses: dict[str, House] = {}
+        self.assets: dict[str, Asset] = {}
+        self.next_asset = 1
+        self.rng: Any = np.random.default_rng()
+        self.phase = turn.TURN_START
+        self.actor: str | None = None
+        self.order: list[str] = []
+        self.order_index = 0
+        self.round = 0
+        self.ctx: dict[str, Any] = {}
+        self.extra: dict[str, Any] = {}
+        self._pending: list[Event] = []
+        self._legal: list[Action] | None = None
+
+    @property
+    def factions(self) -> dict[str, House]:
+        return self.houses
+
+    @property
+    def current_turn(self) -> int:
+        """The number of the season being played (``turn`` + 1)."""
+        return self.turn + 1
+
+    # ----------------------------------------------------------------- the engine contract
+    def current_actor(self) -> str | None:
+        self._advance()
+        return None if self.is_over() and self.phase == turn.TURN_START else self.actor
+
+    def legal_actions(self) -> list[Action]:
+        self._advance()
+        if self._legal is None:
+            self._legal = turn.legal_actions(self) if self.actor is not None else []
+        return self._legal
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply ``action`` for the current actor and run on to the next decision point."""
+        legal = self.legal_actions()
+        if action not in legal:
+            raise IllegalActionError(
+                f"{action} is not legal for {self.actor} now (phase {self.phase}); legal: "
+                + ", ".join(map(str, legal[:12])) + (" ..." if len(legal) > 12 else ""))
+        events, self._pending = self._pending, []
+        self._legal = None
+        turn.apply(self, action, events)
+        events.extend(turn.settle(self, start_turn=False))
+        return events
+
+    def advance(self) -> list[Event]:
+        self._advance()
+        events, self._pending = self._pending, []
+        return events
+
+    def _advance(self) -> None:
+        if self.actor is None and not self.is_over():
+            self._pending.extend(turn.settle(self))
+            self._legal = None
+
+    def is_over(self) -> bool:
+        if sum(h.alive for h in self.houses.values()) < 2:
+            return True
+        return (self.max_turns is not None and self.turn >= self.max_turns
+                and self.phase == turn.TURN_START)
+
+    def scores(self) -> dict[str, float]:
+        """0 for a fallen House; else 1 + 3 per Holding + the steps of every Holding, Resource
+        and Signature Asset above d4 + a quarter of the Skill steps above d4, less the steps of
+        its Stress (half) and Trauma (whole). Never below 0.1 for a House still standing."""
+        out = {}
+        for h in self.houses.values():
+            if not h.alive:
+                out[h.id] = 0.0
+                continue
+            v = 1.0
+            for a in self.assets.values():
+                if a.owner == h.id and a.duration == "permanent":
+                    v += steps(a.die) + (3 if a.kind == "holding" else 0)
+            v += sum(steps(h.skills[s]) for s in SKILLS) / 4
+            v -= (steps(h.stress) + 1) / 2 if h.stress else 0
+            v -= steps(h.trauma) + 1 if h.trauma else 0
+            out[h.id] = round(max(0.1, v), 4)
+        return out
+
+    def view(self, faction: str) -> HousesView:
+        """Everything is public in a Succession War: the view is the whole state."""
+        return HousesView(self, faction)
+
+    # ----------------------------------------------------------------- queries
+    def living(self) -> list[House]:
+        return [h for h in self.houses.values() if h.alive]
+
+    def asset_ids(self, hid: str) -> list[str]:
+        return [a.id for a in self.assets.values() if a.owner == hid]
+
+    def assets_of(self, hid: str) -> list[Asset]:
+        return [a for a in self.assets.values() if a.owner == hid]
+
+    def display_names(self) -> dict[str, Any]:
+        types = {a.id.rsplit("#", 1)[0]: a.name for a in self.assets.values()}
+        for name in self.rules.get("created_asset_names", ()):
+            types.setdefault(slug(name), name)
+        return {"factions": {h.id: h.name for h in self.houses.values()}, "locations": {},
+                "asset_types": types, "ruleset": "houses"}
+
+    def faction_summary(self) -> dict[str, dict[str, Any]]:
+        scores = self.scores()
+        out = {}
+        for h in self.houses.values():
+            mine = self.assets_of(h.id)
+            out[h.id] = {"alive": h.alive, "score": scores[h.id], "stress": h.stress,
+                         "trauma": h.trauma,
+                         "holdings": sum(a.kind == "holding" for a in mine),
+                         "assets": len(mine), "plot_points": h.plot_points}
+        return out
+
+    # ----------------------------------------------------------------- serialization
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"ruleset": "houses", "name": self.name}
+        if self.seed is not None:
+            d["seed"] = self.seed
+        d["turn"] = self.turn
+        if self.max_turns is not None:
+            d["max_turns"] = self.max_turns
+        d["rules"] = copy.deepcopy(self.rules)
+        d["houses"] = []
+        for h in self.houses.values():
+            hd = h.to_dict()
+            hd["assets"] = [a.to_dict() for a in self.assets.values() if a.owner == h.id]
+            d["houses"].append(hd)
+        d["next_asset"] = self.next_asset
+        if self.phase != turn.TURN_START:
+            d["in_progress"] = {"phase": self.phase, "actor": self.actor, "order": list(self.order),
+                                "order_index": self.order_index, "round": self.round,
+                                "ctx": copy.deepcopy(self.ctx)}
+        d["rng"] = copy.deepcopy(self.rng.bit_generator.state)
+        d.update(copy.deepcopy(self.extra))
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> HousesState:
+        """Build a state from validated scenario data (see ``validate.py``)."""
+        s = cls()
+        known = {"ruleset", "name", "seed", "turn", "max_turns", "rules", "houses", "next_asset",
+                 "in_progress", "rng"}
+        s.extra = {k: copy.deepcopy(v) for k, v in d.items() if k not in known}
+        s.name = d.get("name", "")
+        s.seed = d.get("seed")
+        s.turn = int(d.get("turn", 0))
+        s.max_turns = d.get("max_turns")
+        s.rules.update(copy.deepcopy(d.get("rules") or {}))
+        pending: list[tuple[str, dict[str, Any]]] = []
+        for hd in d["houses"]:
+            skills = {sk: 4 for sk in SKILLS}
+            skills.update(hd.get("skills") or {})
+            full = dict(skills)
+            full.update(hd.get("skills_full") or {})
+            h = House(
+                id=hd["id"], name=hd.get("name", hd["id"]),
+                distinctions=[{"id": slug(x["name"]), "name": x["name"], "die": x.get("die", 8)}
+                              for x in hd.get("distinctions", [])],
+                attributes={"physical": 8, "mental": 8, "social": 8, **(hd.get("attributes") or {})},
+                skills=skills, skills_full=full, stress=hd.get("stress", 0) or 0,
+                trauma=hd.get("trauma", 0) or 0,
+                complications=[dict(c) for c in hd.get("complications", [])],
+                plot_points=hd.get("plot_points", 1), advances=hd.get("advances", 0),
+                sfx=list(hd.get("sfx", [])), agent=hd.get("agent", "random"),
+                agent_options=dict(hd.get("agent_options") or {}), alive=hd.get("alive", True))
+            s.houses[h.id] = h
+            pending.extend((h.id, ad) for ad in hd.get("assets", []) or [])
+        numbered = [int(str(ad["id"]).rsplit("#", 1)[1]) for _, ad in pending if ad.get("id")]
+        s.next_asset = max([d.get("next_asset", 1), *(n + 1 for n in numbered)])
+        for owner, ad in pending:
+            aid = ad.get("id")
+            if not aid:
+                aid = f"{slug(ad['name'])}#{s.next_asset}"
+                s.next_asset += 1
+            s.assets[aid] = Asset(aid, ad["name"], ad.get("kind", "asset"), ad["die"],
+                                  ad.get("full", ad["die"]), owner, ad.get("duration", "permanent"),
+                                  ad.get("created"))
+        s.assets = dict(sorted(s.assets.items(), key=lambda kv: int(kv[0].rsplit("#", 1)[1])))
+        if "rng" in d:
+            s.rng = np.random.Generator(np.random.PCG64())
+            s.rng.bit_generator.state = copy.deepcopy(d["rng"])
+        else:
+            s.rng = np.random.default_rng(s.seed)
+        if "in_progress" in d:
+            ip = d["in_progress"]
+            s.phase, s.actor, s.order = ip["phase"], ip["actor"], list(ip["order"])
+            s.order_index, s.round = ip["order_index"], ip.get("round", 0)
+            s.ctx = copy.deepcopy(ip["ctx"])
+        return s
+
+    def copy(self) -> HousesState:
+        """An independent deep copy (RNG included)."""
+        return HousesState.from_dict(self.to_dict())
+
+
+class HousesView:
+    """What one House knows (everything: nothing is hidden in this ruleset).
+
+    ``to_state(rng)`` rebuilds a playable copy whose dice come from ``rng`` (for planners)."""
+
+    def __init__(self, state: HousesState, faction: str):
+        self.state = state
+        self.faction_id = faction
+
+    @property
+    def faction(self) -> House:
+        return self.state.houses[self.faction_id]
+
+    @property
+    def turn(self) -> int:
+        return self.state.turn
+
+    @property
+    def phase(self) -> str:
+        return self.state.phase
+
+    def to_state(self, rng: np.random.Generator) -> HousesState:
+        d = self.state.to_dict()
+        d.pop("rng")
+        s = HousesState.from_dict(d)
+        s.rng = rng
+        return s

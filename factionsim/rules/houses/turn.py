@@ -1,0 +1,637 @@
+"""The season as a sequence of decision points.
+
+A season: every living House rolls initiative (Mental + Perception; ties go to the higher second
+die, then campaign order) and gains its Plot Points. Then ``actions_per_season`` rounds: in each,
+every House in initiative order takes one House action. Then one free recovery round (repair,
+recover, recover from a complication, or pass), then each House earns advances and may spend
+them, then fleeting and season-long assets and phase-long complications expire.
+
+One House action is a chain of small decisions: the action kind, its target (a rival House, a
+trait), then the roller's pool (a Distinction, an Attribute, a Skill, committed assets, the
+roll, a Plot Point to keep one more die), then the opposition's pool (a rival House builds its
+own the same way; an unopposed roll meets 2d8 plus the roller's Stress, Trauma and largest
+Complication), then the outcome, with its own decisions: Plot Points to solidify an asset or make
+a complication last, the winner's choice of Stress or Trauma (a Plot Point), and the loser's
+sacrifices of Skills and Assets against the incoming effect. A decision with exactly one legal
+action is applied automatically.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
+
+from factionsim.core.game import Action, Event, IllegalActionError
+
+from . import dice, outcomes
+from .actions import (
+    ACTION_KINDS,
+    RECOVERY_KINDS,
+    Accept,
+    Advance,
+    ChooseAction,
+    Commit,
+    Done,
+    Keep,
+    PickAttribute,
+    PickDistinction,
+    PickSkill,
+    RollPool,
+    Sacrifice,
+    SpendPlotPoint,
+    Target,
+    Trait,
+)
+from .model import ADVANCE_COSTS, ATTRIBUTES, SFX, SKILLS, House
+from .outcomes import log
+
+if TYPE_CHECKING:
+    from .state import HousesState
+
+TURN_START = "turn-start"
+NEXT = "next"
+ACTION = "action"
+TARGET = "target"
+TRAIT = "trait"
+DISTINCTION = "distinction"
+ATTRIBUTE = "attribute"
+SKILL = "skill"
+COMMIT = "commit"
+PLOT = "plot"            # a Plot Point to keep one more die in the total
+SOLIDIFY = "solidify"    # a Plot Point to keep a created asset for the season
+LASTING = "lasting"      # a Plot Point to make a complication last until recovered
+HARM = "harm"            # the winner: a Plot Point to inflict Trauma instead of Stress
+SACRIFICE = "sacrifice"  # the loser: sacrifice Skills and Assets
+ADVANCE = "advance"
+PHASES = (TURN_START, ACTION, TARGET, TRAIT, DISTINCTION, ATTRIBUTE, SKILL, COMMIT, PLOT,
+          SOLIDIFY, LASTING, HARM, SACRIFICE, ADVANCE)
+
+OPPOSED = ("create-complication", "attack-house", "attack-trait", "seize")
+ATTACKS = ("attack-house", "attack-trait", "seize")
+NEEDS_TARGET = ("create-complication", "attack-house", "attack-trait")
+NEEDS_TRAIT = ("attack-trait", "seize", "repair", "recover", "recover-complication")
+
+
+# ======================================================================== automatic steps
+def settle(state: HousesState, start_turn: bool = True) -> list[Event]:
+    """Run automatic steps and forced decisions until a real decision point (or the end).
+
+    With ``start_turn=False`` it stops between seasons, so a scenario saved after a season holds
+    no dice of the next one.
+    """
+    events: list[Event] = []
+    for _ in range(100_000):
+        phase = state.phase
+        if phase == TURN_START:
+            if not start_turn or state.is_over():
+                state.actor = None
+                return events
+            _start_season(state, events)
+        elif phase == NEXT:
+            if state.is_over():  # a House fell and fewer than two stand
+                _end_season(state, events)
+                continue
+            _next(state, events)
+        else:
+            legal = legal_actions(state)
+            if len(legal) != 1:
+                state._legal = legal
+                return events
+            apply(state, legal[0], events)
+    raise RuntimeError("settle did not reach a decision")  # pragma: no cover
+
+
+def _start_season(state: HousesState, events: list[Event]) -> None:
+    rules = state.rules
+    rolls, dice_rolled, keys = {}, {}, {}
+    index = {hid: i for i, hid in enumerate(state.houses)}
+    for h in state.living():
+        pool = [h.attributes["mental"], h.skills["perception"]]
+        r = dice.roll(state.rng, pool, labels=["attribute:mental", "skill:perception"])
+        rolls[h.id] = r.total
+        dice_rolled[h.id] = r.to_dict()
+        second = sorted((v for v in r.values if v > 1), reverse=True)[1:2]
+        keys[h.id] = (-r.total, -(second[0] if second else 0), index[h.id])
+        h.plot_points = min(rules["plot_point_cap"], h.plot_points + rules["plot_points_per_season"])
+    state.order = sorted(rolls, key=lambda hid: keys[hid])
+    state.order_index = 0
+    state.round = 0
+    state.ctx = {}
+    state.phase = NEXT
+    events.append(log(state, "initiative", None, rolls=rolls, order=list(state.order),
+                      dice=dice_rolled))
+
+
+def _next(state: HousesState, events: list[Event]) -> None:
+    """Hand the next decision to the next House in order, round after round."""
+    a = state.rules["actions_per_season"]
+    while True:
+        if state.order_index >= len(state.order):
+            state.order_index = 0
+            state.round += 1
+            if state.round == a + 1:  # every House earns its advances ("sessions")
+                for x in state.living():
+                    x.advances += state.rules["advances_per_season"]
+        if state.round > a + 1:
+            _end_season(state, events)
+            return
+        h = state.houses[state.order[state.order_index]]
+        if not h.alive:
+            state.order_index += 1
+            continue
+        if state.round <= a:
+            state.ctx = {"actor": h.id, "free": state.round == a}
+            events.append(log(state, "faction-turn", h.id, round=state.round + 1,
+                              free=state.round == a))
+            _enter(state, ACTION, h.id)
+            return
+        # advancement round
+        if any(True for _ in _advance_options(state, h)):
+            state.ctx = {"actor": h.id}
+            _enter(state, ADVANCE, h.id)
+            return
+        state.order_index += 1
+
+
+def _end_season(state: HousesState, events: list[Event]) -> None:
+    expired = []
+    for a in list(state.assets.values()):
+        if a.duration in ("fleeting", "season"):
+            del state.assets[a.id]
+            expired.append(a.id)
+    ended = 0
+    for h in state.houses.values():
+        keep = [c for c in h.complications if c["lasting"]]
+        ended += len(h.complications) - len(keep)
+        h.complications = keep
+    if expired or ended:
+        events.append(log(state, "expired", None, assets=expired, complications=ended))
+    state.turn += 1
+    state.phase = TURN_START
+    state.actor = None
+    state.order, state.order_index, state.round, state.ctx = [], 0, 0, {}
+    events.append(Event(state.turn, "turn-end", None, {"factions": state.faction_summary()}))
+
+
+def _enter(state: HousesState, phase: str, actor: str) -> None:
+    state.phase = phase
+    state.actor = actor
+
+
+def _finish_action(state: HousesState) -> None:
+    state.ctx = {}
+    state.order_index += 1
+    state.phase = NEXT
+    state.actor = None
+
+
+# ======================================================================== legal actions
+def legal_actions(state: HousesState) -> list[Action]:
+    return list(_GENERATORS[state.phase](state))
+
+
+def _me(state: HousesState) -> House:
+    return state.houses[state.actor]
+
+
+def rivals(state: HousesState, hid: str) -> list[House]:
+    return [h for h in state.living() if h.id != hid]
+
+
+def targets(state: HousesState, h: House, kind: str) -> list[str]:
+    """Rival Houses an action of ``kind`` can be aimed at."""
+    if kind == "attack-trait":
+        return [r.id for r in rivals(state, h.id) if attackable_traits(state, r)]
+    return [r.id for r in rivals(state, h.id)]
+
+
+def attackable_traits(state: HousesState, house: House) -> list[str]:
+    """Skills above d4 (a d4 Skill cannot be stepped down) and every asset."""
+    return [s for s in SKILLS if house.skills[s] > 4] + state.asset_ids(house.id)
+
+
+def seizable(state: HousesState, h: House) -> list[str]:
+    at = state.rules["seize_at"]
+    return [a.id for a in state.assets.values() if a.kind == "holding" and a.owner != h.id
+            and state.houses[a.owner].alive and a.die <= at]
+
+
+def traits_for(state: HousesState, h: House, kind: str) -> list[str]:
+    if kind == "attack-trait":
+        return attackable_traits(state, state.houses[state.ctx["target"]])
+    if kind == "seize":
+        return seizable(state, h)
+    if kind == "repair":
+        return h.damaged_skills() + [a.id for a in state.assets.values()
+                                     if a.owner == h.id and a.damaged]
+    if kind == "recover":
+        return [w for w in ("stress", "trauma") if getattr(h, w)]
+    if kind == "recover-complication":
+        return [f"complication:{c['from']}" for c in h.complications]
+    return []
+
+
+def kind_open(state: HousesState, h: House, kind: str) -> bool:
+    if kind == "pass" or kind == "create-asset":
+        return True
+    if kind in NEEDS_TARGET:
+        return bool(targets(state, h, kind))
+    return bool(traits_for(state, h, kind))
+
+
+def _action_options(state: HousesState) -> Iterator[Action]:
+    h = _me(state)
+    kinds = RECOVERY_KINDS if state.ctx.get("free") else ACTION_KINDS
+    for kind in kinds:
+        if kind_open(state, h, kind):
+            yield ChooseAction(kind)
+
+
+def _target_options(state: HousesState) -> Iterator[Action]:
+    for hid in targets(state, _me(state), state.ctx["kind"]):
+        yield Target(hid)
+
+
+def _trait_options(state: HousesState) -> Iterator[Action]:
+    for t in traits_for(state, _me(state), state.ctx["kind"]):
+        yield Trait(t)
+
+
+def _distinction_options(state: HousesState) -> Iterator[Action]:
+    for d in _me(state).distinctions:
+        yield PickDistinction(d["id"])
+        if d["die"] > 4:
+            yield PickDistinction(d["id"], hinder=True)
+
+
+def _attribute_options(state: HousesState) -> Iterator[Action]:
+    for a in ATTRIBUTES:
+        yield PickAttribute(a)
+
+
+def _skill_options(state: HousesState) -> Iterator[Action]:
+    for s in SKILLS:
+        yield PickSkill(s)
+
+
+def _commit_options(state: HousesState) -> Iterator[Action]:
+    pool = state.ctx["pool"]
+    if len(pool["committed"]) < state.rules["max_committed_assets"]:
+        for aid in state.asset_ids(state.actor):
+            if aid not in pool["committed"]:
+                yield Commit(aid)
+    yield RollPool()
+
+
+def _plot_options(state: HousesState) -> Iterator[Action]:
+    yield SpendPlotPoint()
+    yield Keep()
+
+
+def _sacrifice_options(state: HousesState) -> Iterator[Action]:
+    harm = state.ctx["harm"]
+    used = harm.get("used", ())
+    for t in outcomes.sacrifice_options(state, _me(state), harm["allowed"]):
+        if t not in used:
+            yield Sacrifice(t)
+    yield Accept()
+
+
+def _advance_options(state: HousesState, h: House | None = None) -> Iterator[Action]:
+    h = h or _me(state)
+    n = h.advances
+    if n >= ADVANCE_COSTS["signature"]:
+        for a in state.assets.values():
+            if a.owner == h.id and a.kind == "asset" and a.created == state.current_turn:
+                yield Advance("signature", a.id)
+    if n >= ADVANCE_COSTS["step-signature"]:
+        for a in state.assets.values():
+            if a.owner == h.id and a.kind == "signature" and a.full < 12:
+                yield Advance("step-signature", a.id)
+    if n >= ADVANCE_COSTS["sfx"]:
+        for name in SFX:
+            if name not in h.sfx:
+                yield Advance("sfx", name)
+    if n >= ADVANCE_COSTS["step"]:
+        for s in SKILLS:
+            if h.skills_full[s] < 12:
+                yield Advance("step", s)
+        for a in state.assets.values():
+            if a.owner == h.id and a.kind in ("holding", "resource") and a.full < 12:
+                yield Advance("step", a.id)
+    if n >= ADVANCE_COSTS["attribute"]:
+        for up in ATTRIBUTES:
+            for down in ATTRIBUTES:
+                if up != down and h.attributes[up] < 12 and h.attributes[down] > 4:
+                    yield Advance("attribute", up, down)
+
+
+def _advance_phase_options(state: HousesState) -> Iterator[Action]:
+    yield from _advance_options(state)
+    yield Done()
+
+
+_GENERATORS: dict[str, Callable[[HousesState], Iterator[Action]]] = {
+    ACTION: _action_options, TARGET: _target_options, TRAIT: _trait_options,
+    DISTINCTION: _distinction_options, ATTRIBUTE: _attribute_options, SKILL: _skill_options,
+    COMMIT: _commit_options, PLOT: _plot_options, SOLIDIFY: _plot_options,
+    LASTING: _plot_options, HARM: _plot_options, SACRIFICE: _sacrifice_options,
+    ADVANCE: _advance_phase_options,
+}
+
+
+# ======================================================================== applying
+def apply(state: HousesState, action: Action, events: list[Event]) -> None:
+    """Apply a legal action (legality is checked by the caller)."""
+    handler = _HANDLERS.get((state.phase, type(action)))
+    if handler is None:
+        raise IllegalActionError(f"{action} cannot be applied in phase {state.phase}")
+    handler(state, action, events)
+
+
+def _choose(state: HousesState, action: ChooseAction, events: list[Event]) -> None:
+    ctx = state.ctx
+    ctx["kind"] = action.kind
+    if action.kind == "pass":
+        events.append(log(state, "action", state.actor, action="pass", free=ctx.get("free", False)))
+        _finish_action(state)
+    elif action.kind in NEEDS_TARGET:
+        _enter(state, TARGET, state.actor)
+    elif action.kind in NEEDS_TRAIT:
+        _enter(state, TRAIT, state.actor)
+    else:
+        _begin(state, events)
+
+
+def _target(state: HousesState, action: Target, events: list[Event]) -> None:
+    state.ctx["target"] = action.house
+    if state.ctx["kind"] in NEEDS_TRAIT:
+        _enter(state, TRAIT, state.actor)
+    else:
+        _begin(state, events)
+
+
+def _trait(state: HousesState, action: Trait, events: list[Event]) -> None:
+    state.ctx["trait"] = action.trait
+    if state.ctx["kind"] == "seize":
+        state.ctx["target"] = state.assets[action.trait].owner
+    _begin(state, events)
+
+
+def _begin(state: HousesState, events: list[Event]) -> None:
+    """The action is chosen: tell it, then the actor builds its pool."""
+    ctx = state.ctx
+    events.append(log(state, "action", ctx["actor"], action=ctx["kind"], target=ctx.get("target"),
+                      trait=ctx.get("trait"), free=ctx.get("free", False)))
+    ctx["rolls"] = {}
+    _start_pool(state, ctx["actor"], "actor")
+
+
+def _start_pool(state: HousesState, hid: str, role: str) -> None:
+    state.ctx["pool"] = {"house": hid, "role": role, "dice": [], "labels": [], "committed": [],
+                         "hinder": False}
+    _enter(state, DISTINCTION, hid)
+
+
+def _add(state: HousesState, label: str, die: int) -> None:
+    pool = state.ctx["pool"]
+    pool["dice"].append(die)
+    pool["labels"].append(label)
+
+
+def _distinction(state: HousesState, action: PickDistinction, events: list[Event]) -> None:
+    d = next(x for x in _me(state).distinctions if x["id"] == action.distinction)
+    _add(state, f"distinction:{d['id']}", 4 if action.hinder else d["die"])
+    state.ctx["pool"]["hinder"] = action.hinder
+    state.phase = ATTRIBUTE
+
+
+def _attribute(state: HousesState, action: PickAttribute, events: list[Event]) -> None:
+    _add(state, f"attribute:{action.attribute}", _me(state).attributes[action.attribute])
+    state.phase = SKILL
+
+
+def _skill(state: HousesState, action: PickSkill, events: list[Event]) -> None:
+    _add(state, f"skill:{action.skill}", _me(state).skills[action.skill])
+    if state.ctx["pool"]["role"] == "actor":
+        state.ctx["skill"] = action.skill
+    state.phase = COMMIT
+
+
+def _commit(state: HousesState, action: Commit, events: list[Event]) -> None:
+    a = state.assets[action.asset]
+    state.ctx["pool"]["committed"].append(a.id)
+    _add(state, f"asset:{a.id}", a.die)
+
+
+def _roll(state: HousesState, action: RollPool, events: list[Event]) -> None:
+    ctx = state.ctx
+    pool = ctx["pool"]
+    h = _me(state)
+    kind = ctx["kind"]
+    if pool["role"] == "actor":
+        ctx["committed"] = list(pool["committed"])
+    opponent = state.houses.get(ctx.get("target") or "") if pool["role"] == "actor" \
+        else state.houses[ctx["actor"]]
+    if kind in OPPOSED and opponent is not None:
+        for label, die in _hindrance_labels(opponent):
+            _add(state, label, die)
+    if "stalwart" in h.sfx and pool["role"] == "defender":
+        _add(state, "sfx:stalwart", 6)
+    if "resilient" in h.sfx and kind in RECOVERY_KINDS:
+        _add(state, "sfx:resilient", 6)
+    r = dice.roll(state.rng, pool["dice"], labels=pool["labels"])
+    if "ruthless" in h.sfx and pool["role"] == "actor" and kind in ATTACKS:
+        r.effect = min(12, dice.step_up(r.effect) or 12)
+        r.labels = [*r.labels, "sfx:ruthless"]
+    for aid in pool["committed"]:  # a fleeting asset serves one roll
+        a = state.assets.get(aid)
+        if a is not None and a.duration == "fleeting":
+            outcomes.lose_asset(state, a, "spent", events)
+    if pool["hinder"]:
+        h.plot_points = min(state.rules["plot_point_cap"], h.plot_points + 1)
+        events.append(log(state, "plot-point", h.id, use="hinder", gained=1, left=h.plot_points))
+    ctx["rolls"][pool["role"]] = {"house": h.id, **r.to_dict()}
+    if h.plot_points > 0 and r.can_add():
+        state.phase = PLOT
+    else:
+        _pool_done(state, events)
+
+
+def _hindrance_labels(h: House) -> list[tuple[str, int]]:
+    out = []
+    if h.stress:
+        out.append((f"stress:{h.id}", h.stress))
+    if h.trauma:
+        out.append((f"trauma:{h.id}", h.trauma))
+    if h.complications:
+        c = max(h.complications, key=lambda c: c["die"])
+        out.append((f"complication:{h.id}:{c['from']}", c["die"]))
+    return out
+
+
+def _plot(state: HousesState, action: Action, events: list[Event]) -> None:
+    ctx = state.ctx
+    h = _me(state)
+    if state.phase == PLOT:
+        if isinstance(action, SpendPlotPoint):
+            role = ctx["pool"]["role"]
+            r = dice.add_die(dice.RollResult.from_dict(ctx["rolls"][role]))
+            h.plot_points -= 1
+            ctx["rolls"][role] = {"house": h.id, **r.to_dict()}
+            events.append(log(state, "plot-point", h.id, use="add-die", left=h.plot_points))
+        _pool_done(state, events)
+    elif state.phase == SOLIDIFY:
+        if isinstance(action, SpendPlotPoint) and ctx["asset"] in state.assets:
+            h.plot_points -= 1
+            state.assets[ctx["asset"]].duration = "season"
+            events.append(log(state, "plot-point", h.id, use="solidify", asset=ctx["asset"],
+                              left=h.plot_points))
+        ctx.pop("ask", None)
+        _after_resolve(state, events)
+    elif state.phase == LASTING:
+        if isinstance(action, SpendPlotPoint):
+            h.plot_points -= 1
+            comp = next(c for c in state.houses[ctx["target"]].complications
+                        if c["from"] == h.id)
+            comp["lasting"] = True
+            events.append(log(state, "plot-point", h.id, use="lasting", target=ctx["target"],
+                              left=h.plot_points))
+        ctx.pop("ask", None)
+        _after_resolve(state, events)
+    elif state.phase == HARM:
+        if isinstance(action, SpendPlotPoint):
+            h.plot_points -= 1
+            ctx["harm"]["kind"] = "trauma"
+            events.append(log(state, "plot-point", h.id, use="trauma", target=ctx["harm"]["to"],
+                              left=h.plot_points))
+        _offer_sacrifice(state, events)
+
+
+def _pool_done(state: HousesState, events: list[Event]) -> None:
+    ctx = state.ctx
+    if ctx["pool"]["role"] == "actor":
+        if ctx["kind"] in OPPOSED:
+            _start_pool(state, ctx["target"], "defender")
+            return
+        actor = state.houses[ctx["actor"]]
+        hind = _hindrance_labels(actor)
+        if ctx["kind"] == "recover-complication":  # the complication itself, not the largest
+            source = ctx["trait"].split(":", 1)[1]
+            comp = next(c for c in actor.complications if c["from"] == source)
+            hind = [x for x in hind if not x[0].startswith("complication:")]
+            hind.append((f"complication:{actor.id}:{source}", comp["die"]))
+        diff = list(state.rules["difficulty"])
+        labels = ["difficulty"] * len(diff) + [x[0] for x in hind]
+        r = dice.roll(state.rng, diff + [x[1] for x in hind], hitches_count=True, labels=labels)
+        ctx["rolls"]["opposition"] = {"house": None, **r.to_dict()}
+    else:
+        ctx["rolls"]["opposition"] = ctx["rolls"].pop("defender")
+    ctx.pop("pool")
+    state.actor = ctx["actor"]
+    outcomes.resolve(state, events)
+    ask = ctx.get("ask")
+    if ask == "solidify":
+        _enter(state, SOLIDIFY, ctx["actor"])
+    elif ask == "lasting":
+        _enter(state, LASTING, ctx["actor"])
+    else:
+        _after_resolve(state, events)
+
+
+def _after_resolve(state: HousesState, events: list[Event]) -> None:
+    harm = state.ctx.get("harm")
+    if harm is not None:
+        by = state.houses[harm["by"]]
+        if by.alive and by.plot_points > 0:
+            _enter(state, HARM, by.id)
+            return
+        _offer_sacrifice(state, events)
+        return
+    _hitches(state, events)
+
+
+def _offer_sacrifice(state: HousesState, events: list[Event]) -> None:
+    harm = state.ctx["harm"]
+    events.append(log(state, "harm", harm["to"], by=harm["by"], effect=harm["effect"],
+                      harm=harm["kind"]))
+    _enter(state, SACRIFICE, harm["to"])
+
+
+def _sacrifice(state: HousesState, action: Sacrifice, events: list[Event]) -> None:
+    outcomes.sacrifice(state, _me(state), action.trait, events)
+    if state.ctx["harm"]["effect"] <= 0:
+        outcomes.apply_harm(state, events)
+        _hitches(state, events)
+
+
+def _accept(state: HousesState, action: Accept, events: list[Event]) -> None:
+    outcomes.apply_harm(state, events)
+    _hitches(state, events)
+
+
+def _hitches(state: HousesState, events: list[Event]) -> None:
+    """Hitches on failed rolls become complications; on a Trauma recovery they escalate it."""
+    ctx = state.ctx
+    success = ctx["success"]
+    act = ctx["rolls"]["actor"]
+    actor = state.houses[ctx["actor"]]
+    if ctx["kind"] == "recover" and ctx["trait"] == "trauma":
+        outcomes.escalate_trauma(state, actor, act["hitches"], events)
+    elif not success:
+        outcomes.hitch_complications(state, actor, act["hitches"], events)
+    opp = ctx["rolls"]["opposition"]
+    if opp["house"] is not None and success:
+        outcomes.hitch_complications(state, state.houses[opp["house"]], opp["hitches"], events)
+    state.phase = ACTION
+    _finish_action(state)
+
+
+def _advance(state: HousesState, action: Advance, events: list[Event]) -> None:
+    h = _me(state)
+    cost = ADVANCE_COSTS[action.option]
+    h.advances -= cost
+    detail: dict = {}
+    if action.option == "signature":
+        a = state.assets[action.trait]
+        a.kind, a.die, a.full, a.duration = "signature", 6, 6, "permanent"
+        detail = {"name": a.name, "die": 6}
+    elif action.option == "step-signature":
+        a = state.assets[action.trait]
+        a.full = dice.step_up(a.full)
+        a.die = dice.step_up(a.die) or 12
+        detail = {"name": a.name, "die": a.die}
+    elif action.option == "sfx":
+        h.sfx.append(action.trait)
+    elif action.option == "step":
+        if action.trait in h.skills:
+            h.skills_full[action.trait] = dice.step_up(h.skills_full[action.trait])
+            h.skills[action.trait] = min(h.skills_full[action.trait], h.skills[action.trait] + 2)
+            detail = {"die": h.skills[action.trait], "full": h.skills_full[action.trait]}
+        else:
+            a = state.assets[action.trait]
+            a.full = dice.step_up(a.full)
+            a.die = min(a.full, a.die + 2)
+            detail = {"name": a.name, "die": a.die, "full": a.full}
+    elif action.option == "attribute":
+        h.attributes[action.trait] = dice.step_up(h.attributes[action.trait])
+        h.attributes[action.other] = dice.step_down(h.attributes[action.other])
+        detail = {"up_to": h.attributes[action.trait], "down_to": h.attributes[action.other]}
+    events.append(log(state, "advance", h.id, option=action.option, trait=action.trait,
+                      other=action.other, cost=cost, left=h.advances, **detail))
+
+
+def _advance_done(state: HousesState, action: Done, events: list[Event]) -> None:
+    _finish_action(state)
+
+
+_HANDLERS: dict[tuple[str, type], Callable[[HousesState, Action, list[Event]], None]] = {
+    (ACTION, ChooseAction): _choose, (TARGET, Target): _target, (TRAIT, Trait): _trait,
+    (DISTINCTION, PickDistinction): _distinction, (ATTRIBUTE, PickAttribute): _attribute,
+    (SKILL, PickSkill): _skill, (COMMIT, Commit): _commit, (COMMIT, RollPool): _roll,
+    (SACRIFICE, Sacrifice): _sacrifice, (SACRIFICE, Accept): _accept,
+    (ADVANCE, Advance): _advance, (ADVANCE, Done): _advance_done,
+}
+for _phase in (PLOT, SOLIDIFY, LASTING, HARM):
+    _HANDLERS[(_phase, SpendPlotPoint)] = _plot
+    _HANDLERS[(_phase, Keep)] = _plot

@@ -1,0 +1,74 @@
+"""The Great Houses as a PettingZoo AEC env (needs the rl extra)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+pytest.importorskip("gymnasium")
+pytest.importorskip("pettingzoo")
+
+from factionsim.envs import make_env  # noqa: E402
+
+
+def test_api_test():
+    from pettingzoo.test import api_test
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(make_env(ruleset="houses", max_turns=4), num_cycles=300)
+
+
+def test_seed_test():
+    from pettingzoo.test import seed_test
+
+    seed_test(lambda: make_env(ruleset="houses", max_turns=3), num_cycles=200)
+
+
+def test_random_games_masks_and_ending():
+    env = make_env(ruleset="houses", max_turns=8)
+    assert len(env.possible_agents) == 4
+    for seed in range(3):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for agent in env.agent_iter(20000):
+            obs, reward, term, trunc, info = env.last()
+            assert env.observation_space(agent).contains(obs)
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            assert len(legal) == len(env.state.legal_actions()) > 0  # distinct indices
+            env.step(int(rng.choice(legal)))
+        assert env.state.is_over()
+
+
+def test_observation_sees_stress_and_assets():
+    env = make_env(ruleset="houses")
+    env.reset(seed=0)
+    agent = env.agent_selection
+    before = env.observe(agent)["observation"].copy()
+    other = next(h for h in env.possible_agents if h != agent)
+    env.state.houses[other].stress = 8
+    after = env.observe(agent)["observation"].copy()
+    assert not np.array_equal(before, after)
+    aid = env.state.asset_ids(other)[0]
+    env.state.assets[aid].die = 6
+    assert not np.array_equal(after, env.observe(agent)["observation"])
+
+
+def test_maskable_ppo_smoke(tmp_path):
+    pytest.importorskip("torch")
+    sb3c = pytest.importorskip("sb3_contrib")
+    from factionsim.envs.single_agent import SingleAgentEnv
+
+    env = SingleAgentEnv(ruleset="houses", opponents="random", max_turns=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = sb3c.MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, n_epochs=1,
+                                 policy_kwargs={"net_arch": [32]}, verbose=0, seed=0)
+        model.learn(256)
+    model.save(tmp_path / "m.zip")
+    assert (tmp_path / "m.zip").exists()
