@@ -1,0 +1,287 @@
+"""The engagements game state: the engine contract of ``factionsim.core.game``.
+
+>>> from factionsim.configs import default_campaign_path
+>>> from factionsim.core.campaign import load_campaign
+>>> s = load_campaign(default_campaign_path("engagements"))
+>>> s.current_actor() in s.factions
+True
+>>> s.copy().to_dict() == s.to_dict()
+True
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import numpy as np
+
+from factionsim.core.game import Action, Event, IllegalActionError
+
+from . import turn
+from .model import Faction, Pillar, Settings, slugify
+
+
+class EngagementsState:
+    """A campaign of pillars and engagements in play.
+
+    ``turn`` counts completed rounds; ``max_turns`` (optional) ends the game when reached.
+    ``pillars`` maps every standing pillar's id to it; each faction lists its own in order.
+    """
+
+    ruleset = "engagements"
+
+    def __init__(self) -> None:
+        self.name = ""
+        self.seed: int | None = None
+        self.turn = 0
+        self.max_turns: int | None = None
+        self.settings = Settings()
+        self.factions: dict[str, Faction] = {}
+        self.pillars: dict[str, Pillar] = {}
+        self.next_pillar = 1
+        self.fallen: dict[str, str] = {}  # slug -> name of every defeated pillar (for the chronicle)
+        self.rng: Any = np.random.default_rng()
+        self.phase = turn.TURN_START
+        self.actor: str | None = None
+        self.order: list[str] = []
+        self.order_index = 0
+        self.ctx: dict[str, Any] = {}
+        self.extra: dict[str, Any] = {}
+        self._pending: list[Event] = []
+        self._legal: list[Action] | None = None
+
+    # ----------------------------------------------------------------- the engine contract
+    def current_actor(self) -> str | None:
+        self._advance()
+        return None if self.is_over() and self.phase == turn.TURN_START else self.actor
+
+    def legal_actions(self) -> list[Action]:
+        self._advance()
+        if self._legal is None:
+            self._legal = turn.legal_actions(self) if self.actor is not None else []
+        return self._legal
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply ``action`` for the current actor and run on to the next decision point (not into
+        the next round). Raises :class:`IllegalActionError` for an action not legal now."""
+        legal = self.legal_actions()
+        if action not in legal:
+            raise IllegalActionError(
+                f"{action} is not legal for {self.actor} now (phase {self.phase}); legal: "
+                + ", ".join(map(str, legal[:12])) + (" ..." if len(legal) > 12 else ""))
+        events, self._pending = self._pending, []
+        self._legal = None
+        turn.apply(self, action, events)
+        events.extend(turn.settle(self, start_turn=False))
+        return events
+
+    def advance(self) -> list[Event]:
+        self._advance()
+        events, self._pending = self._pending, []
+        return events
+
+    def _advance(self) -> None:
+        # one round per settle; a round without any real decision (no income, nothing to buy)
+        # runs on to the next, at most 100 of them (an endless game of forced moves stops there)
+        for _ in range(100):
+            if self.actor is not None or self.is_over():
+                return
+            self._pending.extend(turn.settle(self))
+            self._legal = None
+
+    def is_over(self) -> bool:
+        if sum(f.alive for f in self.factions.values()) < 2:
+            return True
+        return (self.max_turns is not None and self.turn >= self.max_turns
+                and self.phase == turn.TURN_START)
+
+    def scores(self) -> dict[str, float]:
+        """0 for a collapsed faction; else 1 + the strength of its pillars (competence + defense +
+        unmarked wound circles, summed) + ``renown_score`` (2) per rival pillar it defeated."""
+        out = {}
+        for f in self.factions.values():
+            if not f.alive:
+                out[f.id] = 0.0
+                continue
+            out[f.id] = (1.0 + sum(self.pillars[p].strength() for p in f.pillars)
+                         + self.settings.renown_score * f.renown)
+        return out
+
+    def view(self, faction: str) -> EngagementsView:
+        return EngagementsView(self, faction)
+
+    @property
+    def current_turn(self) -> int:
+        return self.turn + 1
+
+    # ----------------------------------------------------------------- queries and changes
+    def living_factions(self) -> list[Faction]:
+        return [f for f in self.factions.values() if f.alive]
+
+    def pillars_of(self, faction: str) -> list[Pillar]:
+        return [self.pillars[p] for p in self.factions[faction].pillars]
+
+    def owner(self, pillar: str) -> str:
+        return next(f.id for f in self.factions.values() if pillar in f.pillars)
+
+    def new_pillar(self, owner: str, competence: int, defense: int, name: str | None = None,
+                   kind: str = "other") -> Pillar:
+        n = self.next_pillar
+        self.next_pillar += 1
+        name = name or f"Cohort {n}"
+        p = Pillar(f"{slugify(name)}#{n}", name, competence, defense, kind)
+        self.pillars[p.id] = p
+        self.factions[owner].pillars.append(p.id)
+        return p
+
+    def remove_pillar(self, pid: str) -> None:
+        p = self.pillars.pop(pid)
+        self.fallen[p.slug] = p.name
+        for f in self.factions.values():
+            if pid in f.pillars:
+                f.pillars.remove(pid)
+
+    def display_names(self) -> dict[str, Any]:
+        return {"factions": {f.id: f.name for f in self.factions.values()}, "locations": {},
+                "asset_types": {**self.fallen, **{p.slug: p.name for p in self.pillars.values()}},
+                "ruleset": "engagements"}
+
+    def faction_summary(self) -> dict[str, dict[str, Any]]:
+        scores = self.scores()
+        return {f.id: {"alive": f.alive, "pillars": len(f.pillars), "faction_dice": f.faction_dice,
+                       "renown": f.renown, "score": round(scores[f.id], 2)}
+                for f in self.factions.values()}
+
+    # ----------------------------------------------------------------- serialization
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"ruleset": "engagements", "name": self.name}
+        if self.seed is not None:
+            d["seed"] = self.seed
+        d["turn"] = self.turn
+        if self.max_turns is not None:
+            d["max_turns"] = self.max_turns
+        settings = self.settings.to_dict()
+        if settings:
+            d["settings"] = settings
+        d["factions"] = []
+        for f in self.factions.values():
+            fd: dict[str, Any] = {"id": f.id, "name": f.name, "agent": f.agent}
+            if f.agent_options:
+                fd["agent_options"] = dict(f.agent_options)
+            if not f.alive:
+                fd["alive"] = False
+            fd["faction_dice"] = f.faction_dice
+            pools = {k: v for k, v in f.engagement.items() if v}
+            if pools:
+                fd["engagement"] = pools
+            if f.mercenary is not None:
+                fd["mercenary"] = f.mercenary
+            if f.renown:
+                fd["renown"] = f.renown
+            if f.exposed_since is not None:
+                fd["exposed_since"] = f.exposed_since
+            fd["pillars"] = [self.pillars[p].to_dict() for p in f.pillars]
+            d["factions"].append(fd)
+        d["next_pillar"] = self.next_pillar
+        if self.fallen:
+            d["fallen"] = dict(self.fallen)
+        if self.phase != turn.TURN_START:
+            d["in_progress"] = {"phase": self.phase, "actor": self.actor, "order": list(self.order),
+                                "order_index": self.order_index, "ctx": copy.deepcopy(self.ctx)}
+        if isinstance(self.rng, np.random.Generator):
+            d["rng"] = copy.deepcopy(self.rng.bit_generator.state)
+        d.update(copy.deepcopy(self.extra))
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> EngagementsState:
+        """Build a state from validated scenario data (``validate.py`` checks it)."""
+        s = cls()
+        known = {"ruleset", "name", "seed", "turn", "max_turns", "settings", "factions",
+                 "next_pillar", "in_progress", "rng", "fallen"}
+        s.extra = {k: copy.deepcopy(v) for k, v in d.items() if k not in known}
+        s.name = d.get("name", "")
+        s.seed = d.get("seed")
+        s.turn = int(d.get("turn", 0))
+        s.max_turns = d.get("max_turns")
+        s.settings = Settings.from_dict(d.get("settings"))
+        s.fallen = dict(d.get("fallen", {}))
+        numbered = [int(p["id"]) for fd in d["factions"] for p in fd.get("pillars", ())
+                    if p.get("id") is not None]
+        s.next_pillar = max([int(d.get("next_pillar", 1)), *(n + 1 for n in numbered)])
+        for fd in d["factions"]:
+            f = Faction(id=fd["id"], name=fd.get("name", fd["id"]), agent=fd.get("agent", "random"),
+                        agent_options=dict(fd.get("agent_options", {})),
+                        alive=bool(fd.get("alive", True)),
+                        faction_dice=int(fd.get("faction_dice", 0)),
+                        engagement={k: int(v) for k, v in fd.get("engagement", {}).items()},
+                        mercenary=fd.get("mercenary"), renown=int(fd.get("renown", 0)),
+                        exposed_since=fd.get("exposed_since"))
+            s.factions[f.id] = f
+            for pd in fd.get("pillars", ()):
+                n = pd.get("id")
+                if n is None:
+                    n = s.next_pillar
+                    s.next_pillar += 1
+                p = Pillar(f"{slugify(pd['name'])}#{int(n)}", pd["name"], int(pd["competence"]),
+                           int(pd["defense"]), pd.get("kind", "other"), int(pd.get("circles", 3)),
+                           int(pd.get("wounds", 0)), tuple(pd.get("boons", ())))
+                s.pillars[p.id] = p
+                f.pillars.append(p.id)
+        if "rng" in d:
+            s.rng = np.random.Generator(np.random.PCG64())
+            s.rng.bit_generator.state = copy.deepcopy(d["rng"])
+        else:
+            s.rng = np.random.default_rng(s.seed)
+        if "in_progress" in d:
+            ip = d["in_progress"]
+            s.phase, s.actor, s.order = ip["phase"], ip["actor"], list(ip["order"])
+            s.order_index = int(ip["order_index"])
+            s.ctx = copy.deepcopy(ip["ctx"])
+        return s
+
+    def copy(self) -> EngagementsState:
+        """An independent deep copy (RNG included)."""
+        return EngagementsState.from_dict(self.to_dict())
+
+
+class EngagementsView:
+    """What one faction knows: everything but its rivals' faction dice and engagement pools.
+
+    ``to_state(rng)`` rebuilds a playable state from this knowledge (rivals' hidden dice and
+    pools set to 0), the dice drawn from ``rng``.
+    """
+
+    def __init__(self, state: EngagementsState, faction: str):
+        self.state = state
+        self.faction_id = faction
+
+    @property
+    def faction(self) -> Faction:
+        return self.state.factions[self.faction_id]
+
+    @property
+    def turn(self) -> int:
+        return self.state.turn
+
+    @property
+    def phase(self) -> str:
+        return self.state.phase
+
+    def faction_dice(self, fid: str) -> int | None:
+        return self.state.factions[fid].faction_dice if fid == self.faction_id else None
+
+    def pool(self, fid: str, rival: str) -> int | None:
+        return self.state.factions[fid].pool(rival) if fid == self.faction_id else None
+
+    def to_state(self, rng: Any) -> EngagementsState:
+        d = self.state.to_dict()
+        for fd in d["factions"]:
+            if fd["id"] != self.faction_id:
+                fd["faction_dice"] = 0
+                fd.pop("engagement", None)
+        d.pop("rng", None)
+        s = EngagementsState.from_dict(d)
+        s.rng = rng
+        return s
