@@ -21,6 +21,7 @@ from factionsim.core.game import FactionsimError
 #: Modules that add a subcommand: each has ``add_parser(subparsers)`` and imports its heavy
 #: dependencies only inside the command function.
 COMMAND_MODULES: list[str] = [
+    "factionsim.commands.batch",
     "factionsim.commands.gm",
     "factionsim.commands.show",
     "factionsim.commands.tools",

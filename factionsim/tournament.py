@@ -13,7 +13,8 @@
 - Ratings: OpenSkill (Plackett-Luce) updated game by game in game order, each agent one team
   ranked by its best seat.
 - Seeds: game ``g`` uses ``numpy.random.SeedSequence([seed, g])``, so the results are identical
-  for any number of worker processes.
+  for any number of workers and either backend (local processes or Ray,
+  :mod:`factionsim.backends`).
 
 >>> r = run_tournament(["idle", "random"], games=2, turns=2, workers=1)
 >>> sorted(r["agents"]), r["games"]
@@ -48,20 +49,40 @@ def seat_agents(factions: list[str], agents: list[str], game: int) -> dict[str, 
     return {fid: agents[(i + game) % len(agents)] for i, fid in enumerate(factions)}
 
 
-def play_game(campaign: str | None, agents: list[str], game: int, seed: int, turns: int,
-              agent_options: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
-    """Play one game; returns its seats, scores and winners (plain data)."""
-    import numpy as np
-
-    from factionsim.agents import make_agent
+def load_template(campaign: str | None) -> tuple[type, dict[str, Any]]:
+    """A campaign parsed once: its state class and ``to_dict()`` (what workers rebuild games from)."""
     from factionsim.configs import default_campaign_path
     from factionsim.core.campaign import load_campaign
-    from factionsim.runner import play
 
     state = load_campaign(Path(campaign) if campaign else default_campaign_path())
+    return type(state), state.to_dict()
+
+
+def seeded_state(template: tuple[type, dict[str, Any]], seed: int, game: int) -> Any:
+    """A fresh state of the template whose dice come from ``SeedSequence([seed, game])``."""
+    import numpy as np
+
+    state_cls, data = template
+    state = state_cls.from_dict(data)
     seq = np.random.SeedSequence([seed, game])
     state.seed = int(seq.generate_state(1)[0])
     state.rng = np.random.default_rng(seq)
+    return state
+
+
+def play_game(campaign: str | None, agents: list[str], game: int, seed: int, turns: int,
+              agent_options: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Play one game; returns its seats, scores and winners (plain data)."""
+    return _game_job((load_template(campaign), agents, seed, turns, agent_options), game)
+
+
+def _game_job(shared: tuple, game: int) -> dict[str, Any]:
+    """One game from the shared inputs ``(template, agents, seed, turns, agent_options)``."""
+    from factionsim.agents import make_agent
+    from factionsim.runner import play
+
+    template, agents, seed, turns, agent_options = shared
+    state = seeded_state(template, seed, game)
     state.max_turns = state.turn + turns
     seats = seat_agents(list(state.factions), agents, game)
     players = {}
@@ -76,34 +97,23 @@ def play_game(campaign: str | None, agents: list[str], game: int, seed: int, tur
             "turns": state.turn}
 
 
-def _play_job(job: tuple) -> dict[str, Any]:
-    return play_game(*job)
-
-
 def run_tournament(agents: list[str], games: int, campaign: str | None = None,
-                   turns: int = DEFAULT_TURNS, seed: int = 0, workers: int = 1,
+                   turns: int = DEFAULT_TURNS, seed: int = 0, workers: int | None = 1,
                    agent_options: dict[str, dict[str, Any]] | None = None,
-                   progress: Callable[[], None] | None = None) -> dict[str, Any]:
-    """Play ``games`` games and aggregate them (see the module docstring)."""
+                   progress: Callable[[], None] | None = None, backend: str = "local",
+                   address: str | None = None) -> dict[str, Any]:
+    """Play ``games`` games and aggregate them (see the module docstring).
+
+    ``backend``/``workers``/``address``: where the games run (:mod:`factionsim.backends`); the
+    campaign is parsed once here and shared with every worker."""
     from factionsim.agents import make_agent
+    from factionsim.backends import run_jobs
 
     for name in dict.fromkeys(agents):  # fail early and clearly on an unknown agent
         make_agent(name, **(agent_options or {}).get(name, {}))
-    jobs = [(campaign, agents, g, seed, turns, agent_options) for g in range(games)]
-    results: list[dict[str, Any]] = []
-    if workers > 1 and games > 1:
-        import multiprocessing as mp
-
-        with mp.get_context("spawn").Pool(workers) as pool:
-            for r in pool.imap(_play_job, jobs, chunksize=1):
-                results.append(r)
-                if progress:
-                    progress()
-    else:
-        for job in jobs:
-            results.append(_play_job(job))
-            if progress:
-                progress()
+    shared = (load_template(campaign), list(agents), seed, turns, agent_options)
+    results = run_jobs(_game_job, range(games), shared=shared, backend=backend, workers=workers,
+                       address=address, progress=progress)
     return aggregate(results, list(dict.fromkeys(agents)), turns=turns, seed=seed,
                      campaign=campaign)
 

@@ -1,5 +1,6 @@
 """``factionsim tournament``: agents play N games with seats rotated; win rates, pairwise table,
-ratings (see :mod:`factionsim.tournament`). Writes OUT/results.json and OUT/results.csv."""
+ratings (see :mod:`factionsim.tournament`). Writes OUT/results.json and OUT/results.csv.
+``--backend ray [--address ADDR]`` runs the games as Ray tasks (same results, game for game)."""
 
 from __future__ import annotations
 
@@ -22,12 +23,34 @@ def add_parser(subparsers) -> None:
     p.add_argument("--campaign", default=None, help="campaign file (default: the bundled one)")
     p.add_argument("--turns", type=int, default=20, help="turns per game (default 20)")
     p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
-    p.add_argument("--workers", type=int, default=1, help="parallel processes (default 1)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="games in parallel (default: 1 locally, every CPU of the Ray cluster)")
+    add_backend_arguments(p)
     p.add_argument("--budget", type=int, default=None, help="planner rollouts per decision")
     p.add_argument("--out", default="tournament-out", help="output folder (default tournament-out)")
     p.add_argument("--json", action="store_true", help="print the results as one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_tournament)
+
+
+def add_backend_arguments(p: argparse.ArgumentParser) -> None:
+    """``--backend`` and ``--address`` (shared with ``factionsim batch``)."""
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="local processes (default) or Ray tasks (pip install 'factionsim[cluster]')")
+    p.add_argument("--address", default=None,
+                   help="Ray cluster to join (e.g. auto or ray://head:10001; default: $RAY_ADDRESS, "
+                   "else a local Ray instance)")
+
+
+def resolve_workers(args: argparse.Namespace) -> int | None:
+    """``--workers``: 1 by default locally; None (every CPU of the cluster) for Ray."""
+    from factionsim.core.game import FactionsimError
+
+    if args.workers is not None and args.workers < 1:
+        raise FactionsimError("--workers must be at least 1")
+    if args.address and args.backend != "ray":
+        raise FactionsimError("--address needs --backend ray")
+    return args.workers if args.workers is not None else (1 if args.backend == "local" else None)
 
 
 def _cmd_tournament(args: argparse.Namespace) -> int:
@@ -38,8 +61,9 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     if not agents:
         raise FactionsimError("--agents needs at least one agent name")
-    if args.games < 1 or args.turns < 1 or args.workers < 1:
-        raise FactionsimError("--games, --turns and --workers must be at least 1")
+    if args.games < 1 or args.turns < 1:
+        raise FactionsimError("--games and --turns must be at least 1")
+    workers = resolve_workers(args)
     options = {"planner": {"budget": args.budget}} if args.budget else None
     from factionsim.agents import make_agent
 
@@ -51,8 +75,9 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
 
         bar = tqdm(total=args.games, desc="tournament", unit="game", file=sys.stderr, leave=False)
     result = run_tournament(agents, args.games, campaign=args.campaign, turns=args.turns,
-                            seed=args.seed, workers=args.workers, agent_options=options,
-                            progress=bar.update if bar else None)
+                            seed=args.seed, workers=workers, agent_options=options,
+                            progress=bar.update if bar else None, backend=args.backend,
+                            address=args.address)
     if bar is not None:
         bar.close()
     out = Path(args.out)

@@ -1,0 +1,106 @@
+"""factionsim as a PettingZoo AEC environment (installed as ``factionsim.envs``; needs ``.[rl]``).
+
+>>> from factionsim.envs import make_env
+>>> env = make_env()                       # the bundled WWN campaign
+>>> env.reset(seed=0)
+>>> obs, reward, terminated, truncated, info = env.last()
+>>> int(obs["action_mask"].sum()) > 0
+True
+
+``make_env(campaign=None, ruleset="wwn", **options)``: ``campaign`` is a campaign file path or an
+already-loaded state; with none, the ruleset's bundled default. Options: ``max_turns`` (turn cap,
+default 30, ``None`` for none), ``shaping`` (weight of the shaped reward, default 0.1),
+``render_mode`` (``None`` or ``"ansi"``), and the codec's limits (WWN: ``own_assets``,
+``other_assets``, ``options``; see :class:`factionsim.envs.wwn_codec.Limits`).
+
+Agents
+    The campaign's factions (``possible_agents``, fixed, in campaign order). The acting agent
+    (``agent_selection``) is ``state.current_actor()``: a faction decides during its own turn and
+    also in other factions' turns (which of its assets defends, whether to hit a new rival Base).
+    A faction that collapses is terminated and removed (it is stepped once with ``None``). When
+    fewer than two remain the rest are terminated; when the turn cap is reached they are
+    truncated.
+
+Observation
+    ``{"observation": float32[N_obs] in [0, 1], "action_mask": int8[N_act]}``. The vector holds
+    the decision point (phase, whose turn, the location being expanded into, the attacker being
+    met), the observer's own sheet (ratings, Treasure, HP, XP, magic, tags, goal and progress),
+    every faction's public stats (alive, ratings, HP, relation, XP earned, score), every location
+    (ruler, coast, Bases per faction, asset counts) and every asset it can see: its own first,
+    one row per action slot, then other factions' visible assets (enemy Stealthed assets are
+    absent), each with owner (relation and seat), type stats, location, hit points and qualities
+    (Stealthed, exposed, subtle, already used this turn). Factions are numbered relative to the
+    observer (seat 0 = itself). Spaces are sized from the campaign and cached: every agent gets
+    the same objects. The mask is all zeros for an agent that is not deciding now and never
+    empty for the one that is.
+
+Action
+    ``Discrete(N_act)``: a catalogue of action kinds x slots (see
+    :mod:`factionsim.envs.wwn_codec`); each legal action has its own index.
+
+Rewards (to the faction that acted)
+    Shaped: after each of its decisions a faction receives ``shaping x (Phi_now - Phi_prev)``,
+    where ``Phi = own score - best rival score`` (``state.scores()``) and ``Phi_prev`` is its value
+    after the faction's previous decision; what rivals did in between is credited on its next
+    decision, so the shaped rewards of a game sum to ``shaping x (Phi_end - Phi_start)``.
+    Terminal outcome, when the faction's game ends: -1 for collapsing; at the end of the game
+    (one faction left or turn cap) +1 for the sole highest score, 0 for a shared highest score,
+    -1 otherwise. ``env.scores()`` are the ruleset's scores; the winner has the highest.
+    ``infos[agent]`` holds ``outcome`` and ``score`` when its game ends.
+
+Rendering
+    ``render_mode="ansi"``: ``render()`` returns the last decision and every faction's HP,
+    Treasure, XP and score as text.
+
+Version history
+    * v0: initial release (WWN codec: slot catalogue, relative seats, ability options by source).
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+from .aec import FactionEnv
+
+#: ruleset -> "module:CodecClass"
+CODECS = {"wwn": "factionsim.envs.wwn_codec:WwnCodec"}
+CODECS["engagements"] = "factionsim.envs.engagements_codec:EngagementsCodec"
+CODECS["conflict"] = "factionsim.envs.conflict_codec:ConflictCodec"
+CODECS["houses"] = "factionsim.envs.houses_codec:HousesCodec"
+
+
+def make_env(campaign: Any = None, ruleset: str = "wwn", **options: Any) -> FactionEnv:
+    """Build the AEC env over a campaign (path, loaded state, or the ruleset's default)."""
+    from factionsim.configs import default_campaign_path
+
+    from factionsim.core.campaign import load_campaign
+
+    if campaign is None:
+        campaign = default_campaign_path(ruleset)
+    state = load_campaign(Path(campaign)) if isinstance(campaign, str | Path) else campaign
+    ruleset = getattr(state, "ruleset", ruleset)
+    if ruleset not in CODECS:
+        raise ValueError(f"no environment codec for ruleset {ruleset!r}; available: "
+                         f"{', '.join(CODECS)}")
+    module, cls = CODECS[ruleset].split(":")
+    codec_cls = getattr(import_module(module), cls)
+    env_keys = {"max_turns", "shaping", "render_mode"}
+    env_opts = {k: v for k, v in options.items() if k in env_keys}
+    codec_opts = {k: v for k, v in options.items() if k not in env_keys}
+    factory = _codec_factory(codec_cls, codec_opts)
+    return FactionEnv(state, factory, **env_opts)
+
+
+def _codec_factory(codec_cls: Any, codec_opts: dict[str, Any]) -> Any:
+    def build(state: Any) -> Any:
+        if not codec_opts:
+            return codec_cls(state)
+        limits_cls = import_module(codec_cls.__module__).Limits
+        return codec_cls(state, limits_cls(**codec_opts))
+
+    return build
+
+
+__all__ = ["CODECS", "FactionEnv", "make_env"]

@@ -1,0 +1,212 @@
+"""The generic PettingZoo adapter: any ruleset's state + its codec -> an ``AECEnv``.
+
+The env knows nothing of a ruleset's rules: it drives the engine contract
+(``current_actor``/``legal_actions``/``apply``/``is_over``/``scores``) and asks the codec for
+spaces, observations and action indices. See :mod:`factionsim.envs` for the documentation of
+spaces, rewards and versions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from pettingzoo import AECEnv
+
+from factionsim.core.game import FactionsimError
+
+
+class FactionEnv(AECEnv):
+    """Agents are the campaign's factions; ``agent_selection`` is ``state.current_actor()``."""
+
+    metadata = {"render_modes": ["ansi"], "name": "factionsim_v0", "is_parallelizable": False}
+
+    def __init__(self, state: Any, codec_factory: Any, *, max_turns: int | None = 30,
+                 shaping: float = 0.1, render_mode: str | None = None):
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.render_mode = render_mode
+        self._template = state.to_dict()
+        self._state_cls = type(state)
+        self._campaign_seed = state.seed
+        self.max_turns = max_turns
+        self.shaping = float(shaping)
+        self.codec = codec_factory(state)
+        self.possible_agents = [fid for fid, f in state.factions.items()
+                                if getattr(f, "alive", True)]
+        self.action_spaces = {a: self.codec.action_space for a in self.possible_agents}
+        self.observation_spaces = {a: self.codec.observation_space for a in self.possible_agents}
+        self._seed_rng: np.random.Generator | None = None
+        self.state: Any = None
+        self._last_text = ""
+
+    # spaces: one cached object for every agent
+    def observation_space(self, agent: str) -> Any:
+        return self.codec.observation_space
+
+    def action_space(self, agent: str) -> Any:
+        return self.codec.action_space
+
+    # ------------------------------------------------------------------ episode
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._seed_rng = np.random.default_rng(seed)
+        elif self._seed_rng is None:
+            self._seed_rng = np.random.default_rng(self._campaign_seed)
+        game_seed = int(self._seed_rng.integers(2**31 - 1))
+        s = self._state_cls.from_dict(self._template)
+        s.seed = game_seed
+        s.rng = np.random.default_rng(game_seed)
+        if self.max_turns is not None:
+            s.max_turns = s.turn + self.max_turns
+        self.state = s
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._potential = {a: self._phi(a) for a in self.agents}
+        self._legal_key = -1
+        self._decisions = 0
+        self._last_text = "game start"
+        self._select()
+
+    def _select(self) -> None:
+        actor = self.state.current_actor()
+        if actor is None and self.agents:
+            actor = self.agents[0]
+        self.agent_selection = actor
+        self._deads_step_first()
+
+    def _legal(self) -> tuple[list[Any], list[int]]:
+        """Legal actions of the current decision and their indices (cached per decision)."""
+        if self._legal_key != self._decisions:
+            actor = self.state.current_actor()
+            legal = list(self.state.legal_actions()) if actor is not None else []
+            if actor is not None and not legal:
+                raise FactionsimError(f"{actor} must decide in phase {self.state.phase} but has "
+                                      "no legal action (an engine bug)")
+            self._legal_actions = legal
+            self._legal_indices = self.codec.encode_actions(self.state, actor, legal) \
+                if legal else []
+            self._index_to_action = {i: a for i, a in zip(self._legal_indices, legal,
+                                                          strict=True) if i >= 0}
+            self._mask_indices = list(self._index_to_action)
+            self._legal_key = self._decisions
+        return self._legal_actions, self._legal_indices
+
+    def action_mask(self, agent: str | None = None) -> np.ndarray:
+        """int8 mask of ``agent``'s legal actions (all zero when it is not deciding now)."""
+        mask = np.zeros(self.codec.n_actions, dtype=np.int8)
+        agent = self.agent_selection if agent is None else agent
+        if (agent == self.agent_selection and agent == self.state.current_actor()
+                and not self.terminations.get(agent) and not self.truncations.get(agent)):
+            self._legal()
+            mask[self._mask_indices] = 1
+        return mask
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        obs = np.zeros(self.codec.obs_size, dtype=np.float32)
+        self.codec.observe(self.state, agent, obs)
+        return {"observation": obs, "action_mask": self.action_mask(agent)}
+
+    def legal_action(self, index: int) -> Any:
+        """The engine action behind catalogue ``index`` at this decision."""
+        self._legal()
+        try:
+            return self._index_to_action[int(index)]
+        except KeyError:
+            raise FactionsimError(f"action index {index} is not legal for {self.agent_selection} "
+                                  f"now (legal: {sorted(self._index_to_action)[:12]})") from None
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._apply(agent, self.legal_action(action))
+
+    def step_action(self, action: Any) -> None:
+        """Step with an engine action of the deciding agent (agents from the registry play this
+        way: any legal action, also one the catalogue leaves out)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            raise FactionsimError(f"{agent} is out of the game; step it with None")
+        self._apply(agent, action)
+
+    def _apply(self, agent: str, act: Any) -> None:
+        self.state.apply(act)
+        self._decisions += 1
+        self._last_text = f"{agent}: {act}"
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        # shaped reward: change of the actor's standing since its previous decision
+        phi = self._phi(agent)
+        self.rewards[agent] = self.shaping * (phi - self._potential[agent])
+        self._potential[agent] = phi
+        over = self.state.is_over()
+        factions = self.state.factions
+        for a in self.agents:
+            if not factions[a].alive and not self.terminations[a]:
+                self._finish(a, -1.0, truncated=False)
+        if over:
+            capped = sum(f.alive for f in factions.values()) >= 2
+            for a, outcome in self.outcomes().items():
+                if a in self.agents and not (self.terminations[a] or self.truncations[a]):
+                    self._finish(a, outcome, truncated=capped)
+        self._accumulate_rewards()
+        self._select()
+
+    def _finish(self, agent: str, outcome: float, truncated: bool) -> None:
+        phi = self._phi(agent)
+        self.rewards[agent] += self.shaping * (phi - self._potential[agent]) + outcome
+        self._potential[agent] = phi
+        (self.truncations if truncated else self.terminations)[agent] = True
+        self.infos[agent] = {"outcome": outcome, "score": self.state.scores()[agent]}
+
+    def _phi(self, agent: str) -> float:
+        """Standing: own score minus the best rival's score."""
+        scores = self.state.scores()
+        rivals = [v for k, v in scores.items() if k != agent]
+        return scores[agent] - (max(rivals) if rivals else 0.0)
+
+    # ------------------------------------------------------------------ results
+    def scores(self) -> dict[str, float]:
+        """The ruleset's scores; the winner is the faction with the highest."""
+        return dict(self.state.scores())
+
+    def winners(self) -> list[str]:
+        scores = self.scores()
+        best = max(scores.values())
+        return [a for a, v in scores.items() if v == best]
+
+    def outcomes(self) -> dict[str, float]:
+        """+1 the sole top score, 0 a shared top score, -1 everyone else."""
+        win = self.winners()
+        return {a: (1.0 if len(win) == 1 else 0.0) if a in win else -1.0
+                for a in self.possible_agents}
+
+    def render(self) -> str | None:
+        """Text of the last decision and every faction's standing (``render_mode="ansi"``);
+        a codec with ``render_faction(state, faction)`` supplies the per-faction line."""
+        if self.render_mode is None:
+            return None
+        s = self.state
+        scores = s.scores()
+        lines = [f"turn {s.turn + 1} | {self._last_text} | next: {s.current_actor()} "
+                 f"({getattr(s, 'phase', '')})"]
+        line_of = getattr(self.codec, "render_faction", None)
+        for fid, f in s.factions.items():
+            if not getattr(f, "alive", True):
+                lines.append(f"  {fid}: out of the game")
+            elif line_of is not None:
+                lines.append(f"  {fid}: {line_of(s, fid)} score {scores[fid]:.2f}")
+            else:
+                lines.append(f"  {fid}: score {scores[fid]:.2f}")
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,162 @@
+"""Batch histories: N independent plays of one campaign, and what they have in common.
+
+Run ``r`` plays ``turns`` turns of the campaign with the agents the campaign names, its dice seeded
+from ``numpy.random.SeedSequence([seed, r])`` (the same derivation as tournament games), so the
+runs, their chronicles and the statistics are identical for any backend and number of workers
+(:mod:`factionsim.backends`). Works for every ruleset: the per-turn numbers are the numeric
+fields of the ruleset's faction summary (WWN: ``hp``, ``treasure``, ``xp``).
+
+Statistics (``summary.json``), per faction over the runs:
+
+- ``survival_rate``: share of runs in which it is still standing at the end;
+- ``win_rate``: share of runs in which it has the best ``scores()`` (a tie shares the win);
+- ``goals_completed_mean`` / ``goals_met_rate``: goals completed during the run (mean; share of
+  runs with at least one) where the ruleset counts them (WWN ``goals_completed``), else null;
+- ``final``: the mean of each numeric summary field after the last turn;
+- ``curves``: the mean of each numeric field after every turn (turn 0 = the campaign as loaded);
+  a run that ended early (fewer than two factions standing) keeps its last values.
+
+>>> s = run_batch(None, runs=2, turns=1)
+>>> s["runs"], sorted(s["factions"]["iron-legion"])[:3]
+(2, ['curves', 'final', 'goals_completed_mean'])
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+
+def _numeric(summary: dict[str, Any]) -> dict[str, float]:
+    return {k: float(v) for k, v in summary.items()
+            if isinstance(v, int | float) and not isinstance(v, bool)}
+
+
+def _goals(state: Any) -> dict[str, int] | None:
+    factions = state.factions.values()
+    if not all(hasattr(f, "goals_completed") for f in factions):
+        return None
+    return {f.id: int(f.goals_completed) for f in factions}
+
+
+def _run_job(shared: tuple, run: int) -> dict[str, Any]:
+    """Play run ``run``; return its numbers, chronicle and event log (plain data)."""
+    from factionsim.chronicle import Names, render_markdown
+    from factionsim.cli import faction_summary
+    from factionsim.runner import agents_from_campaign, event_lines, play
+    from factionsim.tournament import seeded_state
+
+    template, turns, seed, title = shared
+    state = seeded_state(template, seed, run)
+    start = state.turn
+    state.max_turns = start + turns
+    goals_before = _goals(state)
+    frames = [{fid: _numeric(v) for fid, v in faction_summary(state).items()}]
+
+    def on_turn(_turn: int) -> None:
+        frames.append({fid: _numeric(v) for fid, v in faction_summary(state).items()})
+
+    events = play(state, turns, agents_from_campaign(state), on_turn=on_turn)
+    final = {fid: _numeric(v) for fid, v in faction_summary(state).items()}
+    if final != frames[-1]:  # the game ended within a turn (fewer than two factions standing)
+        frames.append(final)
+    scores = {k: round(float(v), 6) for k, v in state.scores().items()}
+    best = max(scores.values())
+    goals_after = _goals(state)
+    goals = ({k: goals_after[k] - goals_before[k] for k in goals_after}
+             if goals_after is not None and goals_before is not None else None)
+    chronicle = render_markdown(events, Names.from_state(state),
+                                f"{title}: run {run}, turns {start + 1}-{state.turn}")
+    return {"run": run, "seed": int(state.seed), "turns": state.turn - start, "scores": scores,
+            "winners": [k for k, v in scores.items() if v == best],
+            "alive": {fid: bool(getattr(f, "alive", True)) for fid, f in state.factions.items()},
+            "goals": goals, "frames": frames, "chronicle": chronicle,
+            "events": "".join(line + "\n" for line in event_lines(events))}
+
+
+def run_dir_name(run: int, runs: int) -> str:
+    """``run-0007``: zero-padded to at least four digits."""
+    return f"run-{run:0{max(4, len(str(runs - 1)))}d}"
+
+
+def aggregate(results: list[dict[str, Any]], turns: int, **meta: Any) -> dict[str, Any]:
+    """The statistics of the runs (in run order); see the module docstring."""
+    results = sorted(results, key=lambda r: r["run"])
+    n = len(results)
+    factions = list(results[0]["frames"][0]) if results else []
+    out: dict[str, Any] = {}
+    for fid in factions:
+        fields = list(results[0]["frames"][0][fid])
+        curves: dict[str, list[float]] = {k: [] for k in fields}
+        for t in range(turns + 1):
+            for k in fields:
+                total = 0.0
+                for r in results:
+                    frames = r["frames"]
+                    total += frames[min(t, len(frames) - 1)][fid].get(k, 0.0)
+                curves[k].append(round(total / n, 6))
+        goals = [r["goals"][fid] for r in results if r["goals"] is not None]
+        wins = sum(1 / len(r["winners"]) for r in results if fid in r["winners"])
+        out[fid] = {
+            "survival_rate": round(sum(r["alive"][fid] for r in results) / n, 6),
+            "win_rate": round(wins / n, 6),
+            "goals_completed_mean": round(sum(goals) / n, 6) if goals else None,
+            "goals_met_rate": round(sum(g > 0 for g in goals) / n, 6) if goals else None,
+            "final": {k: v[-1] for k, v in curves.items()},
+            "curves": curves,
+        }
+    return {**meta, "runs": n, "turns": turns, "factions": out,
+            "per_run": [{"run": r["run"], "seed": r["seed"], "turns": r["turns"],
+                         "winners": r["winners"], "scores": r["scores"]} for r in results]}
+
+
+def curves_csv(summary: dict[str, Any]) -> str:
+    """The mean curves, one row per faction and turn: ``faction,turn,<field>...``."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    header_done = False
+    for fid, f in summary["factions"].items():
+        fields = list(f["curves"])
+        if not header_done:
+            w.writerow(["faction", "turn", *fields])
+            header_done = True
+        for t in range(summary["turns"] + 1):
+            w.writerow([fid, t, *[f["curves"][k][t] for k in fields]])
+    return buf.getvalue()
+
+
+def run_batch(campaign: str | None, runs: int, turns: int, seed: int = 0, out: str | Path | None = None,
+              backend: str = "local", workers: int | None = 1, address: str | None = None,
+              progress: Callable[[], None] | None = None) -> dict[str, Any]:
+    """Play ``runs`` histories; write OUT/run-XXXX/{chronicle.md,events.jsonl} as they arrive and
+    OUT/summary.json + OUT/curves.csv at the end (with ``out``); return the summary."""
+    from factionsim.backends import map_jobs
+    from factionsim.core.campaign import write_atomic
+    from factionsim.tournament import load_template
+
+    template = load_template(campaign)
+    title = template[1].get("name") or (Path(campaign).stem if campaign else "campaign")
+    shared = (template, turns, seed, title)
+    kept: list[dict[str, Any]] = []
+    out = Path(out) if out is not None else None
+    for _i, r in map_jobs(_run_job, range(runs), shared=shared, backend=backend, workers=workers,
+                          address=address):
+        if out is not None:
+            d = out / run_dir_name(r["run"], runs)
+            d.mkdir(parents=True, exist_ok=True)
+            write_atomic(d / "chronicle.md", r["chronicle"])
+            write_atomic(d / "events.jsonl", r["events"])
+        del r["chronicle"], r["events"]  # thousands of runs: keep only the numbers
+        kept.append(r)
+        if progress is not None:
+            progress()
+    summary = aggregate(kept, turns, campaign=campaign, ruleset=template[1].get("ruleset"),
+                        seed=seed)
+    if out is not None:
+        write_atomic(out / "summary.json", json.dumps(summary, indent=2) + "\n")
+        write_atomic(out / "curves.csv", curves_csv(summary))
+    return summary

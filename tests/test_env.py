@@ -1,0 +1,177 @@
+"""The PettingZoo env and the SB3 single-agent wrapper (needs the rl extra)."""
+
+from __future__ import annotations
+
+import dataclasses
+import warnings
+
+import numpy as np
+import pytest
+
+pytest.importorskip("gymnasium")
+pytest.importorskip("pettingzoo")
+
+from factionsim.envs import make_env  # noqa: E402
+from factionsim.envs.single_agent import SingleAgentEnv  # noqa: E402
+from factionsim.envs.wwn_codec import EncodingError  # noqa: E402
+
+
+def play_random(env, seed: int, max_steps: int = 100_000) -> list[tuple]:
+    """One game with random masked actions; checks masks on the way; returns the trajectory."""
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    trajectory = []
+    for agent in env.agent_iter(max_steps):
+        obs, reward, term, trunc, info = env.last()
+        assert env.observation_space(agent).contains(obs)
+        if term or trunc:
+            env.step(None)
+            trajectory.append((agent, None, reward))
+            continue
+        assert agent == env.state.current_actor()
+        legal = np.flatnonzero(obs["action_mask"])
+        assert 0 < len(legal) <= len(env.state.legal_actions())  # never empty, no collisions
+        action = int(rng.choice(legal))
+        trajectory.append((agent, str(env.legal_action(action)), reward))
+        env.step(action)
+    return trajectory
+
+
+def test_api_test():
+    from pettingzoo.test import api_test
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(make_env(max_turns=8), num_cycles=400)
+
+
+def test_seed_test():
+    from pettingzoo.test import seed_test
+
+    seed_test(lambda: make_env(max_turns=6), num_cycles=300)
+
+
+def test_same_seed_same_trajectory_and_games_end():
+    a = play_random(make_env(max_turns=10), seed=3)
+    b = play_random(make_env(max_turns=10), seed=3)
+    assert a == b
+    assert a[-1][1] is None  # everyone was stepped out: the game ended
+    assert play_random(make_env(max_turns=10), seed=4) != a
+
+
+def test_spaces_cached_and_shared():
+    env = make_env()
+    agents = env.possible_agents
+    assert len(agents) == 4
+    assert all(env.observation_space(x) is env.observation_space(agents[0]) for x in agents)
+    assert all(env.action_space(x) is env.action_space(agents[0]) for x in agents)
+
+
+def test_rewards_and_outcomes():
+    env = make_env(max_turns=5)
+    env.reset(seed=1)
+    total = dict.fromkeys(env.possible_agents, 0.0)
+    rng = np.random.default_rng(1)
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        total[agent] += reward
+        if term or trunc:
+            assert info["outcome"] in (-1.0, 0.0, 1.0)
+            env.step(None)
+        else:
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    outcomes = env.outcomes()
+    winners = env.winners()
+    assert all(outcomes[w] >= 0 for w in winners)
+    assert sorted(outcomes.values())[-1] >= 0
+
+
+def test_stealthed_enemy_assets_are_invisible():
+    env = make_env()
+    env.reset(seed=0)
+    state = env.state
+    enemy = next(a for a in state.assets.values() if a.owner != "iron-legion" and not a.is_base)
+    before = env.observe("iron-legion")["observation"].copy()
+    enemy.stealth = True
+    after = env.observe("iron-legion")["observation"]
+    assert not np.array_equal(before, after)
+    # hiding the asset removes it, exactly as if it were not in play
+    del state.assets[enemy.id]
+    gone = env.observe("iron-legion")["observation"]
+    assert np.array_equal(after, gone)
+
+
+def test_render_ansi():
+    env = make_env(render_mode="ansi", max_turns=2)
+    env.reset(seed=0)
+    env.step(int(np.flatnonzero(env.action_mask())[0]))
+    text = env.render()
+    assert "turn 1" in text and "iron-legion" in text
+
+
+def test_limits_are_checked_with_a_clear_error():
+    with pytest.raises(EncodingError, match="own_assets"):
+        make_env(own_assets=3)
+    env = make_env(other_assets=2)
+    with pytest.raises(EncodingError, match="other_assets"):
+        env.reset(seed=0)
+        env.last()
+
+
+def test_single_agent_check_env_and_masks():
+    from gymnasium.utils.env_checker import check_env
+
+    env = SingleAgentEnv(opponents=["random", "idle"], max_turns=6)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(env, skip_render_check=True)
+    obs, info = env.reset(seed=2)
+    rng = np.random.default_rng(0)
+    done = False
+    while not done:
+        mask = env.action_masks()
+        assert mask.dtype == bool and mask.any()
+        obs, reward, done, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+    assert info["learner"] in env.aec.possible_agents and "won" in info
+
+
+def test_single_agent_illegal_index_falls_back():
+    env = SingleAgentEnv(learner="silver-guild", max_turns=3)
+    env.reset(seed=0)
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    _, _, _, _, info = env.step(illegal)
+    assert info["illegal_action"] == illegal
+
+
+def test_abilities_and_new_decisions_map_generically():
+    from factionsim.rules.wwn.actions import Done, UseAbility
+
+    env = make_env()
+    env.reset(seed=0)
+    state, codec = env.state, env.codec
+    me = "iron-legion"
+    own = [a.id for a in state.assets.values() if a.owner == me]
+    legal = [UseAbility(own[0], "x"), UseAbility(own[0], "y"), UseAbility(own[1], "x"),
+             UseAbility("martial"), UseAbility("martial", "twice"), Done()]
+    indices = codec.encode_actions(state, me, legal)
+    assert len(set(indices)) == len(legal)
+    assert all(0 <= i < codec.n_actions for i in indices)
+    # action classes without a block of their own (``decline``...) land in the "other" block
+    plain = [c() for c in codec.other_types if not dataclasses.fields(c)]
+    extra = codec.encode_actions(state, me, plain)
+    assert len(set(extra)) == len(plain) and all(i >= codec.offset["other"] for i in extra)
+    too_many = [UseAbility(own[0], str(k)) for k in range(codec.limits.options + 1)]
+    assert codec.encode_actions(state, me, too_many)[-1] == -1  # left out, still legal
+    strict = make_env(options_overflow="error").codec
+    with pytest.raises(EncodingError, match="options"):
+        strict.encode_actions(state, me, too_many)
+
+
+def test_docstring_examples():
+    import doctest
+
+    import factionsim.envs
+    import factionsim.envs.single_agent
+
+    for module in (factionsim.envs, factionsim.envs.single_agent):
+        assert doctest.testmod(module).failed == 0
