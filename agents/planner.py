@@ -30,8 +30,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from factionsim.agents.wwn_heuristic import HeuristicAgent, explain
 
+from factionsim.agents.wwn_heuristic import HeuristicAgent, explain
 from factionsim.rules.wwn import turn as T
 from factionsim.rules.wwn.actions import Bribe, ChooseAction, ChooseGoal, KeepGoal
 

@@ -74,7 +74,6 @@ CODECS["houses"] = "factionsim.envs.houses_codec:HousesCodec"
 def make_env(campaign: Any = None, ruleset: str = "wwn", **options: Any) -> FactionEnv:
     """Build the AEC env over a campaign (path, loaded state, or the ruleset's default)."""
     from factionsim.configs import default_campaign_path
-
     from factionsim.core.campaign import load_campaign
 
     if campaign is None:

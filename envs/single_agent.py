@@ -30,6 +30,7 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
+
 from factionsim.agents import make_agent
 
 from . import make_env

@@ -19,10 +19,10 @@ import time
 from dataclasses import asdict, dataclass
 
 import numpy as np
-from factionsim.agents import make_agent
-from factionsim.configs import default_campaign_path
 
 from factionsim import load_campaign
+from factionsim.agents import make_agent
+from factionsim.configs import default_campaign_path
 
 
 @dataclass

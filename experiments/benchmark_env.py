@@ -67,10 +67,11 @@ def env_steps_per_second(args: Args, mode: str) -> dict:
 
 def train_steps_per_second(args: Args) -> dict:
     import torch
-    from factionsim.envs.single_agent import SingleAgentEnv
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.env_util import make_vec_env
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    from factionsim.envs.single_agent import SingleAgentEnv
 
     torch.set_num_threads(1)
     vec_cls = SubprocVecEnv if args.vec == "subproc" else DummyVecEnv

@@ -44,9 +44,9 @@ def parse() -> Args:
 def planner_turn_time(args: Args) -> float:
     """Mean seconds the planner spends deciding per faction turn (2 planners, 2 heuristics)."""
     import numpy as np
+
     from factionsim.agents import make_agent
     from factionsim.configs import default_campaign_path
-
     from factionsim.core.campaign import load_campaign
     from factionsim.runner import play
 

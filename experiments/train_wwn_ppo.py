@@ -116,11 +116,12 @@ def evaluate_only(args: Args) -> list[dict]:
 
 def train(args: Args) -> Path:
     import torch
-    from factionsim.envs.single_agent import SingleAgentEnv
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.env_util import make_vec_env
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    from factionsim.envs.single_agent import SingleAgentEnv
 
     torch.set_num_threads(args.torch_threads)
     out = Path(args.out)

@@ -5,10 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import yaml
+from test_wwn_invariants import Keeper, check_invariants
+
 from factionsim.configs import default_campaign_path
 from factionsim.rules.wwn.data import ASSETS
 from factionsim.rules.wwn.state import WwnState
-from test_wwn_invariants import Keeper, check_invariants
 
 TURNS = 1000
 

@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from factionsim.configs import default_campaign_path
 
 from factionsim.cli import main
+from factionsim.configs import default_campaign_path
 
 OUTPUTS = ("campaign.yaml", "events.jsonl", "chronicle.md")
 

@@ -6,9 +6,9 @@ import json
 
 import numpy as np
 from conflict_helpers import char, make
+
 from factionsim.agents import make_agent
 from factionsim.configs import default_campaign_path
-
 from factionsim.core.campaign import dump_campaign_text, load_campaign
 from factionsim.rules.conflict.state import ConflictState
 from factionsim.runner import play

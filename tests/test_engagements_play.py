@@ -8,8 +8,8 @@ import warnings
 
 import numpy as np
 import pytest
-from factionsim.configs import default_campaign_path
 
+from factionsim.configs import default_campaign_path
 from factionsim.core.campaign import load_campaign
 from factionsim.rules.engagements.model import MAX_COMPETENCE, MAX_DEFENSE
 from factionsim.rules.engagements.state import EngagementsState
@@ -109,8 +109,9 @@ pytest.importorskip("pettingzoo")
 
 
 def test_env_api_and_seed():
-    from factionsim.envs import make_env
     from pettingzoo.test import api_test, seed_test
+
+    from factionsim.envs import make_env
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

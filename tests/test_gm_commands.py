@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import io
-import re
 import json
+import re
 import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
+
 from factionsim.agents import make_agent
 from factionsim.agents.manual import GmReview, ManualAgent
-from factionsim.configs import default_campaign_path
-
 from factionsim.cli import main
+from factionsim.configs import default_campaign_path
 from factionsim.core.campaign import load_campaign
 from factionsim.core.history import History
 

@@ -7,11 +7,11 @@ import time
 
 import numpy as np
 import pytest
+from wwn_helpers import faction, make_state, play_to
+
 from factionsim.agents import make_agent
 from factionsim.agents.wwn_heuristic import HeuristicAgent, Personality
 from factionsim.configs import default_campaign_path
-from wwn_helpers import faction, make_state, play_to
-
 from factionsim.core.campaign import load_campaign
 from factionsim.core.game import CampaignError
 from factionsim.rules.wwn import turn as T

@@ -6,9 +6,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from factionsim.configs import default_campaign_path
 
 from factionsim.cli import main
+from factionsim.configs import default_campaign_path
 from factionsim.core.history import History
 
 

@@ -8,9 +8,9 @@ import time
 
 import numpy as np
 import pytest
-from factionsim.configs import default_campaign_path
 
 from factionsim.chronicle.markdown import Names, describe, render_markdown
+from factionsim.configs import default_campaign_path
 from factionsim.core.campaign import dump_campaign_text, load_campaign
 from factionsim.core.game import CampaignError, IllegalActionError
 from factionsim.rules.houses import prose, turn
@@ -73,7 +73,6 @@ def test_every_event_kind_has_prose():
     s = load_campaign(default_campaign_path("houses"))
     s.max_turns = 20
     from factionsim.agents import make_agent
-
     from factionsim.runner import play
 
     events = play(s, 20, {h: make_agent("random") for h in s.houses})

@@ -7,10 +7,10 @@ import time
 
 import numpy as np
 import pytest
-from factionsim.agents import make_agent
-from factionsim.configs import default_campaign_path
 from wwn_helpers import faction, make_state, play_to
 
+from factionsim.agents import make_agent
+from factionsim.configs import default_campaign_path
 from factionsim.core.campaign import load_campaign
 from factionsim.rules.wwn import turn as T
 from factionsim.runner import play

@@ -8,9 +8,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 import yaml
-from factionsim.configs import default_campaign_path
 
 from factionsim.cli import main
+from factionsim.configs import default_campaign_path
 from factionsim.core.schema import campaign_schema
 from factionsim.rules.wwn.generate import generate_campaign
 

@@ -11,9 +11,8 @@ pytest.importorskip("sb3_contrib")
 
 
 def test_train_save_reload_and_play(tmp_path):
-    from factionsim.configs import default_campaign_path
-
     from factionsim.commands.train import load_script
+    from factionsim.configs import default_campaign_path
     from factionsim.core.campaign import load_campaign, save_campaign
     from factionsim.runner import agents_from_campaign, play
 
@@ -41,7 +40,6 @@ def test_train_save_reload_and_play(tmp_path):
 
 def test_policy_agent_needs_a_path():
     from factionsim.agents import make_agent
-
     from factionsim.core.game import CampaignError
 
     with pytest.raises(CampaignError, match="no saved model"):

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from factionsim.agents import make_agent
-from factionsim.configs import default_campaign_path
 
 import factionsim
+from factionsim.agents import make_agent
+from factionsim.configs import default_campaign_path
 
 TURNS = 1000
 
