@@ -7,6 +7,7 @@ scripted right before the action that rolls them. Default ratings 3/3/3: income 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from wwn_helpers import ScriptedRng, asset, faction, make_state, play_to
 
 from factionsim.rules.wwn import abilities, movement
@@ -348,6 +349,27 @@ def test_mindbenders_reroll_that_does_better_is_discarded_and_decline():
     s.assets["mindbenders#4"].status.pop("used_turn")
     _do(s, "attack infantry#2 -> blue", 9, 1, 1)  # red already affected: not offered again
     assert "informers#3" not in s.assets and s.rng.remaining == []
+
+
+@pytest.mark.parametrize(("reroll", "informers_hp"), [
+    (2, 1),   # infantry 1d8: 2 < the first 6 -> the lower 2 is kept: 3 - 2 = 1 left
+    (7, None),  # 7 is higher: the first 6 stands and the Informers (3 HP) are destroyed
+])
+def test_mindbenders_force_a_damage_reroll_against_their_faction(reroll, informers_hp):
+    s = _state([A("infantry", "b")], [A("informers", "b"), A("mindbenders", "c")])
+    play_to(s, "action", "red")
+    _do(s, "action attack")
+    # red's check wins 9 vs 1: blue declines the check reroll, then red rolls 6 damage
+    _do(s, "attack infantry#1 -> blue", 9, 1)
+    _do(s, "decline", 6)
+    assert s.current_actor() == "blue" and _texts(s) == ["use mindbenders#3 red:lower", "decline"]
+    ev = _do(s, "use mindbenders#3 red:lower", reroll)
+    assert _ability_events(ev, "forced-damage-reroll")[0].data["kept_total"] == min(6, reroll)
+    if informers_hp is None:
+        assert "informers#2" not in s.assets
+    else:
+        assert s.assets["informers#2"].hp == informers_hp
+    assert s.rng.remaining == []
 
 
 # ------------------------------------------------------------------ Occult Infiltrators

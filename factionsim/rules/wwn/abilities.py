@@ -495,3 +495,22 @@ def on_act(state: WwnState, asset: Asset, events: list[Event]) -> None:
             asset.status.pop(quality, None)
     events.append(Event(state.current_turn, "quality-lost", asset.owner,
                         {"asset": asset.id, "qualities": list(lapsing), "reason": "acted"}))
+
+
+def damage_reroll_options(state: WwnState, roller: str, target: Asset,
+                          declined: list[str]) -> tuple[str, list[Action]] | None:
+    """A faction that may force ``roller`` to reroll the damage it just rolled against ``target``
+    (Mindbenders): ``damage_reroll_options`` hook (state, roller, target, holder) -> list of
+    UseAbility; ``damage_reroll_use`` (state, roll, choice, holder, events) -> the kept roll."""
+    for holder, fn in _holders(state, "damage_reroll_options"):
+        if holder.owner not in declined:
+            options = fn(state, roller, target, holder)
+            if options:
+                return holder.owner, options
+    return None
+
+
+def damage_reroll_use(state: WwnState, roll: dict[str, Any], choice: str,
+                      events: list[Event]) -> dict[str, Any]:
+    holder = state.assets[choice.split()[1]]
+    return HOOKS["damage_reroll_use"][holder.type](state, roll, choice, holder, events)

@@ -131,10 +131,12 @@ def _attack_outcome(state: WwnState, args: dict[str, Any], events: list[Event]) 
             flow.ask(state, faction, [*options, Decline()], "attack-negate", args)
             return
         _hit(state, args, events)
+    elif defender.kind.counter and abilities.counter_allowed(state, attacker, defender):
+        roll = Dice.parse(defender.kind.counter).roll(state.rng)
+        _offer_damage_reroll(state, {**args, "roll": _roll(roll), "roller": defender.owner,
+                                     "target": attacker.id, "then": "attack-counter"}, events)
     else:
-        _counter(state, attacker, defender, events)
-        abilities.after_attack(state, attacker, defender, False, events)
-        abilities.after_defend(state, attacker, defender, False, events)
+        _attack_failed(state, args, events)
 
 
 @flow.step("attack-negate")
@@ -155,24 +157,59 @@ def _hit(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
         abilities.after_defend(state, attacker, defender, True, events)
         return
     roll = Dice.parse(attacker.kind.attack.damage).roll(state.rng)
+    _offer_damage_reroll(state, {**args, "roll": _roll(roll), "roller": attacker.owner,
+                                 "target": defender.id, "then": "attack-hit"}, events)
+
+
+def _offer_damage_reroll(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
+    """A damage roll was made: a faction able to force its reroll (Mindbenders) decides first,
+    then the chain goes on at ``args["then"]`` with ``args["roll"]``."""
+    target = state.assets.get(args["target"])
+    offer = None if target is None else abilities.damage_reroll_options(
+        state, args["roller"], target, args.get("damage_declined", []))
+    if offer:
+        faction, options = offer
+        flow.ask(state, faction, [*options, Decline()], "damage-reroll", {**args, "asked": faction})
+    else:
+        flow.call(state, args["then"], args, events)
+
+
+@flow.step("damage-reroll")
+def _damage_reroll(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
+    args = dict(args)
+    choice, asked = args.pop("choice"), args.pop("asked")
+    if choice == "decline":
+        args["damage_declined"] = [*args.get("damage_declined", []), asked]
+    else:
+        args["roll"] = abilities.damage_reroll_use(state, args["roll"], choice, events)
+    _offer_damage_reroll(state, args, events)
+
+
+@flow.step("attack-hit")
+def _attack_hit(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
+    """The attack's damage roll is final: immunity, a last chance to save the asset, damage."""
+    attacker, defender = state.assets.get(args["attacker"]), state.assets.get(args["defender"])
+    if attacker is None or defender is None:
+        return
+    total = args["roll"]["total"]
     if not abilities.damage_allowed(state, attacker, defender):
         events.append(Event(state.current_turn, "immune", defender.owner,
-                            {"asset": defender.id, "attacker": attacker.id, "roll": _roll(roll)}))
-    elif roll.total >= defender.hp and not defender.is_base and \
+                            {"asset": defender.id, "attacker": attacker.id, "roll": args["roll"]}))
+    elif total >= defender.hp and not defender.is_base and \
             (save := abilities.save_options(state, attacker, defender)):
         # the blow would destroy it: first let factions with a way to save it decide
         dealt = defender.hp
         defender.hp = 0
         events.append(Event(state.current_turn, "damage", attacker.owner, {
             "asset": defender.id, "owner": defender.owner, "damage": dealt, "cause": args["cause"],
-            "hp_left": 0, "roll": _roll(roll)}))
+            "hp_left": 0, "roll": args["roll"]}))
         if state.hostile(attacker.owner, defender.owner):
             goals.on_damage(state, attacker.owner, dealt)
         faction, options = save
         flow.ask(state, faction, [*options, Decline()], "attack-save", {**args, "asked": faction})
         return
     else:
-        damage_asset(state, defender, roll.total, attacker.owner, events, args["cause"], _roll(roll))
+        damage_asset(state, defender, total, attacker.owner, events, args["cause"], args["roll"])
     if attacker.id in state.assets:
         abilities.after_attack(state, attacker, state.assets.get(defender.id, defender), True, events)
     abilities.after_defend(state, attacker, defender, True, events)
@@ -197,15 +234,25 @@ def _attack_save(state: WwnState, args: dict[str, Any], events: list[Event]) -> 
         abilities.after_defend(state, attacker, defender, True, events)
 
 
-def _counter(state: WwnState, attacker: Asset, defender: Asset, events: list[Event]) -> None:
-    if not defender.kind.counter or not abilities.counter_allowed(state, attacker, defender):
-        return
-    roll = Dice.parse(defender.kind.counter).roll(state.rng)
-    if abilities.damage_allowed(state, defender, attacker):
-        damage_asset(state, attacker, roll.total, defender.owner, events, "counterattack", _roll(roll))
-    else:
-        events.append(Event(state.current_turn, "immune", attacker.owner,
-                            {"asset": attacker.id, "attacker": defender.id, "roll": _roll(roll)}))
+@flow.step("attack-counter")
+def _attack_counter(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
+    """The failed attack's counterattack roll is final: the attacker takes it."""
+    attacker, defender = state.assets.get(args["attacker"]), state.assets.get(args["defender"])
+    if attacker is not None and defender is not None:
+        if abilities.damage_allowed(state, defender, attacker):
+            damage_asset(state, attacker, args["roll"]["total"], defender.owner, events,
+                         "counterattack", args["roll"])
+        else:
+            events.append(Event(state.current_turn, "immune", attacker.owner,
+                                {"asset": attacker.id, "attacker": defender.id, "roll": args["roll"]}))
+    _attack_failed(state, args, events)
+
+
+def _attack_failed(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
+    attacker, defender = state.assets.get(args["attacker"]), state.assets.get(args["defender"])
+    if attacker is not None and defender is not None:
+        abilities.after_attack(state, attacker, defender, False, events)
+        abilities.after_defend(state, attacker, defender, False, events)
 
 
 def _roll(roll: Roll) -> dict[str, Any]:

@@ -418,8 +418,10 @@ SUMMARIES["mindbenders"] = (
     "Once per game turn, after any check a hostile faction rolled, its owner may force that faction "
     "to reroll its side and keep the result it prefers (the worse one for that faction when the "
     "Mindbenders' owner is the other side; otherwise it names higher or lower when it uses it). Each "
-    "faction can be affected only once until the start of the owner's next turn. Not implemented: "
-    "rerolls of damage and other dice outside attribute checks.")
+    "faction can be affected only once until the start of the owner's next turn. Damage a hostile "
+    "faction rolls in an attack or counterattack can be forced to a reroll the same way (the "
+    "lower result when it hits the owner's assets). Reading: only rolls that decide a conflict — "
+    "checks and damage — are subject; a rival's profit rolls, costs and initiative are not.")
 
 
 def _side_wins(check: CheckResult, side: Side) -> bool:
@@ -458,6 +460,35 @@ def _mb_use(state: WwnState, check: CheckResult, choice: str, holder: Asset,
     holder.status["affected"] = [*holder.status.get("affected", []), fid]
     _log(state, holder, "forced-reroll", events, faction=fid, keep=keep, before=before,
          rerolled=rerolled, kept_total=side.total)
+
+
+def _mb_ready(state: WwnState, holder: Asset, rival: str) -> bool:
+    st = holder.status
+    return (st.get("used_turn") != state.current_turn and _usable(state, holder)
+            and state.hostile(holder.owner, rival) and rival not in st.get("affected", []))
+
+
+@register("mindbenders", "damage_reroll_options")
+def _mb_damage_options(state: WwnState, roller: str, target: Asset, holder: Asset) -> list[UseAbility]:
+    if not _mb_ready(state, holder, roller):
+        return []
+    if target.owner == holder.owner:
+        return [UseAbility(holder.id, f"{roller}:lower")]
+    return [UseAbility(holder.id, f"{roller}:{keep}") for keep in ("lower", "higher")]
+
+
+@register("mindbenders", "damage_reroll_use")
+def _mb_damage_use(state: WwnState, roll: dict[str, Any], choice: str, holder: Asset,
+                   events: list[Event]) -> dict[str, Any]:
+    fid, _, keep = choice.split()[2].partition(":")
+    again = Dice.parse(roll["expr"]).roll(state.rng)
+    rerolled = {"expr": again.expr, "dice": list(again.dice), "total": again.total}
+    kept = rerolled if (keep == "lower") == (again.total < roll["total"]) else roll
+    holder.status["used_turn"] = state.current_turn
+    holder.status["affected"] = [*holder.status.get("affected", []), fid]
+    _log(state, holder, "forced-damage-reroll", events, faction=fid, keep=keep,
+         before=roll["dice"], rerolled=rerolled["dice"], kept_total=kept["total"])
+    return kept
 
 
 @register("mindbenders", "turn_start")
