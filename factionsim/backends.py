@@ -112,15 +112,15 @@ def _remote_chunk(ray: Any) -> Any:
     return _REMOTE
 
 
-def _map_ray(fn: JobFn, items: Sequence[Any], shared: Any, workers: int | None, size: int,
+def _map_ray(fn: JobFn, items: Sequence[Any], shared: Any, workers: int | None, size: int | None,
              address: str | None) -> Iterator[list[tuple[int, Any]]]:
     ray = ray_init(address)
     task = _remote_chunk(ray)
-    if workers is None:
+    if workers is None:  # every CPU of the cluster (not of this machine)
         workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
     shared_ref = ray.put(shared)  # once, however many tasks read it
     fn_ref = ray.put(fn)
-    todo = _chunks(items, size)[::-1]
+    todo = _chunks(items, size or chunk_size(len(items), workers))[::-1]
     pending: list[Any] = []
     try:
         while todo or pending:
@@ -150,8 +150,7 @@ def map_jobs(fn: JobFn, items: Sequence[Any], *, shared: Any = None, backend: st
         workers = workers or os.cpu_count() or 1
         stream = _map_local(fn, items, shared, workers, chunk or chunk_size(len(items), workers))
     else:
-        size = chunk or chunk_size(len(items), workers or (os.cpu_count() or 1))
-        stream = _map_ray(fn, items, shared, workers, size, address)
+        stream = _map_ray(fn, items, shared, workers, chunk, address)
     for results in stream:
         yield from results
 
