@@ -15,13 +15,14 @@ from typing import Any
 import numpy as np
 
 from factionsim.core.dice import Dice
-from factionsim.core.game import Action, Event, IllegalActionError
+from factionsim.core.engine import DecisionState, FactionView
+from factionsim.core.game import Action, Event
 
 from . import turn
 from .model import ACTIVE, APPROACHES, DEFAULT_SETTINGS, Character, Side, Spell
 
 
-class ConflictState:
+class ConflictState(DecisionState):
     """A conflict in play: sides (factions), their characters on a line of heights, Bonds,
     Advantages, the objective, the round in progress and the RNG.
 
@@ -29,6 +30,7 @@ class ConflictState:
     """
 
     ruleset = "conflict"
+    decision_module = turn
 
     def __init__(self) -> None:
         self.name = ""
@@ -66,39 +68,6 @@ class ConflictState:
     def current_turn(self) -> int:
         """The number of the round being played (``turn`` + 1)."""
         return self.turn + 1
-
-    def current_actor(self) -> str | None:
-        self._advance()
-        return None if self.is_over() and self.phase == turn.TURN_START else self.actor
-
-    def legal_actions(self) -> list[Action]:
-        self._advance()
-        if self._legal is None:
-            self._legal = turn.legal_actions(self) if self.actor is not None else []
-        return self._legal
-
-    def apply(self, action: Action) -> list[Event]:
-        """Apply ``action`` for the current actor and run on to the next decision (or the end of
-        the round). Raises :class:`IllegalActionError` for an action not in ``legal_actions()``."""
-        legal = self.legal_actions()
-        if action not in legal:
-            raise IllegalActionError(
-                f"{action} is not legal for {self.actor} now (phase {self.phase}); legal: "
-                + ", ".join(map(str, legal[:12])) + (" ..." if len(legal) > 12 else ""))
-        events, self._pending = self._pending, []
-        turn.apply(self, action, events)
-        events.extend(turn.settle(self, start_turn=False))
-        return events
-
-    def advance(self) -> list[Event]:
-        self._advance()
-        events, self._pending = self._pending, []
-        return events
-
-    def _advance(self) -> None:
-        if self.actor is None and not self.is_over():
-            self._pending.extend(turn.settle(self))
-            self._legal = None
 
     def is_over(self) -> bool:
         if self.ended:
@@ -286,26 +255,10 @@ def _character(cd: dict[str, Any], side: Side, rng: np.random.Generator) -> Char
     return c
 
 
-class ConflictView:
+class ConflictView(FactionView):
     """What one side knows: everything but the plans of enemy characters that have not acted
     yet this round. ``to_state(rng)`` rebuilds a playable state from that knowledge (unknown
     enemy plans are guessed as ``harm``) with dice from ``rng``."""
-
-    def __init__(self, state: ConflictState, faction: str):
-        self.state = state
-        self.faction_id = faction
-
-    @property
-    def faction(self) -> Side:
-        return self.state.factions[self.faction_id]
-
-    @property
-    def turn(self) -> int:
-        return self.state.turn
-
-    @property
-    def phase(self) -> str:
-        return self.state.phase
 
     def known_plan(self, cid: str) -> str | None:
         c = self.state.chars[cid]

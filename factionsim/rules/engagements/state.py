@@ -16,13 +16,14 @@ from typing import Any
 
 import numpy as np
 
-from factionsim.core.game import Action, Event, IllegalActionError
+from factionsim.core.engine import DecisionState, FactionView
+from factionsim.core.game import Action, Event
 
 from . import turn
 from .model import Faction, Pillar, Settings, slugify
 
 
-class EngagementsState:
+class EngagementsState(DecisionState):
     """A campaign of pillars and engagements in play.
 
     ``turn`` counts completed rounds; ``max_turns`` (optional) ends the game when reached.
@@ -30,6 +31,8 @@ class EngagementsState:
     """
 
     ruleset = "engagements"
+    decision_module = turn
+    max_forced_rounds = 100  # a round can pass with no decision at all (nothing to buy)
 
     def __init__(self) -> None:
         self.name = ""
@@ -51,51 +54,7 @@ class EngagementsState:
         self._pending: list[Event] = []
         self._legal: list[Action] | None = None
 
-    # ----------------------------------------------------------------- the engine contract
-    def current_actor(self) -> str | None:
-        self._advance()
-        return None if self.is_over() and self.phase == turn.TURN_START else self.actor
-
-    def legal_actions(self) -> list[Action]:
-        self._advance()
-        if self._legal is None:
-            self._legal = turn.legal_actions(self) if self.actor is not None else []
-        return self._legal
-
-    def apply(self, action: Action) -> list[Event]:
-        """Apply ``action`` for the current actor and run on to the next decision point (not into
-        the next round). Raises :class:`IllegalActionError` for an action not legal now."""
-        legal = self.legal_actions()
-        if action not in legal:
-            raise IllegalActionError(
-                f"{action} is not legal for {self.actor} now (phase {self.phase}); legal: "
-                + ", ".join(map(str, legal[:12])) + (" ..." if len(legal) > 12 else ""))
-        events, self._pending = self._pending, []
-        self._legal = None
-        turn.apply(self, action, events)
-        events.extend(turn.settle(self, start_turn=False))
-        return events
-
-    def advance(self) -> list[Event]:
-        self._advance()
-        events, self._pending = self._pending, []
-        return events
-
-    def _advance(self) -> None:
-        # one round per settle; a round without any real decision (no income, nothing to buy)
-        # runs on to the next, at most 100 of them (an endless game of forced moves stops there)
-        for _ in range(100):
-            if self.actor is not None or self.is_over():
-                return
-            self._pending.extend(turn.settle(self))
-            self._legal = None
-
-    def is_over(self) -> bool:
-        if sum(f.alive for f in self.factions.values()) < 2:
-            return True
-        return (self.max_turns is not None and self.turn >= self.max_turns
-                and self.phase == turn.TURN_START)
-
+    # ------------------------------------------ the engine contract (the rest: DecisionState)
     def scores(self) -> dict[str, float]:
         """0 for a collapsed faction; else 1 + the strength of its pillars (competence + defense +
         unmarked wound circles, summed) + ``renown_score`` (2) per rival pillar it defeated."""
@@ -246,28 +205,12 @@ class EngagementsState:
         return EngagementsState.from_dict(self.to_dict())
 
 
-class EngagementsView:
+class EngagementsView(FactionView):
     """What one faction knows: everything but its rivals' faction dice and engagement pools.
 
     ``to_state(rng)`` rebuilds a playable state from this knowledge (rivals' hidden dice and
     pools set to 0), the dice drawn from ``rng``.
     """
-
-    def __init__(self, state: EngagementsState, faction: str):
-        self.state = state
-        self.faction_id = faction
-
-    @property
-    def faction(self) -> Faction:
-        return self.state.factions[self.faction_id]
-
-    @property
-    def turn(self) -> int:
-        return self.state.turn
-
-    @property
-    def phase(self) -> str:
-        return self.state.phase
 
     def faction_dice(self, fid: str) -> int | None:
         return self.state.factions[fid].faction_dice if fid == self.faction_id else None

@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from factionsim.core.game import Action, Event, IllegalActionError
+from factionsim.core.engine import DecisionState, FactionView
+from factionsim.core.game import Action, Event
 
 from . import turn
 from .dice import steps
@@ -23,7 +24,7 @@ from .model import DEFAULT_RULES, SKILLS, Asset, House
 from .outcomes import slug
 
 
-class HousesState:
+class HousesState(DecisionState):
     """A Succession War in play: the Houses, their assets, the season in progress and the RNG.
 
     ``turn`` counts completed seasons; ``max_turns`` (optional) ends the game when reached.
@@ -31,6 +32,7 @@ class HousesState:
     """
 
     ruleset = "houses"
+    decision_module = turn
 
     def __init__(self) -> None:
         self.name = ""
@@ -61,46 +63,7 @@ class HousesState:
         """The number of the season being played (``turn`` + 1)."""
         return self.turn + 1
 
-    # ----------------------------------------------------------------- the engine contract
-    def current_actor(self) -> str | None:
-        self._advance()
-        return None if self.is_over() and self.phase == turn.TURN_START else self.actor
-
-    def legal_actions(self) -> list[Action]:
-        self._advance()
-        if self._legal is None:
-            self._legal = turn.legal_actions(self) if self.actor is not None else []
-        return self._legal
-
-    def apply(self, action: Action) -> list[Event]:
-        """Apply ``action`` for the current actor and run on to the next decision point."""
-        legal = self.legal_actions()
-        if action not in legal:
-            raise IllegalActionError(
-                f"{action} is not legal for {self.actor} now (phase {self.phase}); legal: "
-                + ", ".join(map(str, legal[:12])) + (" ..." if len(legal) > 12 else ""))
-        events, self._pending = self._pending, []
-        self._legal = None
-        turn.apply(self, action, events)
-        events.extend(turn.settle(self, start_turn=False))
-        return events
-
-    def advance(self) -> list[Event]:
-        self._advance()
-        events, self._pending = self._pending, []
-        return events
-
-    def _advance(self) -> None:
-        if self.actor is None and not self.is_over():
-            self._pending.extend(turn.settle(self))
-            self._legal = None
-
-    def is_over(self) -> bool:
-        if sum(h.alive for h in self.houses.values()) < 2:
-            return True
-        return (self.max_turns is not None and self.turn >= self.max_turns
-                and self.phase == turn.TURN_START)
-
+    # ------------------------------------------ the engine contract (the rest: DecisionState)
     def scores(self) -> dict[str, float]:
         """0 for a fallen House; else 1 + 3 per Holding + the steps of every Holding, Resource
         and Signature Asset above d4 + a quarter of the Skill steps above d4, less the steps of
@@ -234,26 +197,10 @@ class HousesState:
         return HousesState.from_dict(self.to_dict())
 
 
-class HousesView:
+class HousesView(FactionView):
     """What one House knows (everything: nothing is hidden in this ruleset).
 
     ``to_state(rng)`` rebuilds a playable copy whose dice come from ``rng`` (for planners)."""
-
-    def __init__(self, state: HousesState, faction: str):
-        self.state = state
-        self.faction_id = faction
-
-    @property
-    def faction(self) -> House:
-        return self.state.houses[self.faction_id]
-
-    @property
-    def turn(self) -> int:
-        return self.state.turn
-
-    @property
-    def phase(self) -> str:
-        return self.state.phase
 
     def to_state(self, rng: np.random.Generator) -> HousesState:
         d = self.state.to_dict()

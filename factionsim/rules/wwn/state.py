@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from factionsim.core.game import Action, Event, IllegalActionError
+from factionsim.core.engine import DecisionState, FactionView
+from factionsim.core.game import Action, Event
 from factionsim.core.mapgraph import Location, MapGraph
 
 from . import goals, turn
@@ -24,7 +25,7 @@ from .data import ASSET_TYPES, BASE_OF_INFLUENCE
 from .model import Asset, AssetTable, Faction, Goal
 
 
-class WwnState:
+class WwnState(DecisionState):
     """A WWN campaign in play: map, relations, factions, assets, the turn in progress and the RNG.
 
     Build one with :func:`factionsim.load_campaign` (validated) or :meth:`from_dict`.
@@ -32,6 +33,7 @@ class WwnState:
     """
 
     ruleset = "wwn"
+    decision_module = turn
 
     def __init__(self) -> None:
         self.name = ""
@@ -56,55 +58,7 @@ class WwnState:
         self._legal: list[Action] | None = None
         self.holders_cache: tuple[int, dict[str, list]] = (-1, {})  # see abilities._holders
 
-    # ----------------------------------------------------------------- the engine contract
-    def current_actor(self) -> str | None:
-        """The faction that decides now, or ``None`` when the game is over."""
-        self._advance()
-        return None if self.is_over() and self.phase == turn.TURN_START else self.actor
-
-    def legal_actions(self) -> list[Action]:
-        """The actions open to :meth:`current_actor` at this decision point."""
-        self._advance()
-        if self._legal is None:
-            self._legal = turn.legal_actions(self) if self.actor is not None else []
-        return self._legal
-
-    def apply(self, action: Action) -> list[Event]:
-        """Apply ``action`` for the current actor and run on to the next decision point.
-
-        Returns the events caused (dice included). Raises :class:`IllegalActionError` when
-        ``action`` is not in :meth:`legal_actions`.
-        """
-        legal = self.legal_actions()
-        if action not in legal:
-            raise IllegalActionError(
-                f"{action} is not legal for {self.actor} now (phase {self.phase}); legal: "
-                + ", ".join(map(str, legal[:12])) + (" ..." if len(legal) > 12 else "")
-            )
-        events, self._pending = self._pending, []
-        self._legal = None
-        turn.apply(self, action, events)
-        events.extend(turn.settle(self, start_turn=False))
-        return events
-
-    def advance(self) -> list[Event]:
-        """Run automatic steps (a new turn's initiative, income, upkeep...) up to the next
-        decision point and return their events; :meth:`apply` returns them otherwise."""
-        self._advance()
-        events, self._pending = self._pending, []
-        return events
-
-    def _advance(self) -> None:
-        if self.actor is None and not self.is_over():
-            self._pending.extend(turn.settle(self))
-            self._legal = None
-
-    def is_over(self) -> bool:
-        alive = sum(f.alive for f in self.factions.values())
-        if alive < 2:
-            return True
-        return self.max_turns is not None and self.turn >= self.max_turns and self.phase == turn.TURN_START
-
+    # ------------------------------------------ the engine contract (the rest: DecisionState)
     def scores(self) -> dict[str, float]:
         """1 + XP earned from goals + the fraction of HP left for a faction alive, 0 for one gone."""
         return {
@@ -268,28 +222,12 @@ class WwnState:
         return WwnState.from_dict(self.to_dict())
 
 
-class WwnView:
+class WwnView(FactionView):
     """What one faction knows: the state minus other factions' Stealthed assets.
 
     ``to_state(rng)`` rebuilds a playable state from this knowledge alone (for planners): hidden
     assets are absent and the dice come from ``rng``, not the true game's generator.
     """
-
-    def __init__(self, state: WwnState, faction: str):
-        self.state = state
-        self.faction_id = faction
-
-    @property
-    def faction(self) -> Faction:
-        return self.state.factions[self.faction_id]
-
-    @property
-    def turn(self) -> int:
-        return self.state.turn
-
-    @property
-    def phase(self) -> str:
-        return self.state.phase
 
     def visible(self, asset: Asset) -> bool:
         return asset.owner == self.faction_id or not asset.stealth
