@@ -195,3 +195,12 @@ def test_done_when_nothing_is_worth_it():
     play_to(s, T.ACTION, "us")
     choice, _ = decide(s)
     assert choice in (ChooseAction("pass"),) or not isinstance(choice, Done)
+
+
+def test_heuristic_defends_against_an_attack_whose_damage_is_special():
+    """Bewitching Charmer's and Expert Treachery's attacks have no damage dice: the heuristic's odds
+    must still rate the defenders (this crashed once)."""
+    from factionsim.agents.wwn_heuristic.odds import damage_distribution
+
+    assert damage_distribution("special") == (1.0,)
+    assert damage_distribution("1d4") == (0.0, 0.25, 0.25, 0.25, 0.25)

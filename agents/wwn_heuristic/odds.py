@@ -43,7 +43,10 @@ def check_chance(att_rating: int, att_dice: int, def_rating: int, def_dice: int,
 
 @lru_cache(maxsize=256)
 def damage_distribution(expr: str) -> tuple[float, ...]:
-    """P(total = k) for k = 0..max, negative totals clamped to 0 like the engine."""
+    """P(total = k) for k = 0..max, negative totals clamped to 0 like the engine. A "special"
+    attack (Bewitching Charmer, Expert Treachery: the ability is the effect) deals no damage."""
+    if expr == "special":
+        return (1.0,)
     d = Dice.parse(expr)
     dist = {0: 1.0}
     for _ in range(d.count):
