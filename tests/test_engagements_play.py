@@ -104,22 +104,13 @@ def test_heuristic_explains_itself_and_never_plays_illegal():
 
 
 # ------------------------------------------------------------------ the environment
-pytest.importorskip("gymnasium")
-pytest.importorskip("pettingzoo")
 
 
-def test_env_api_and_seed():
-    from pettingzoo.test import api_test, seed_test
-
-    from factionsim.envs import make_env
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        api_test(make_env(ruleset="engagements", max_turns=8), num_cycles=400)
-        seed_test(lambda: make_env(ruleset="engagements", max_turns=6), num_cycles=300)
 
 
 def test_env_masks_match_legal_actions_over_random_games():
+    pytest.importorskip("gymnasium")
+    pytest.importorskip("pettingzoo")
     from factionsim.envs import make_env
 
     env = make_env(ruleset="engagements", max_turns=15)

@@ -37,18 +37,8 @@ def play_random(env, seed: int, max_steps: int = 100_000) -> list[tuple]:
     return trajectory
 
 
-def test_api_test():
-    from pettingzoo.test import api_test
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        api_test(make_env(max_turns=8), num_cycles=400)
 
 
-def test_seed_test():
-    from pettingzoo.test import seed_test
-
-    seed_test(lambda: make_env(max_turns=6), num_cycles=300)
 
 
 def test_same_seed_same_trajectory_and_games_end():

@@ -13,20 +13,6 @@ pytest.importorskip("pettingzoo")
 from factionsim.envs import make_env  # noqa: E402
 
 
-def test_api_test():
-    from pettingzoo.test import api_test
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        api_test(make_env(ruleset="houses", max_turns=4), num_cycles=300)
-
-
-def test_seed_test():
-    from pettingzoo.test import seed_test
-
-    seed_test(lambda: make_env(ruleset="houses", max_turns=3), num_cycles=200)
-
-
 def test_random_games_masks_and_ending():
     env = make_env(ruleset="houses", max_turns=8)
     assert len(env.possible_agents) == 4
