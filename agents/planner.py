@@ -7,7 +7,12 @@ faction played by the heuristic for ``horizon`` more turns. The candidate with t
 outcome (its score, goal progress and Treasure, against the best rival) is chosen. Every other
 decision is the heuristic's. Options:
 
-- ``budget`` — rollouts per searched decision, shared among the candidates (default 12);
+- ``budget`` — rollouts per searched decision, shared among the candidates (default 20: a
+  faction turn of the bundled campaign takes about 0.45 s on average on one core of a 2-core
+  laptop-class machine, 0.9 s at the most);
+- ``search`` — how the budget is shared: ``even`` (default) or ``halving`` (successive halving:
+  the better half of the candidates goes on after each round; it did worse against the
+  heuristic: 53.2% of 200 games at budget 24);
 - ``horizon`` — turns simulated after the current one (default 1);
 - ``width`` — candidates searched at most, the heuristic's favourites first (default 4);
 - ``temperament`` — passed to its heuristic.
@@ -27,6 +32,7 @@ True
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -35,15 +41,21 @@ from factionsim.agents.wwn_heuristic import HeuristicAgent, explain
 from factionsim.rules.wwn import turn as T
 from factionsim.rules.wwn.actions import Bribe, ChooseAction, ChooseGoal, KeepGoal
 
+#: Ways of sharing the rollout budget among the candidates (see ``PlannerAgent._search``).
+SEARCHES = ("even", "halving")
+
 
 class PlannerAgent:
     name = "planner"
 
-    def __init__(self, budget: int = 12, horizon: int = 1, width: int = 4,
+    def __init__(self, budget: int = 20, horizon: int = 1, width: int = 4, search: str = "even",
                  temperament: str | None = None, **options: Any):
         if budget < 1 or horizon < 0 or width < 1:
             raise ValueError("planner needs budget >= 1, horizon >= 0, width >= 1")
+        if search not in SEARCHES:
+            raise ValueError(f"planner search must be one of {', '.join(SEARCHES)}, not {search!r}")
         self.budget, self.horizon, self.width = int(budget), int(horizon), int(width)
+        self.search = search
         self.heuristic = HeuristicAgent(temperament=temperament)
         self.options = options
         self.last_reason: str | None = None
@@ -55,15 +67,35 @@ class PlannerAgent:
             choice = self.heuristic.act(view, legal_actions, rng)
             self.last_reason = self.heuristic.last_reason
             return choice
-        n = max(1, self.budget // len(candidates))
-        seeds = [int(x) for x in rng.integers(0, 2**63 - 1, size=n)]
-        values = {c: float(np.mean([self._rollout(view, c, seed) for seed in seeds]))
-                  for c in candidates}
-        best = max(candidates, key=lambda c: values[c])  # ties: the heuristic's order
+        values = self._search(view, candidates, rng)
+        best = max(values, key=lambda c: values[c])  # ties: the heuristic's order
         why = explain(self.heuristic, view, best)
         self.last_reason = (f"{why} (looked {self.horizon + 1} turn(s) ahead: {values[best]:+.2f} "
                             f"against {len(candidates) - 1} other option(s))")
         return best
+
+    def _search(self, view: Any, candidates: list[Any], rng: Any) -> dict[Any, float]:
+        """Mean rollout value of the candidates still in the race at the end.
+
+        ``search="even"``: one round, the budget split evenly. ``"halving"`` (successive
+        halving): the budget is split evenly over ``ceil(log2(candidates))`` rounds, and after
+        each round but the last only the better half (rounded up) goes on. Every round gives each
+        candidate in it the same number of rollouts (at least one, so a budget smaller than the
+        candidates is exceeded) with the same dice seeds."""
+        totals = {c: 0.0 for c in candidates}
+        counts = {c: 0 for c in candidates}
+        alive = list(candidates)
+        rounds = 1 if self.search == "even" else max(1, math.ceil(math.log2(len(alive))))
+        for r in range(rounds):
+            n = max(1, (self.budget // rounds) // len(alive))
+            seeds = [int(x) for x in rng.integers(0, 2**63 - 1, size=n)]
+            for c in alive:
+                totals[c] += sum(self._rollout(view, c, seed) for seed in seeds)
+                counts[c] += n
+            if r < rounds - 1:
+                ranked = sorted(alive, key=lambda c: -totals[c] / counts[c])  # stable: ties keep
+                alive = [c for c in alive if c in ranked[:math.ceil(len(alive) / 2)]]  # order
+        return {c: totals[c] / counts[c] for c in alive}
 
     # ------------------------------------------------------------------ which decisions
     def _candidates(self, view: Any, legal: list[Any]) -> list[Any]:

@@ -54,6 +54,10 @@ Rendering
 
 Version history
     * v0: initial release (WWN codec: slot catalogue, relative seats, ability options by source).
+    * v1: WWN goal block sized per goal (each goal has room for its own kind of target only:
+      3,420 -> 2,317 actions on the bundled campaign); the ``react`` phase (a rule asking
+      mid-way) has its own phase flag (observation 3,796 -> 3,797). Policies trained on v0 do
+      not fit v1 spaces.
 """
 
 from __future__ import annotations

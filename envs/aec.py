@@ -19,7 +19,7 @@ from factionsim.core.game import FactionsimError
 class FactionEnv(AECEnv):
     """Agents are the campaign's factions; ``agent_selection`` is ``state.current_actor()``."""
 
-    metadata = {"render_modes": ["ansi"], "name": "factionsim_v0", "is_parallelizable": False}
+    metadata = {"render_modes": ["ansi"], "name": "factionsim_v1", "is_parallelizable": False}
 
     def __init__(self, state: Any, codec_factory: Any, *, max_turns: int | None = 30,
                  shaping: float = 0.1, render_mode: str | None = None):

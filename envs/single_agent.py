@@ -88,7 +88,7 @@ class SingleAgentEnv(gym.Env):
                 continue
             if agent == me:
                 return env._cumulative_rewards[me], False, {}
-            legal, _ = env._legal()
+            legal = env.state.legal_actions()  # opponents need no catalogue indices
             env.step_action(self.opponents[agent].act(env.state.view(agent), legal,
                                                       self.np_random))
         return 0.0, True, {}

@@ -27,7 +27,7 @@ hide / sell         A each                      ``hide`` / ``sell <own asset slo
 use (asset)         A x K                       ``use <own asset slot> <k-th option>``
 use (tag)           MAX_TAGS x K                ``use <k-th tag of the faction> <k-th option>``
 bribe               K                           ``bribe`` (k-th offered amount)
-goal                G x W                       ``goal <id> <target>``
+goal                sum over goals of 1 + W(g)  ``goal <id> <target>``
 keep goal           1                           ``keep goal``
 raise               3                           ``raise <attribute>``
 other               8 x K                       the k-th legal action of any other action type
@@ -37,8 +37,9 @@ other               8 x K                       the k-th legal action of any oth
 asset list, which is also its row in the observation), ``T`` = asset types, ``G`` = goal ids,
 ``K`` = ``Limits.options`` options per ability source (the ``k``-th legal ``use`` action of that
 source, in legal-action order: new asset abilities need no codec change; options beyond ``K`` are
-left out, see ``Limits.options_overflow``), ``W`` = goal targets
-(none, attribute, seat, location, seat@location, a row of the other-assets table), the other
+left out, see ``Limits.options_overflow``), ``W(g)`` = the targets of goal ``g``'s kind
+(:data:`GOAL_TARGETS`: an attribute, a seat@location, a row of the other-assets table; slot 0 of
+each goal is "no target"), the other
 block holds up to ``MAX_OTHER_KINDS`` action classes of ``factionsim.rules.wwn.actions`` that
 have no block of their own, by class name (new kinds of decisions such as ``decline``
 land in the "other" block by ordinal); its last slot holds the ``use`` actions whose source is
@@ -56,7 +57,7 @@ from gymnasium import spaces
 
 from factionsim.core.game import Action, FactionsimError
 from factionsim.rules.wwn import actions as wwn_actions
-from factionsim.rules.wwn import turn
+from factionsim.rules.wwn import flow, turn
 from factionsim.rules.wwn.actions import (
     ACTION_KINDS,
     Attack,
@@ -88,19 +89,26 @@ MAX_TAGS = 4
 MAX_BASE_HP = 3 * HP_FROM_RATING[-1]
 #: Slots for action classes that have no block of their own (``decline``...).
 MAX_OTHER_KINDS = 8
-#: Decision phases, in observation order.
+#: Decision phases, in observation order (``react``: a rule asks mid-way, e.g. a reroll or a
+#: rescue; what it asks shows in the legal actions).
 PHASES = (turn.ABILITIES, turn.ACTION, turn.ATTACK, turn.DEFEND, turn.MOVE, turn.REPAIR,
           turn.EXPAND_WHERE, turn.EXPAND_HP, turn.RIVAL_ATTACK, turn.CREATE, turn.HIDE, turn.SELL,
-          turn.GOAL, turn.RAISE)
+          turn.GOAL, turn.RAISE, flow.REACT)
 RELATIONS = ("self", "allied", "neutral", "hostile")
 _TYPE_ATTRS = ("force", "cunning", "wealth", "base")
 
+
+#: The kind of target each goal names (goals absent here take none); see ``goals.options``.
+GOAL_TARGETS = {"eliminate-target": "asset", "root-out-the-enemy": "seat@location",
+                "sphere-dominance": "attribute"}
 
 _DEDICATED = (ChooseAction, Done, Attack, Defend, Move, Repair, RepairFaction, ExpandAt, BaseHp,
               Create, Hide, Sell, UseAbility, Bribe, ChooseGoal, KeepGoal, RaiseRating)
 
 
 _FOREIGN_USE = "use-foreign"
+#: Most distinct asset rows the observation keeps encoded (about 6 MB at 64 locations).
+_BANK_ROWS = 8192
 
 
 class EncodingError(FactionsimError, ValueError):
@@ -159,12 +167,19 @@ class WwnCodec:
     # ------------------------------------------------------------------ action catalogue
     def _build_catalogue(self) -> None:
         A, F, L, K = self.limits.own_assets, self.F, self.L, self.limits.options
-        self.goal_width = 1 + len(ATTRIBUTES) + F + L + F * L + self.limits.other_assets
+        # each goal gets one slot for "no target" plus room for its own kind of target only
+        widths = {None: 0, "attribute": len(ATTRIBUTES), "seat": F, "location": L,
+                  "seat@location": F * L, "asset": self.limits.other_assets}
+        self.goal_offset: dict[str, int] = {}
+        goal_slots = 0
+        for g in self.goals:
+            self.goal_offset[g] = goal_slots
+            goal_slots += 1 + widths[GOAL_TARGETS.get(g)]
         sizes = [("choose", len(ACTION_KINDS)), ("done", 1), ("attack", A * F), ("defend", A),
                  ("move", A * L), ("repair", A), ("repair-faction", 1), ("expand", L),
                  ("base-hp", MAX_BASE_HP), ("create", len(self.types) * L), ("hide", A),
                  ("sell", A), ("use-asset", A * K), ("use-tag", MAX_TAGS * K), ("bribe", K),
-                 ("goal", len(self.goals) * self.goal_width), ("keep-goal", 1), ("raise", 3)]
+                 ("goal", goal_slots), ("keep-goal", 1), ("raise", 3)]
         self.offset: dict[str, int] = {}
         n = 0
         for name, size in sizes:
@@ -198,7 +213,11 @@ class WwnCodec:
         other_rows: dict[str, int] | None = None
         for a in legal:
             t = type(a)
-            if t is ChooseAction:
+            if t is ChooseGoal:  # the most frequent: every goal step offers dozens
+                if other_rows is None:
+                    other_rows = {x.id: k for k, x in enumerate(self._others(state, actor))}
+                i = off["goal"] + self.goal_offset[a.goal] + self._goal_target(a, me, other_rows)
+            elif t is ChooseAction:
                 i = off["choose"] + ACTION_KINDS.index(a.kind)
             elif t is Done:
                 i = off["done"]
@@ -206,11 +225,6 @@ class WwnCodec:
                 i = off["attack"] + own[a.asset] * F + (self.seat[a.target] - me) % F
             elif t is Move:
                 i = off["move"] + own[a.asset] * L + self.loc[a.destination]
-            elif t is ChooseGoal:
-                if other_rows is None:
-                    other_rows = {x.id: k for k, x in enumerate(self._others(state, actor))}
-                i = (off["goal"] + self.goal_index[a.goal] * self.goal_width
-                     + self._goal_target(a.target, me, other_rows))
             elif t is KeepGoal:
                 i = off["keep-goal"]
             elif t is Defend:
@@ -280,27 +294,26 @@ class WwnCodec:
                                 "(pass options=... to make_env)")
         return self.offset["other"] + self.other_index[t] * self.limits.options + k
 
-    def _goal_target(self, target: str, me: int, other_rows: dict[str, int]) -> int:
-        F, L = self.F, self.L
+    def _goal_target(self, a: ChooseGoal, me: int, other_rows: dict[str, int]) -> int:
+        """Slot of a goal's target within the goal's range (0: no target)."""
+        target = a.target
         if target == "":
             return 0
-        if target in ATTRIBUTES:
+        kind = GOAL_TARGETS.get(a.goal)
+        if kind == "attribute" and target in ATTRIBUTES:
             return 1 + ATTRIBUTES.index(target)
-        base = 1 + len(ATTRIBUTES)
-        if target in self.seat:
-            return base + (self.seat[target] - me) % F
-        base += F
-        if target in self.loc:
-            return base + self.loc[target]
-        base += L
-        if "@" in target:
+        if kind == "seat" and target in self.seat:
+            return 1 + (self.seat[target] - me) % self.F
+        if kind == "location" and target in self.loc:
+            return 1 + self.loc[target]
+        if kind == "seat@location":
             fid, _, lid = target.partition("@")
             if fid in self.seat and lid in self.loc:
-                return base + ((self.seat[fid] - me) % F) * L + self.loc[lid]
-        base += F * L
-        if target in other_rows:
-            return base + other_rows[target]
-        raise EncodingError(f"goal target {target!r} cannot be encoded")
+                return 1 + ((self.seat[fid] - me) % self.F) * self.L + self.loc[lid]
+        if kind == "asset" and target in other_rows:
+            return 1 + other_rows[target]
+        raise EncodingError(f"goal {a.goal} target {target!r} cannot be encoded (the codec "
+                            f"expects {kind or 'no target'} for it: GOAL_TARGETS)")
 
     def _own_slots(self, state: Any, actor: str) -> dict[str, int]:
         own = [a.id for a in state.assets.values() if a.owner == actor]
@@ -337,6 +350,10 @@ class WwnCodec:
         # assets: present, owner relation, owner seat, type stats, location, hp, flags
         self.type_feat = _type_features(self.types)
         self.asset_row = 1 + len(RELATIONS) + F + self.type_feat.shape[1] + L + 2 + 4
+        # encoded asset rows: at least room for one full observation
+        self._bank = np.zeros((2 * (self.limits.own_assets + self.limits.other_assets),
+                               self.asset_row), np.float32)
+        self._row_of: dict[tuple, int] = {}  # asset row key -> bank row
         sizes = [self.g_size, self.own_size, F * self.fac_row, L * self.loc_row,
                  (self.limits.own_assets + self.limits.other_assets) * self.asset_row]
         self.obs_size = int(sum(sizes))
@@ -424,47 +441,67 @@ class WwnCodec:
         if len(own_assets) > self.limits.own_assets:
             self._own_slots(state, agent)  # raises the clear error
         others = self._others(state, agent)
+        if len(self._row_of) + len(own_assets) + len(others) > len(self._bank):
+            self._make_room()
         done = {x for key in ("done", "rival_done", "used") for x in ctx.get(key, ())
                 if isinstance(x, str)}
-        arow = self.asset_row
-        o_seat = 1 + nrel
-        o_loc = o_seat + F + self.type_feat.shape[1]
-        o_hp = o_loc + L
         own_count = [0] * L
         other_count = [0] * L
         rows: list[int] = []
-        types: list[int] = []
-        type_index = self.type_index
-        start_other = self.limits.own_assets
+        bank_rows: list[int] = []
+        row_of = self._row_of
+        start_other = self.limits.own_assets - len(own_assets)
         for i, a in enumerate(own_assets + others):
-            row = i if i < len(own_assets) else start_other + i - len(own_assets)
-            r = ast0 + row * arow
             s = (seat[a.owner] - me) % F
             li = locs[a.location]
-            mh = a.max_hp
-            ix += [r, r + 1 + rel_of[a.owner], r + o_seat + s, r + o_loc + li, r + o_hp,
-                   r + o_hp + 1, r + o_hp + 2, r + o_hp + 3, r + o_hp + 4, r + o_hp + 5]
-            vs += [1.0, 1.0, 1.0, 1.0, a.hp / mh if mh else 0.0, min(mh, 20) / 20,
-                   float(a.stealth), float(a.exposed), float(a.subtle), float(a.id in done)]
-            rows.append(row)
-            types.append(type_index[a.type])
-            if a.type == "base-of-influence":
-                put_i(loc0 + li * lrow + F + 2 + s)
-                put_v(1.0)
+            key = (rel_of[a.owner], s, a.type, li, a.hp, a.max_hp, a.stealth, a.exposed,
+                   bool(a.status.get("subtle")), a.id in done)
+            b = row_of.get(key)
+            rows.append(i if s == 0 else start_other + i)
+            bank_rows.append(b if b is not None else self._bank_row(key))
             if s == 0:
                 own_count[li] += 1
             else:
                 other_count[li] += 1
+            if a.type == "base-of-influence":
+                put_i(loc0 + li * lrow + F + 2 + s)
+                put_v(1.0)
         for li in range(L):
             r = loc0 + li * lrow + 2 * F + 2
             ix += [r, r + 1]
             vs += [min(own_count[li], 8) / 8, min(other_count[li], 8) / 8]
         out[ix] = vs
         if rows:
-            ast = out[self._slices[4]].reshape(-1, arow)
-            t0 = o_seat + F
-            ast[rows, t0:t0 + self.type_feat.shape[1]] = self.type_feat[types]
+            out[self._slices[4]].reshape(-1, self.asset_row)[rows] = self._bank[bank_rows]
         return out
+
+    def _bank_row(self, key: tuple) -> int:
+        """Encode one asset row (see :meth:`observe`'s key) into the row bank; its bank index.
+
+        Asset rows repeat a lot (same type, place, HP...), so each distinct row is built once;
+        there is room: :meth:`observe` calls :meth:`_make_room` first."""
+        rel, s, type_id, li, hp, mh, stealth, exposed, made_subtle, done = key
+        subtle = ASSET_TYPES[type_id].subtle or made_subtle  # as ``Asset.subtle``
+        F = self.F
+        o_seat = 1 + len(RELATIONS)
+        o_type = o_seat + F
+        o_loc = o_type + self.type_feat.shape[1]
+        o_hp = o_loc + self.L
+        row = self._bank[len(self._row_of)]
+        row[:] = 0.0
+        row[[0, 1 + rel, o_seat + s, o_loc + li]] = 1.0
+        row[o_type:o_loc] = self.type_feat[self.type_index[type_id]]
+        row[o_hp:o_hp + 6] = (hp / mh if mh else 0.0, min(mh, 20) / 20, stealth, exposed, subtle,
+                              done)
+        b = self._row_of[key] = len(self._row_of)
+        return b
+
+    def _make_room(self) -> None:
+        """Double the row bank, or empty it once it holds ``_BANK_ROWS`` rows."""
+        if len(self._bank) >= _BANK_ROWS:
+            self._row_of.clear()
+        else:
+            self._bank = np.concatenate([self._bank, np.zeros_like(self._bank)])
 
 
 def _relation(state: Any, a: str, b: str) -> str:

@@ -15,10 +15,14 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).parent))  # train_wwn_ppo: the PPO settings measured
 
 
 @dataclass
@@ -26,8 +30,9 @@ class Args:
     seconds: float = 10.0  # per env measurement
     max_turns: int = 30
     train_steps: int = 16_384  # 0: skip the training measurement
-    n_envs: int = 8
+    n_envs: int = 0  # 0: the training script's default
     vec: str = "subproc"
+    torch_threads: int = 0  # 0: the training script's default
     seed: int = 0
 
 
@@ -66,25 +71,33 @@ def env_steps_per_second(args: Args, mode: str) -> dict:
 
 
 def train_steps_per_second(args: Args) -> dict:
+    """MaskablePPO with the training script's default settings (``train_wwn_ppo.Args``)."""
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.env_util import make_vec_env
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+    from train_wwn_ppo import Args as TrainArgs
 
+    from factionsim.envs.features import policy_kwargs
     from factionsim.envs.single_agent import SingleAgentEnv
 
-    torch.set_num_threads(1)
+    cfg = TrainArgs()
+    n_envs = args.n_envs or cfg.n_envs
+    torch.set_num_threads(args.torch_threads or cfg.torch_threads)
     vec_cls = SubprocVecEnv if args.vec == "subproc" else DummyVecEnv
-    venv = make_vec_env(SingleAgentEnv, n_envs=args.n_envs, seed=args.seed, vec_env_cls=vec_cls,
+    venv = make_vec_env(SingleAgentEnv, n_envs=n_envs, seed=args.seed, vec_env_cls=vec_cls,
                         env_kwargs={"max_turns": args.max_turns})
-    model = MaskablePPO("MlpPolicy", venv, n_steps=2048 // args.n_envs, batch_size=512,
-                        n_epochs=4, device="cpu", seed=args.seed,
-                        policy_kwargs={"net_arch": [128, 128]})
+    model = MaskablePPO("MlpPolicy", venv, learning_rate=cfg.learning_rate,
+                        n_steps=cfg.n_steps * cfg.n_envs // n_envs, batch_size=cfg.batch_size,
+                        n_epochs=cfg.n_epochs, gamma=cfg.gamma, ent_coef=cfg.ent_coef,
+                        device="cpu", seed=args.seed,
+                        policy_kwargs=policy_kwargs(cfg.trunk, cfg.net_arch))
     t0 = time.perf_counter()
     model.learn(total_timesteps=args.train_steps)
     elapsed = time.perf_counter() - t0
     venv.close()
-    return {"mode": f"maskable-ppo ({args.n_envs} envs, {args.vec})",
+    return {"mode": f"maskable-ppo ({n_envs} envs, {args.vec}, "
+                    f"{torch.get_num_threads()} torch threads)",
             "steps": model.num_timesteps, "steps_per_s": round(model.num_timesteps / elapsed)}
 
 

@@ -24,9 +24,9 @@ class Args:
     turns: int = 20  # turns per game
     seed: int = 0  # master seed (game g uses SeedSequence([seed, g]))
     workers: int = 2  # parallel processes
-    budget: int = 8  # planner rollouts per searched decision
+    budget: int = 0  # planner rollouts per searched decision (0: the planner's default)
     horizon: int = 1  # planner: turns simulated after the current one
-    timing_turns: int = 10  # turns of one game used to time the planner
+    timing_turns: int = 20  # turns of one game used to time the planner
     skip_planner: bool = False
     out: str = "experiments-out/compare_agents.json"
 
@@ -41,8 +41,9 @@ def parse() -> Args:
     return Args(**vars(p.parse_args()))
 
 
-def planner_turn_time(args: Args) -> float:
-    """Mean seconds the planner spends deciding per faction turn (2 planners, 2 heuristics)."""
+def planner_turn_times(args: Args) -> dict[str, float]:
+    """Seconds the planner spends deciding per faction turn (2 planners, 2 heuristics): mean,
+    90th percentile and most."""
     import numpy as np
 
     from factionsim.agents import make_agent
@@ -52,13 +53,13 @@ def planner_turn_time(args: Args) -> float:
 
     state = load_campaign(default_campaign_path())
     state.seed, state.rng = args.seed, np.random.default_rng(args.seed)
-    spent = {"t": 0.0}
+    spent: dict[tuple[str, int], float] = {}
     agents = {}
     for i, fid in enumerate(state.factions):
         if i % 2:
             agents[fid] = make_agent("heuristic")
             continue
-        planner = make_agent("planner", budget=args.budget, horizon=args.horizon)
+        planner = make_agent("planner", **planner_options(args))
         act = planner.act
 
         def timed(view, legal, rng, act=act):
@@ -66,12 +67,19 @@ def planner_turn_time(args: Args) -> float:
             try:
                 return act(view, legal, rng)
             finally:
-                spent["t"] += time.perf_counter() - t
+                key = (view.faction_id, view.state.turn)
+                spent[key] = spent.get(key, 0.0) + time.perf_counter() - t
 
         planner.act = timed
         agents[fid] = planner
     play(state, args.timing_turns, agents)
-    return spent["t"] / (2 * state.turn)
+    times = np.array(sorted(spent.values()))
+    return {"mean": float(times.mean()), "p90": float(np.quantile(times, 0.9)),
+            "max": float(times.max()), "faction_turns": len(times)}
+
+
+def planner_options(args: Args) -> dict[str, int]:
+    return {"horizon": args.horizon, **({"budget": args.budget} if args.budget else {})}
 
 
 def main() -> None:
@@ -84,7 +92,7 @@ def main() -> None:
     comparisons = [("heuristic", "random")]
     if not args.skip_planner:
         comparisons.append(("planner", "heuristic"))
-    options = {"planner": {"budget": args.budget, "horizon": args.horizon}}
+    options = {"planner": planner_options(args)}
     for a, b in comparisons:
         t = time.time()
         r = run_tournament([a, b], args.games, turns=args.turns, seed=args.seed,
@@ -95,10 +103,11 @@ def main() -> None:
               f"({a} win rate {r['agents'][a]['win_rate']:.1%}, {time.time() - t:.0f}s)\n")
         figures[f"{a}_vs_{b}"] = {"beats": share, "agents": r["agents"]}
     if not args.skip_planner:
-        secs = planner_turn_time(args)
-        print(f"==> planner (budget {args.budget}, horizon {args.horizon}): "
-              f"{secs * 1000:.0f} ms per faction turn")
-        figures["planner_seconds_per_faction_turn"] = secs
+        times = planner_turn_times(args)
+        print(f"==> planner ({planner_options(args)}): per faction turn {times['mean']:.2f} s "
+              f"mean, {times['p90']:.2f} s p90, {times['max']:.2f} s max "
+              f"({times['faction_turns']} faction turns)")
+        figures["planner_seconds_per_faction_turn"] = times
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(figures, indent=2) + "\n")

@@ -12,6 +12,12 @@ final model is ``OUT/model.zip`` (also saved at each evaluation, a checkpoint);
 ``OUT/eval.json`` holds the evaluations. Play it with
 ``agent: policy:OUT/model.zip`` in a campaign file.
 
+Defaults chosen for 2 CPU cores: one 128-unit layer shared by the policy and value heads
+(``--trunk``: the observation is long, so the first layer is most of an update's work), then
+128 units per head; the environments step in the training process (``--vec dummy``: with
+``subproc`` the per-step messages between processes cost more than the parallel games save)
+and torch uses both cores for the updates (``--torch-threads 2``).
+
     python experiments/train_wwn_ppo.py --eval-only runs/ppo/model.zip \
         --eval-opponents random heuristic --eval-games 200      # evaluate a saved model
     python experiments/train_wwn_ppo.py --eval-only random ...   # the random baseline
@@ -37,7 +43,7 @@ class Args:
     eval_opponents: list[str] = field(default_factory=lambda: ["random"])
     seed: int = 0
     n_envs: int = 8
-    vec: str = "subproc"  # or "dummy"
+    vec: str = "dummy"  # or "subproc" (on 2 cores its per-step messages cost more than it saves)
     out: str = "runs/wwn_ppo"
     campaign: str | None = None  # default: the bundled campaign
     max_turns: int = 30
@@ -47,10 +53,11 @@ class Args:
     n_epochs: int = 4
     gamma: float = 0.995
     ent_coef: float = 0.01
-    net_arch: list[int] = field(default_factory=lambda: [128, 128])
-    eval_every: int = 50_000
+    trunk: int = 128  # units of the first layer, shared by policy and value (0: not shared)
+    net_arch: list[int] = field(default_factory=lambda: [128])  # per head, after the trunk
+    eval_every: int = 50_000  # 0: no evaluation during training
     eval_games: int = 40
-    torch_threads: int = 1
+    torch_threads: int = 2
     eval_deterministic: bool = False  # sample from the policy (argmax play is much weaker)
     eval_only: str | None = None  # a saved model (or "random"): only evaluate it, eval_games each
 
@@ -121,6 +128,7 @@ def train(args: Args) -> Path:
     from stable_baselines3.common.env_util import make_vec_env
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
+    from factionsim.envs.features import policy_kwargs
     from factionsim.envs.single_agent import SingleAgentEnv
 
     torch.set_num_threads(args.torch_threads)
@@ -134,7 +142,7 @@ def train(args: Args) -> Path:
         "MlpPolicy", venv, learning_rate=args.learning_rate, n_steps=args.n_steps,
         batch_size=args.batch_size, n_epochs=args.n_epochs, gamma=args.gamma,
         ent_coef=args.ent_coef, seed=args.seed, verbose=0, device="cpu",
-        tensorboard_log=str(out / "tb"), policy_kwargs={"net_arch": list(args.net_arch)},
+        tensorboard_log=str(out / "tb"), policy_kwargs=policy_kwargs(args.trunk, args.net_arch),
     )
     results: list[dict] = []
 
@@ -145,7 +153,7 @@ def train(args: Args) -> Path:
             self.t0 = time.perf_counter()
 
         def _on_step(self) -> bool:
-            if self.num_timesteps >= self.next_eval:
+            if args.eval_every > 0 and self.num_timesteps >= self.next_eval:
                 self.next_eval += args.eval_every
                 self._evaluate()
             return True

@@ -48,3 +48,29 @@ def test_every_asset_type_in_random_play(seed: int) -> None:
         check_invariants(s)
     assert s.turn == TURNS or s.is_over()
     assert len(used) >= 20  # many different abilities were actually exercised
+
+
+def test_heuristic_agents_with_every_asset_type() -> None:
+    """The heuristic answers every decision that any asset's ability can raise, legally."""
+    from factionsim.agents import make_agent
+
+    s = every_asset_campaign()
+    s.rng = np.random.default_rng(7)
+    s.max_turns = 12
+    agents = {fid: make_agent("heuristic") for fid in s.factions}
+    rng = np.random.default_rng(8)
+    used: set[str] = set()
+    phases: set[str] = set()
+    while (actor := s.current_actor()) is not None:
+        legal = s.legal_actions()
+        action = agents[actor].act(s.view(actor), legal, rng)
+        assert action in legal, (s.phase, actor, action)
+        assert agents[actor].last_reason, (s.phase, action)  # every decision explained
+        phases.add(s.phase)
+        if str(action).startswith("use "):
+            used.add(str(action).split()[1].split("#")[0])
+        s.apply(action)
+        check_invariants(s)
+    assert s.turn == 12 or s.is_over()
+    assert len(used) >= 8, used  # the heuristic does use abilities, not only the basics
+    assert "react" in phases  # and answers mid-rule questions

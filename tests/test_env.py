@@ -157,6 +157,23 @@ def test_abilities_and_new_decisions_map_generically():
         strict.encode_actions(state, me, too_many)
 
 
+def test_goal_block_gives_each_goal_room_for_its_own_targets_only():
+    from factionsim.rules.wwn import goals
+    from factionsim.rules.wwn.actions import ChooseGoal
+
+    env = make_env()
+    env.reset(seed=0)
+    state, codec = env.state, env.codec
+    me = "iron-legion"
+    every = goals.options(state, state.factions[me])  # each goal with each possible target
+    indices = codec.encode_actions(state, me, every)
+    start, end = codec.offset["goal"], codec.offset["keep-goal"]
+    assert len(set(indices)) == len(every) and all(start <= i < end for i in indices)
+    assert end - start == len(codec.goals) + 3 + codec.F * codec.L + codec.limits.other_assets
+    with pytest.raises(EncodingError, match="sphere-dominance target 'vell'"):
+        codec.encode_actions(state, me, [ChooseGoal("sphere-dominance", "vell")])
+
+
 def test_docstring_examples():
     import doctest
 

@@ -4,7 +4,6 @@ continues exactly, the CLI runs, the heuristic beats random, scenario errors are
 from __future__ import annotations
 
 import json
-import time
 
 import numpy as np
 import pytest
@@ -40,7 +39,6 @@ def check_invariants(s) -> None:
 
 
 def test_a_thousand_random_seasons_keep_the_invariants():
-    start = time.perf_counter()
     seasons, game, kinds = 0, 0, set()
     base = load_campaign(default_campaign_path("houses"))
     while seasons < 1000:
@@ -64,7 +62,6 @@ def test_a_thousand_random_seasons_keep_the_invariants():
         check_invariants(s)
         seasons += s.turn
         game += 1
-    assert time.perf_counter() - start < 15
     missing = set(prose.PROSE) - kinds - {"turn-end"}
     assert not missing - {"taken-out", "trauma-escalates", "permanent-loss"}, missing
 

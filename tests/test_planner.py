@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import time
 
 import numpy as np
 import pytest
@@ -68,23 +67,58 @@ def test_rollout_states_hold_no_hidden_assets(monkeypatch):
     assert seen and all(hidden not in ids for ids in seen)
 
 
-def test_budget_option_and_faction_turn_time():
+def test_budget_option_and_a_played_campaign():
+    """(Its speed is measured by experiments/benchmark.py, not here.)"""
     with pytest.raises(ValueError):
         make_agent("planner", budget=0)
     s = load_campaign(default_campaign_path())
     planner = make_agent("planner", budget=4)
     agents = {fid: make_agent("heuristic") for fid in s.factions}
     agents["iron-legion"] = planner
-    spent = [0.0]
+    reasons = []
     act = planner.act
 
-    def timed(*a):
-        t = time.perf_counter()
-        try:
-            return act(*a)
-        finally:
-            spent[0] += time.perf_counter() - t
+    def recorded(*a):
+        choice = act(*a)
+        reasons.append(planner.last_reason)
+        return choice
 
-    planner.act = timed
+    planner.act = recorded
     play(s, 2, agents)
-    assert spent[0] / 2 < 1.0
+    assert s.turn == 2 and any("looked 2 turn(s) ahead" in (r or "") for r in reasons)
+
+
+@pytest.mark.parametrize("budget, expected", [
+    # 5 candidates: ceil(log2 5) = 3 rounds of budget // 3 rollouts; 5 -> 3 -> 2 survivors
+    (24, {"a": 7, "b": 7, "c": 3, "d": 1, "e": 1}),
+    (12, {"a": 4, "b": 4, "c": 2, "d": 1, "e": 1}),
+    (3, {"a": 3, "b": 3, "c": 2, "d": 1, "e": 1}),  # at least one rollout each round
+])
+def test_successive_halving_gives_the_best_candidates_the_rollouts(monkeypatch, budget, expected):
+    planner = make_agent("planner", budget=budget, search="halving")
+    worth = {"a": 5.0, "b": 4.0, "c": 3.0, "d": 2.0, "e": 1.0}
+    calls = {c: 0 for c in worth}
+
+    def rollout(view, candidate, seed):
+        calls[candidate] += 1
+        return worth[candidate]
+
+    monkeypatch.setattr(planner, "_rollout", rollout)
+    values = planner._search(None, ["e", "d", "c", "b", "a"], np.random.default_rng(0))
+    assert calls == expected
+    assert values == {"b": 4.0, "a": 5.0} and max(values, key=values.get) == "a"
+
+
+def test_even_search_splits_the_budget_evenly(monkeypatch):
+    planner = make_agent("planner", budget=20)
+    calls = {c: 0 for c in "abcde"}
+
+    def rollout(view, candidate, seed):
+        calls[candidate] += 1
+        return float(ord(candidate))
+
+    monkeypatch.setattr(planner, "_rollout", rollout)
+    values = planner._search(None, list("abcde"), np.random.default_rng(0))
+    assert calls == dict.fromkeys("abcde", 4) and values == {c: float(ord(c)) for c in "abcde"}
+    with pytest.raises(ValueError, match="even, halving"):
+        make_agent("planner", search="best-first")

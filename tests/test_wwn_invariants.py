@@ -25,8 +25,11 @@ def check_invariants(s) -> None:
             assert hq is not None and hq.max_hp == f.max_hp, (f.id, hq)
         else:
             assert f.hp == 0 and not s.assets_of(f.id), f.id
+    ask = s.ctx.get("ask") if s.phase == "react" else None
+    # an asset brought to 0 HP stays in play while its owner decides whether to save it (Healers)
+    saving = ask["args"].get("defender") if ask and ask.get("then") == "attack-save" else None
     for a in s.assets.values():
-        assert 1 <= a.hp <= a.max_hp, a
+        assert 1 <= a.hp <= a.max_hp or (a.hp == 0 and a.id == saving), a
         assert a.location in s.map.locations, a
         assert s.factions[a.owner].alive, a
 

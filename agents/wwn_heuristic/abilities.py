@@ -76,9 +76,14 @@ def answer_reaction(sit: Any, legal: list[Any]) -> tuple[Any, str]:
             if worth >= 4 and sit.me.treasure >= worth // 2 + 2:
                 return action, f"pays to keep the {target.kind.name}"
         if decline is None:  # a forced choice (e.g. which asset meets a rogue attack)
-            return action, None
+            return action, f"answers with {_source_name(sit, action.source)}: it must choose one"
         if action.option in ("pay", "pay-ransom") and sit.me.treasure >= 3:
             return action, "pays rather than lose the asset"
     if decline is not None:
-        return decline, None
-    return legal[0], None
+        return decline, "lets it pass: not worth what it would cost"
+    return legal[0], "the only answer the rules leave it"
+
+
+def _source_name(sit: Any, source: str) -> str:
+    asset = sit.state.assets.get(source)
+    return sit.aname(asset) if asset is not None else source

@@ -21,6 +21,9 @@ XP = 20.0  # points per XP: goals are what the score counts
 OWN_HP = 1.5  # points per faction HP of ours
 ENEMY_HP = 0.6  # points per faction HP taken from a rival
 
+#: (asset type, ratings and tags of us and our rivals) -> mean damage of one attack.
+_ATTACK_WORTH: dict[tuple, float] = {}
+
 
 @dataclass(frozen=True)
 class AttackPlan:
@@ -50,6 +53,8 @@ class Situation:
         for a in self.assets:
             self.by_loc.setdefault(a.location, []).append(a)
         self.goal = self.me.goal
+        self._sides: tuple | None = None  # ratings and tags of us and our rivals
+        self._distance_cache: dict[str, int] = {}
 
     # ------------------------------------------------------------ names for reasons
     def fname(self, fid: str) -> str:
@@ -209,11 +214,7 @@ class Situation:
     def purchase_value(self, type_id: str, location: str) -> float:
         kind = ASSETS[type_id]
         g = self.goal.id if self.goal else ""
-        attack = 0.0
-        if kind.can_attack_normally:
-            rivals = [self.state.factions[h] for h in self.hostile_ids] or [self.me]
-            p = sum(attack_chance(self.me, kind.attack, r) for r in rivals) / len(rivals)
-            attack = p * damage_mean(kind.attack.damage)
+        attack = self._attack_worth(kind) if kind.can_attack_normally else 0.0
         defence = kind.hp * 0.5 + (damage_mean(kind.counter) if kind.counter else 0.0)
         war = self.war_goal()
         value = attack * (3.0 if war else 1.5) * self.p.aggression + defence * self.p.caution
@@ -227,10 +228,34 @@ class Situation:
             value += 1.5
         value -= kind.cost * (0.8 if self.p.greed > 1.2 else 0.5)
         # where: near the enemy for war, at home for defence
-        near = min((self.state.map.distance(location, e.location) for e in self.enemies),
-                   default=3)
-        value += (1.5 if war else 0.5) * (2 - min(2, near)) if kind.can_attack_normally else 0
+        if kind.can_attack_normally:
+            value += (1.5 if war else 0.5) * (2 - min(2, self._enemy_distance(location)))
         return value
+
+    def _attack_worth(self, kind) -> float:
+        """Mean damage per attack of a new ``kind`` against our rivals.
+
+        It depends only on ratings and tags, so it is cached across decisions and games."""
+        if self._sides is None:
+            rivals = [f for f in self.state.factions.values() if f.id in self.hostile_ids]
+            self._rivals = rivals or [self.me]
+            self._sides = tuple((f.ratings, tuple(f.tags)) for f in (self.me, *self._rivals))
+        key = (kind.id, self._sides)
+        worth = _ATTACK_WORTH.get(key)
+        if worth is None:
+            if len(_ATTACK_WORTH) > 100_000:
+                _ATTACK_WORTH.clear()
+            p = sum(attack_chance(self.me, kind.attack, r) for r in self._rivals) / len(self._rivals)
+            worth = _ATTACK_WORTH[key] = p * damage_mean(kind.attack.damage)
+        return worth
+
+    def _enemy_distance(self, location: str) -> int:
+        """Steps from ``location`` to the nearest visible enemy asset (3 with none; cached)."""
+        near = self._distance_cache.get(location)
+        if near is None:
+            near = self._distance_cache[location] = min(
+                (self.state.map.distance(location, e.location) for e in self.enemies), default=3)
+        return near
 
     # ------------------------------------------------------------ where things stand
     def base_here(self, loc: str) -> bool:

@@ -32,8 +32,14 @@ def income_and_upkeep(state: WwnState, f: Faction, events: list[Event]) -> None:
                         {"amount": earned, "treasure": f.treasure}))
     abilities.run_income(state, f.id, events)
     abilities.run_upkeep(state, f.id, events)
+    by_attribute: dict[str, list[Asset]] | None = None
     for attr in ATTRIBUTES:
-        own = [a for a in state.assets_of(f.id) if a.attribute == attr]
+        if by_attribute is None:  # (again after a loss: a removal may take other assets along)
+            by_attribute = {x: [] for x in ATTRIBUTES}
+            for a in state.assets_of(f.id):
+                if a.type != "base-of-influence":
+                    by_attribute[a.attribute].append(a)
+        own = by_attribute[attr]
         excess = len(own) - f.rating(attr)
         if excess <= 0:
             continue
@@ -45,6 +51,8 @@ def income_and_upkeep(state: WwnState, f: Faction, events: list[Event]) -> None:
             "lost": [a.id for a in lost], "treasure": f.treasure}))
         for a in lost:
             remove_asset(state, a, events, "excess upkeep unpaid")
+        if lost:
+            by_attribute = None
 
 
 def overcomplex(f: Faction, kind: AssetType) -> bool:
@@ -69,11 +77,13 @@ def buyable(state: WwnState, f: Faction, location: str) -> Iterator[str]:
             owned[a.attribute] += 1
             n_overcomplex += overcomplex(f, a.kind)
     magic = f.magic_level + abilities.magic_boost(state, f.id, location)
+    ratings = {attr: f.rating(attr) for attr in ATTRIBUTES}
+    no_more_overcomplex = n_overcomplex >= INNOVATIVE_MAX_OVERCOMPLEX
     for kind in ASSETS.values():
-        rating = f.rating(kind.attribute)
+        rating = ratings[kind.attribute]
         if kind.rating > rating + bonus or owned[kind.attribute] >= rating:
             continue
-        if overcomplex(f, kind) and n_overcomplex >= INNOVATIVE_MAX_OVERCOMPLEX:
+        if no_more_overcomplex and kind.rating > rating:  # overcomplex(f, kind)
             continue
         if kind.magic_level > magic:
             continue

@@ -494,6 +494,8 @@ def _usurers(state: WwnState, asset: Asset, option: str, events: list[Event]) ->
 def _discount_plan(state: WwnState, faction: str, type_id: str, location: str,
                    running: int) -> tuple[int, list[str]]:
     """(Treasure off, the earmarked Usurers that take part) for this purchase."""
+    if not state.ctx.get("prince_discounts") and not state.ctx.get("usurers"):
+        return 0, []  # the usual case, checked first: it is asked for every price
     prince = sum(d["amount"] for d in state.ctx.get("prince_discounts", ())
                  if d["faction"] == faction and d["location"] == location)
     usurers = [u for u in state.ctx.get("usurers", ())
