@@ -8,7 +8,7 @@ outcome (its score, goal progress and Treasure, against the best rival) is chose
 decision is the heuristic's. Options:
 
 - ``budget`` — rollouts per searched decision, shared among the candidates (default 20: a
-  faction turn of the bundled campaign takes about 0.45 s on average on one core of a 2-core
+  faction turn of the bundled campaign takes about 0.6 s on average on one core of a 2-core
   laptop-class machine, 0.9 s at the most);
 - ``search`` — how the budget is shared: ``even`` (default) or ``halving`` (successive halving:
   the better half of the candidates goes on after each round; it did worse against the

@@ -31,7 +31,7 @@ class Args:
     max_turns: int = 30
     train_steps: int = 16_384  # 0: skip the training measurement
     n_envs: int = 0  # 0: the training script's default
-    vec: str = "subproc"
+    vec: str = ""  # "" : the training script's default ("dummy" or "subproc")
     torch_threads: int = 0  # 0: the training script's default
     seed: int = 0
 
@@ -84,7 +84,8 @@ def train_steps_per_second(args: Args) -> dict:
     cfg = TrainArgs()
     n_envs = args.n_envs or cfg.n_envs
     torch.set_num_threads(args.torch_threads or cfg.torch_threads)
-    vec_cls = SubprocVecEnv if args.vec == "subproc" else DummyVecEnv
+    vec = args.vec or cfg.vec
+    vec_cls = SubprocVecEnv if vec == "subproc" else DummyVecEnv
     venv = make_vec_env(SingleAgentEnv, n_envs=n_envs, seed=args.seed, vec_env_cls=vec_cls,
                         env_kwargs={"max_turns": args.max_turns})
     model = MaskablePPO("MlpPolicy", venv, learning_rate=cfg.learning_rate,
@@ -96,7 +97,7 @@ def train_steps_per_second(args: Args) -> dict:
     model.learn(total_timesteps=args.train_steps)
     elapsed = time.perf_counter() - t0
     venv.close()
-    return {"mode": f"maskable-ppo ({n_envs} envs, {args.vec}, "
+    return {"mode": f"maskable-ppo ({n_envs} envs, {vec}, "
                     f"{torch.get_num_threads()} torch threads)",
             "steps": model.num_timesteps, "steps_per_s": round(model.num_timesteps / elapsed)}
 
