@@ -10,6 +10,7 @@ A ruleset keeps its decision points in a module (``turn.py``) with ``TURN_START`
 
 from __future__ import annotations
 
+import copy
 from types import ModuleType
 from typing import Any
 
@@ -31,6 +32,20 @@ class DecisionState:
     factions: dict[str, Any]
     _pending: list[Event]
     _legal: list[Action] | None
+
+    #: campaign fields every ruleset's file has (read by :meth:`read_common_fields`)
+    COMMON_FIELDS = frozenset({"ruleset", "name", "seed", "turn", "max_turns", "in_progress", "rng"})
+
+    def read_common_fields(self, d: dict[str, Any], own_fields: set[str]) -> None:
+        """Set ``name``, ``seed``, ``turn``, ``max_turns`` from campaign data ``d``, and keep the
+        fields neither common nor among the ruleset's ``own_fields`` in ``extra`` (written back
+        on save)."""
+        known = self.COMMON_FIELDS | own_fields
+        self.extra = {k: copy.deepcopy(v) for k, v in d.items() if k not in known}
+        self.name = d.get("name", "")
+        self.seed = d.get("seed")
+        self.turn = int(d.get("turn", 0))
+        self.max_turns = d.get("max_turns")
 
     def current_actor(self) -> str | None:
         """The faction that decides now, or ``None`` when the game is over."""

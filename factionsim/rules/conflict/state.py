@@ -168,13 +168,8 @@ class ConflictState(DecisionState):
         """Build a state from validated scenario data (see ``validate.py``). Pools given as dice
         (``max_blood: 2d6+1``) are rolled here with the scenario's generator."""
         s = cls()
-        known = {"ruleset", "name", "seed", "turn", "max_turns", "settings", "objective", "item",
-                 "sides", "bonds", "advantages", "next_advantage", "result", "in_progress", "rng"}
-        s.extra = {k: copy.deepcopy(v) for k, v in d.items() if k not in known}
-        s.name = d.get("name", "")
-        s.seed = d.get("seed")
-        s.turn = int(d.get("turn", 0))
-        s.max_turns = d.get("max_turns")
+        s.read_common_fields(d, {
+            "settings", "objective", "item", "sides", "bonds", "advantages", "next_advantage", "result"})
         s.settings.update(d.get("settings") or {})
         if "rng" in d:
             s.rng = np.random.Generator(np.random.PCG64())

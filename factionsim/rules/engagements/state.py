@@ -157,13 +157,7 @@ class EngagementsState(DecisionState):
     def from_dict(cls, d: dict[str, Any]) -> EngagementsState:
         """Build a state from validated scenario data (``validate.py`` checks it)."""
         s = cls()
-        known = {"ruleset", "name", "seed", "turn", "max_turns", "settings", "factions",
-                 "next_pillar", "in_progress", "rng", "fallen"}
-        s.extra = {k: copy.deepcopy(v) for k, v in d.items() if k not in known}
-        s.name = d.get("name", "")
-        s.seed = d.get("seed")
-        s.turn = int(d.get("turn", 0))
-        s.max_turns = d.get("max_turns")
+        s.read_common_fields(d, {"settings", "factions", "next_pillar", "fallen"})
         s.settings = Settings.from_dict(d.get("settings"))
         s.fallen = dict(d.get("fallen", {}))
         numbered = [int(p["id"]) for fd in d["factions"] for p in fd.get("pillars", ())

@@ -142,13 +142,7 @@ class HousesState(DecisionState):
     def from_dict(cls, d: dict[str, Any]) -> HousesState:
         """Build a state from validated scenario data (see ``validate.py``)."""
         s = cls()
-        known = {"ruleset", "name", "seed", "turn", "max_turns", "rules", "houses", "next_asset",
-                 "in_progress", "rng"}
-        s.extra = {k: copy.deepcopy(v) for k, v in d.items() if k not in known}
-        s.name = d.get("name", "")
-        s.seed = d.get("seed")
-        s.turn = int(d.get("turn", 0))
-        s.max_turns = d.get("max_turns")
+        s.read_common_fields(d, {"rules", "houses", "next_asset"})
         s.rules.update(copy.deepcopy(d.get("rules") or {}))
         pending: list[tuple[str, dict[str, Any]]] = []
         for hd in d["houses"]:

@@ -143,13 +143,7 @@ class WwnState(DecisionState):
     def from_dict(cls, d: dict[str, Any]) -> WwnState:
         """Build a state from validated campaign data (see ``validate.py`` for checking)."""
         s = cls()
-        known = {"ruleset", "name", "seed", "turn", "max_turns", "locations", "relations",
-                 "factions", "next_asset", "in_progress", "rng"}
-        s.extra = {k: copy.deepcopy(v) for k, v in d.items() if k not in known}
-        s.name = d.get("name", "")
-        s.seed = d.get("seed")
-        s.turn = int(d.get("turn", 0))
-        s.max_turns = d.get("max_turns")
+        s.read_common_fields(d, {"locations", "relations", "factions", "next_asset"})
         s.map = MapGraph([
             Location(loc["id"], loc.get("name", loc["id"]), tuple(loc.get("neighbors", ())),
                      bool(loc.get("coastal", False)), loc.get("ruler"))
