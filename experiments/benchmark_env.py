@@ -75,6 +75,7 @@ def train_steps_per_second(args: Args) -> dict:
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.env_util import make_vec_env
+    from stable_baselines3.common.logger import Logger
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
     from train_wwn_ppo import Args as TrainArgs
 
@@ -93,6 +94,7 @@ def train_steps_per_second(args: Args) -> dict:
                         n_epochs=cfg.n_epochs, gamma=cfg.gamma, ent_coef=cfg.ent_coef,
                         device="cpu", seed=args.seed,
                         policy_kwargs=policy_kwargs(cfg.trunk, cfg.net_arch))
+    model.set_logger(Logger(None, []))  # measure, log nothing (no SB3-<date> temp folder)
     t0 = time.perf_counter()
     model.learn(total_timesteps=args.train_steps)
     elapsed = time.perf_counter() - t0

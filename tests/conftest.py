@@ -1,4 +1,14 @@
+import os
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).parent))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _sb3_logs_stay_in_the_test_tmp(tmp_path_factory):
+    """stable-baselines3 makes a ``SB3-<date>`` folder in the system temp dir for every model
+    trained without a log folder; the smoke trainings put theirs in pytest's temp dir instead."""
+    os.environ["SB3_LOGDIR"] = str(tmp_path_factory.mktemp("sb3-logs"))

@@ -23,6 +23,7 @@ from factionsim.rules.wwn.actions import (
     Create,
     Defend,
     Done,
+    Move,
     Repair,
 )
 from factionsim.runner import play
@@ -133,6 +134,39 @@ def test_expand_influence_moves_then_plants_a_base():
     play(s, 2, {"us": agent, "them": make_agent("idle")})
     assert s.factions["us"].goals_completed >= 1
     assert any(a.is_base and a.owner == "us" and a.location != "a" for a in s.assets.values())
+
+
+def _dangerous_spot(**us):
+    """``us`` wants to expand, but its only asset stands at b among much stronger rivals."""
+    return first_mover(us={"treasure": 5, "goal": "expand-influence",
+                           "assets": [{"type": "thugs", "location": "b"}], **us},
+                       them={"force": 8, "cunning": 8,
+                             "assets": [{"type": "knights", "location": "b"},
+                                        {"type": "cavalry", "location": "b"}]})
+
+
+def test_expand_influence_leaves_a_spot_it_cannot_hold_for_quiet_ground():
+    s = _dangerous_spot()
+    play_to(s, T.ACTION, "us")
+    choice, why = decide(s)
+    assert choice == ChooseAction("move") and "1 asset" in why
+    s.apply(choice)
+    choice, why = decide(s)
+    assert choice == Move("thugs#1", "c") and "Expand Influence" in why
+
+
+def test_expand_influence_is_dropped_after_three_turns_without_safe_ground():
+    from factionsim.agents.wwn_heuristic import goals as goal_ai
+    from factionsim.agents.wwn_heuristic.tactics import Situation
+
+    s = _dangerous_spot()
+    goal = s.factions["us"].goal
+    agent = HeuristicAgent()
+    for age, dropped in [(2, False), (3, True)]:
+        goal.started = s.current_turn - age
+        sit = Situation(s.view("us"), agent.personality(s.factions["us"]))
+        assert sit.expansion_spots() == ["b"] and sit.good_expansion_spots() == []
+        assert bool(goal_ai.hopeless(sit)) is dropped
 
 
 def test_picks_a_goal_that_fits_and_explains_it():

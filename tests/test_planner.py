@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 
 import numpy as np
 import pytest
@@ -12,6 +13,7 @@ from factionsim.agents import make_agent
 from factionsim.configs import default_campaign_path
 from factionsim.core.campaign import load_campaign
 from factionsim.rules.wwn import turn as T
+from factionsim.rules.wwn.actions import ChooseAction
 from factionsim.runner import play
 
 
@@ -122,3 +124,42 @@ def test_even_search_splits_the_budget_evenly(monkeypatch):
     assert calls == dict.fromkeys("abcde", 4) and values == {c: float(ord(c)) for c in "abcde"}
     with pytest.raises(ValueError, match="even, halving"):
         make_agent("planner", search="best-first")
+
+
+def _expander():
+    """``us`` can plant a Base on quiet ground now, or wait and plant it next turn."""
+    s = make_state([
+        faction("us", wealth=4, treasure=6, goal="expand-influence",
+                assets=[{"type": "informers", "location": "c"}]),
+        faction("them", treasure=2, assets=[{"type": "infantry", "location": "a"}])])
+    play_to(s, T.ACTION, "us")
+    return s
+
+
+def test_xp_earned_later_is_discounted_so_the_planner_does_not_procrastinate():
+    """Waiting a turn and letting the heuristic plant the Base next turn reaches the same XP at
+    the horizon; only the discount (0.7 per turn) tells the two apart."""
+    s = _expander()
+    view, now, wait = s.view("us"), ChooseAction("expand"), ChooseAction("pass")
+    patient, eager = make_agent("planner", discount=1.0), make_agent("planner", discount=0.7)
+    for seed in range(3):
+        assert eager._rollout(view, now, seed) == pytest.approx(patient._rollout(view, now, seed))
+        # the Base (1 XP) comes one turn later: worth 0.7 of an XP now
+        assert eager._rollout(view, wait, seed) == pytest.approx(
+            patient._rollout(view, wait, seed) - 0.3)
+    assert eager.act(view, s.legal_actions(), np.random.default_rng(0)) == now
+    with pytest.raises(ValueError, match="discount"):
+        make_agent("planner", discount=1.5)
+
+
+def test_rollout_value_counts_assets_bought_as_wealth():
+    from factionsim.agents.planner import rollout_value
+
+    s = _expander()
+    before = rollout_value(s, "us")
+    informers = next(a for a in s.assets.values() if a.owner == "us")
+    s.factions["us"].treasure -= informers.kind.cost  # as if it paid for a second one...
+    s.assets["informers-2"] = dataclasses.replace(informers, id="informers-2")
+    assert rollout_value(s, "us") == pytest.approx(before)  # ...worth what it cost
+    informers.hp = 0 if informers.max_hp == 1 else informers.max_hp // 2
+    assert rollout_value(s, "us") < before  # damage costs

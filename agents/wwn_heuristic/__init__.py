@@ -172,7 +172,7 @@ def _action_value(sit: Situation, kind: str) -> tuple[float, str]:
         spots = sit.expansion_spots()
         if not spots:
             return -1.0, ""
-        safe = max(_expand_score(sit, s) for s in spots)
+        safe = max(sit.expand_score(s) for s in spots)
         value = 2.0 * sit.p.greed
         if g == "expand-influence":
             value += XP * 1.2
@@ -238,7 +238,7 @@ def _move_values(sit: Situation) -> dict[tuple[str, str], tuple[float, str, Any]
     state = sit.state
     g = sit.goal
     out: dict[tuple[str, str], tuple[float, str, Any]] = {}
-    spots = sit.expansion_spots()
+    spots = sit.good_expansion_spots()
     hostile_base_locs = {b.location for b in sit.hostile_bases()}
     for a in sit.mine:
         if a.is_base:
@@ -312,28 +312,8 @@ def _repair(sit: Situation, legal):
 
 
 # ====================================================================== expanding
-def _expand_score(sit: Situation, loc: str) -> float:
-    """Chance a new Base here survives its rivals' answer (plus a little for quiet ground)."""
-    from .odds import cunning_chance
-
-    rivals = {a.owner for a in sit.by_loc.get(loc, ()) if a.owner != sit.fid}
-    safe = 1.0
-    for r in rivals:
-        p = cunning_chance(sit.me, sit.state.factions[r])
-        if r in sit.hostile_ids:
-            threat = sit.threat_to(loc)
-            holds = 0.85 if sit.me.treasure > 1.5 * threat + 1 else 0.1
-        else:
-            holds = 0.9
-        safe *= p + (1 - p) * holds
-    contested = any(r in sit.hostile_ids for r in rivals)
-    bonus = 1.5 if contested and sit.goal and sit.goal.id == "expand-influence" else 1.0
-    ruler = sit.state.map.locations[loc].ruler
-    return safe * bonus + (0.2 if ruler in (None, sit.fid) else 0.0)
-
-
 def _expand_where(sit: Situation, legal):
-    best = max(_of(legal, ExpandAt), key=lambda e: (_expand_score(sit, e.location), e.location))
+    best = max(_of(legal, ExpandAt), key=lambda e: (sit.expand_score(e.location), e.location))
     return best, f"founds a Base at {sit.place(best.location)}: {sit.goal_name()}"
 
 

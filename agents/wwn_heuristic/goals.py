@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 from factionsim.rules.wwn.data import ATTRIBUTES
+from factionsim.rules.wwn.movement import destinations
 
 from .odds import attack_chance, damage_mean
 from .tactics import XP, Situation, income_of
@@ -75,8 +76,9 @@ def estimate(sit: Situation, goal: str, target: str = "") -> tuple[float, str]:
             turns, chance = t + 1, (0.8 if t <= 2 else 0.4 if t <= 3 else 0.05)
             why = f"the {sit.aname(a)} at {sit.place(a.location)} is within reach"
     elif goal == "expand-influence":
-        spots = sit.expansion_spots()
-        movable = any(not a.is_base for a in sit.mine)
+        spots = sit.good_expansion_spots()
+        movable = any(not sit.base_here(d) for a in sit.mine if not a.is_base
+                      for d in destinations(sit.state, a))
         if me.treasure + income_of(me) >= 1 and (spots or movable):
             turns = 1 if spots else 2
             contested = [s for s in spots if sit.hostile_present(s)]
@@ -156,6 +158,9 @@ def hopeless(sit: Situation) -> str | None:
         return None  # fails by itself, with no wasted turn
     if g.id in ("peaceable-kingdom", "wealth-of-kingdoms"):
         return None  # always reachable
+    if g.id == "expand-influence" and age >= 3 and g.progress == 0 \
+            and not sit.good_expansion_spots():
+        return f"{age} turns without safe ground to build on"
     value, _ = estimate(sit, g.id, g.target)
     if age >= 4 and g.progress == 0 and value < 3.0:
         return f"{age} turns without progress"

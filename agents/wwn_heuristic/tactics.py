@@ -7,6 +7,7 @@ touches other factions' Stealthed assets.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -20,6 +21,7 @@ from .personality import Personality
 XP = 20.0  # points per XP: goals are what the score counts
 OWN_HP = 1.5  # points per faction HP of ours
 ENEMY_HP = 0.6  # points per faction HP taken from a rival
+GOOD_SPOT = 0.5  # expand_score from which a spot is worth planting a Base on
 
 #: (asset type, ratings and tags of us and our rivals) -> mean damage of one attack.
 _ATTACK_WORTH: dict[tuple, float] = {}
@@ -55,6 +57,10 @@ class Situation:
         self.goal = self.me.goal
         self._sides: tuple | None = None  # ratings and tags of us and our rivals
         self._distance_cache: dict[str, int] = {}
+        # kept for this decision (the state does not change while it is being made)
+        self._type_values: dict[str, float] = {}  # purchase_value's part per asset type
+        self._hits: dict[tuple[str, str], tuple] = {}
+        self._best_attacks: dict[tuple[str, str | None], AttackPlan | None] = {}
 
     # ------------------------------------------------------------ names for reasons
     def fname(self, fid: str) -> str:
@@ -113,14 +119,18 @@ class Situation:
     # ------------------------------------------------------------ attacks
     def hit_outcome(self, attacker, defender) -> tuple[float, float, float, float, float]:
         """(chance, expected damage dealt, chance of kill, expected counter taken, chance our
-        attacker dies) for ``attacker`` striking ``defender``."""
-        line = attacker.kind.attack
-        af, df = self.state.factions[attacker.owner], self.state.factions[defender.owner]
-        p = attack_chance(af, line, df, attacker, defender)
-        dealt, kill = _expected_min(line.damage, defender.hp)
-        taken, lost = (_expected_min(defender.kind.counter, attacker.hp)
-                       if defender.kind.counter else (0.0, 0.0))
-        return p, dealt, kill, taken, lost
+        attacker dies) for ``attacker`` striking ``defender`` (kept for this decision)."""
+        key = (attacker.id, defender.id)
+        out = self._hits.get(key)
+        if out is None:
+            line = attacker.kind.attack
+            af, df = self.state.factions[attacker.owner], self.state.factions[defender.owner]
+            p = attack_chance(af, line, df, attacker, defender)
+            dealt, kill = _expected_min(line.damage, defender.hp)
+            taken, lost = (_expected_min(defender.kind.counter, attacker.hp)
+                           if defender.kind.counter else (0.0, 0.0))
+            out = self._hits[key] = (p, dealt, kill, taken, lost)
+        return out
 
     def attack_value(self, attacker, defender) -> tuple[float, float, float]:
         """(value to us, chance, kill chance) of ``attacker`` (ours) striking ``defender``."""
@@ -160,13 +170,19 @@ class Situation:
         return AttackPlan(attacker.id, target, d.id, p, value, kill)
 
     def best_attack(self, attacker, location: str | None = None) -> AttackPlan | None:
+        """The most valuable attack ``attacker`` could make where it stands (or, given a
+        ``location``, once it has moved there); kept for this decision."""
         if not attacker.kind.can_attack_normally:
             return None
+        key = (attacker.id, location)
+        if key in self._best_attacks:
+            return self._best_attacks[key]
         loc = location or attacker.location
         targets = dict.fromkeys(a.owner for a in self.by_loc.get(loc, ())
                                 if a.owner in self.hostile_ids and not a.stealth)
         plans = [p for t in targets if (p := self.attack_plan(attacker, t, location))]
-        return max(plans, key=lambda p: p.value, default=None)
+        best = self._best_attacks[key] = max(plans, key=lambda p: p.value, default=None)
+        return best
 
     def attack_ready(self, plan: AttackPlan | None) -> bool:
         """Worth making: clearly positive, not a long shot (a sure kill is always worth it)."""
@@ -213,6 +229,16 @@ class Situation:
     # ------------------------------------------------------------ purchases
     def purchase_value(self, type_id: str, location: str) -> float:
         kind = ASSETS[type_id]
+        value = self._type_values.get(type_id)
+        if value is None:
+            value = self._type_values[type_id] = self._type_value(kind)
+        # where: near the enemy for war, at home for defence
+        if kind.can_attack_normally:
+            value += (1.5 if self.war_goal() else 0.5) * (2 - min(2, self._enemy_distance(location)))
+        return value
+
+    def _type_value(self, kind) -> float:
+        """The part of :meth:`purchase_value` that does not depend on where it is bought."""
         g = self.goal.id if self.goal else ""
         attack = self._attack_worth(kind) if kind.can_attack_normally else 0.0
         defence = kind.hp * 0.5 + (damage_mean(kind.counter) if kind.counter else 0.0)
@@ -227,9 +253,6 @@ class Situation:
         if kind.attribute == self.p.focus:
             value += 1.5
         value -= kind.cost * (0.8 if self.p.greed > 1.2 else 0.5)
-        # where: near the enemy for war, at home for defence
-        if kind.can_attack_normally:
-            value += (1.5 if war else 0.5) * (2 - min(2, self._enemy_distance(location)))
         return value
 
     def _attack_worth(self, kind) -> float:
@@ -269,10 +292,34 @@ class Situation:
         return sorted({a.location for a in self.mine if not a.is_base
                        and not self.base_here(a.location)})
 
+    def expand_score(self, loc: str) -> float:
+        """Chance a new Base at ``loc`` survives its rivals' answer (plus a little for quiet
+        ground, and more for contested ground while Expand Influence pays double there)."""
+        from .odds import cunning_chance
+
+        rivals = {a.owner for a in self.by_loc.get(loc, ()) if a.owner != self.fid}
+        safe = 1.0
+        for r in rivals:
+            p = cunning_chance(self.me, self.state.factions[r])
+            if r in self.hostile_ids:
+                holds = 0.85 if self.me.treasure > 1.5 * self.threat_to(loc) + 1 else 0.1
+            else:
+                holds = 0.9
+            safe *= p + (1 - p) * holds
+        contested = any(r in self.hostile_ids for r in rivals)
+        bonus = 1.5 if contested and self.goal and self.goal.id == "expand-influence" else 1.0
+        ruler = self.state.map.locations[loc].ruler
+        return safe * bonus + (0.2 if ruler in (None, self.fid) else 0.0)
+
+    def good_expansion_spots(self) -> list[str]:
+        """Expansion spots where a new Base is more likely kept than lost."""
+        return [s for s in self.expansion_spots() if self.expand_score(s) >= GOOD_SPOT]
+
     def hostile_bases(self) -> list:
         return [a for a in self.enemies if a.is_base]
 
 
+@functools.lru_cache(maxsize=4096)
 def _expected_min(expr: str, hp: int) -> tuple[float, float]:
     """(expected damage actually taken by something with ``hp`` HP, chance it is destroyed)."""
     dist = damage_distribution(expr)

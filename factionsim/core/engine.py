@@ -64,7 +64,7 @@ class DecisionState:
         into the next turn). Returns the events caused; raises :class:`IllegalActionError` for an
         action not in :meth:`legal_actions`."""
         legal = self.legal_actions()
-        if action not in legal:
+        if not any(a is action for a in legal) and action not in legal:  # usually one of them
             raise IllegalActionError(
                 f"{action} is not legal for {self.actor} now (phase {self.phase}); legal: "
                 + ", ".join(map(str, legal[:12])) + (" ..." if len(legal) > 12 else ""))
