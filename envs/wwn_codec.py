@@ -168,8 +168,8 @@ class WwnCodec:
     def _build_catalogue(self) -> None:
         A, F, L, K = self.limits.own_assets, self.F, self.L, self.limits.options
         # each goal gets one slot for "no target" plus room for its own kind of target only
-        widths = {None: 0, "attribute": len(ATTRIBUTES), "seat": F, "location": L,
-                  "seat@location": F * L, "asset": self.limits.other_assets}
+        widths = {None: 0, "attribute": len(ATTRIBUTES), "seat@location": F * L,
+                  "asset": self.limits.other_assets}
         self.goal_offset: dict[str, int] = {}
         goal_slots = 0
         for g in self.goals:
@@ -302,10 +302,6 @@ class WwnCodec:
         kind = GOAL_TARGETS.get(a.goal)
         if kind == "attribute" and target in ATTRIBUTES:
             return 1 + ATTRIBUTES.index(target)
-        if kind == "seat" and target in self.seat:
-            return 1 + (self.seat[target] - me) % self.F
-        if kind == "location" and target in self.loc:
-            return 1 + self.loc[target]
         if kind == "seat@location":
             fid, _, lid = target.partition("@")
             if fid in self.seat and lid in self.loc:

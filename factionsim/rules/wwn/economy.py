@@ -37,7 +37,7 @@ def income_and_upkeep(state: WwnState, f: Faction, events: list[Event]) -> None:
         if by_attribute is None:  # (again after a loss: a removal may take other assets along)
             by_attribute = {x: [] for x in ATTRIBUTES}
             for a in state.assets_of(f.id):
-                if a.type != "base-of-influence":
+                if not a.is_base:
                     by_attribute[a.attribute].append(a)
         own = by_attribute[attr]
         excess = len(own) - f.rating(attr)
@@ -83,7 +83,7 @@ def buyable(state: WwnState, f: Faction, location: str) -> Iterator[str]:
         rating = ratings[kind.attribute]
         if kind.rating > rating + bonus or owned[kind.attribute] >= rating:
             continue
-        if no_more_overcomplex and kind.rating > rating:  # overcomplex(f, kind)
+        if no_more_overcomplex and overcomplex(f, kind):
             continue
         if kind.magic_level > magic:
             continue
