@@ -89,3 +89,25 @@ def test_uniform_choice_with_a_copy_round_trip_stays_sound():
                 s = s.copy()
                 check_invariants(s)
     assert s.turn == 300 or sum(f.alive for f in s.factions.values()) < 2
+
+
+def test_a_state_mid_game_survives_pickling():
+    """Worker processes (SubprocVecEnv, tournaments) receive states by pickle: the asset table
+    must unpickle (its change counter is restored after its items) and play on identically."""
+    import pickle
+
+    s = factionsim.load_campaign(default_campaign_path())
+    s.rng = np.random.default_rng(5)
+    rng = np.random.default_rng(6)
+    for _ in range(60):
+        legal = s.legal_actions()
+        s.apply(legal[int(rng.integers(len(legal)))])
+    t = pickle.loads(pickle.dumps(s))
+    assert t.to_dict() == s.to_dict() and t.assets.version == s.assets.version
+    for _ in range(60):
+        legal, legal_t = s.legal_actions(), t.legal_actions()
+        assert legal == legal_t
+        i = int(rng.integers(len(legal)))
+        s.apply(legal[i])
+        t.apply(legal_t[i])
+    assert t.to_dict() == s.to_dict()

@@ -87,6 +87,9 @@ class AssetTable(dict):
     """``state.assets``: a dict of the assets in play that counts its changes (``version``), so
     lookups derived from it (which assets have which ability) can be cached safely."""
 
+    #: class default: unpickling fills the dict (``__setitem__``) before restoring attributes
+    version = 0
+
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.version = 0
