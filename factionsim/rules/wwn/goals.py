@@ -68,21 +68,31 @@ def _avg_up(values: tuple[int, ...] | list[int]) -> int:
 #: goal decision; building ~30 frozen objects each time was a tenth of a random game's time).
 _choice = functools.lru_cache(maxsize=4096)(ChooseGoal)
 
+#: Choices open to every faction whatever the state of play (listed between the target kinds).
+_UNTARGETED = tuple(_choice(g) for g in ("expand-influence", "inside-enemy-territory",
+                                          "invincible-valor", "peaceable-kingdom"))
+_SPHERES = tuple(_choice("sphere-dominance", attr) for attr in ATTRIBUTES)
+
 
 def options(state: WwnState, faction: Faction) -> list[ChooseGoal]:
     """Every goal the faction may adopt now, with each possible target."""
     fid = faction.id
-    hostile = [f for f in state.living_factions() if state.hostile(fid, f.id)]
+    hostile_ids = {f.id for f in state.factions.values() if f.alive and state.hostile(fid, f.id)}
+    targets: list[ChooseGoal] = []  # visible hostile assets: undamaged non-Bases to eliminate
+    bases: list[ChooseGoal] = []  # ... and Bases to root out
+    for a in state.assets.values():
+        if a.owner in hostile_ids and not a.stealth:
+            if a.is_base:
+                bases.append(_choice("root-out-the-enemy", f"{a.owner}@{a.location}"))
+            elif not a.damaged:
+                targets.append(_choice("eliminate-target", a.id))
     out = [_choice("blood-the-enemy")]
-    if hostile:
+    if hostile_ids:
         out.append(_choice("destroy-the-foe"))
-    hostile_ids = {f.id for f in hostile}
-    visible = [a for a in state.assets.values() if a.owner in hostile_ids and not a.stealth]
-    out += [_choice("eliminate-target", a.id) for a in visible if not a.is_base and not a.damaged]
-    out += [_choice("expand-influence"), _choice("inside-enemy-territory"),
-            _choice("invincible-valor"), _choice("peaceable-kingdom")]
-    out += [_choice("root-out-the-enemy", f"{a.owner}@{a.location}") for a in visible if a.is_base]
-    out += [_choice("sphere-dominance", attr) for attr in ATTRIBUTES]
+    out += targets
+    out += _UNTARGETED
+    out += bases
+    out += _SPHERES
     if faction.wealth > faction.wealth_at_last_kingdoms:
         out.append(_choice("wealth-of-kingdoms"))
     return out

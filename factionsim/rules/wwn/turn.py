@@ -16,7 +16,7 @@ A decision point with exactly one legal action is applied automatically.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from factionsim.core.dice import roll_die
@@ -324,16 +324,19 @@ def _sell_options(state: WwnState) -> Iterator[Action]:
     yield Done()
 
 
-def _goal_options(state: WwnState) -> Iterator[Action]:
+def _goal_options(state: WwnState) -> list[Action]:
+    """Keep (or advance) the current goal, or adopt any other (a list: built at most decisions)."""
     f = acting(state)
     g = f.goal
-    if g is not None:
-        if g.id == "wealth-of-kingdoms" and f.treasure > 0:
-            yield Bribe(min(f.treasure, g.needed - g.progress))
-        yield KeepGoal()
-    for choice in goals.options(state, f):
-        if g is None or (choice.goal, choice.target) != (g.id, g.target):
-            yield choice
+    choices: list[Action] = goals.options(state, f)
+    if g is None:
+        return choices
+    out: list[Action] = []
+    if g.id == "wealth-of-kingdoms" and f.treasure > 0:
+        out.append(Bribe(min(f.treasure, g.needed - g.progress)))
+    out.append(KeepGoal())
+    out += [c for c in choices if c.goal != g.id or c.target != g.target]
+    return out
 
 
 def _react_options(state: WwnState) -> Iterator[Action]:
@@ -358,7 +361,7 @@ def can_raise(f: Faction, attr: str) -> bool:
                    for tag, top in _TAG_OF_TOP_ATTRIBUTE.items())
 
 
-_GENERATORS: dict[str, Callable[[WwnState], Iterator[Action]]] = {
+_GENERATORS: dict[str, Callable[[WwnState], Iterable[Action]]] = {
     ABILITIES: _abilities_options, ACTION: _action_options, ATTACK: _attack_options,
     DEFEND: _defend_options, MOVE: _move_options, REPAIR: _repair_options,
     EXPAND_WHERE: _expand_where, EXPAND_HP: _expand_hp, RIVAL_ATTACK: _rival_attack_options,
