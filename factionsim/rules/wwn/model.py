@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .data import ASSET_TYPES, ATTRIBUTES, MAGIC_LEVELS, AssetType, max_faction_hp
+from .data import ASSET_TYPES, ATTRIBUTES, BASE_OF_INFLUENCE, MAGIC_LEVELS, AssetType, max_faction_hp
 
 
 @dataclass(slots=True)
@@ -37,7 +37,11 @@ class Goal:
 
 @dataclass(slots=True)
 class Asset:
-    """An asset in play. ``id`` is ``"<type>#<n>"``, unique in the game."""
+    """An asset in play. ``id`` is ``"<type>#<n>"``, unique in the game.
+
+    ``type`` never changes (nothing turns an asset into another type), so ``is_base`` is worked
+    out once, at creation: it is read for nearly every asset at every decision.
+    """
 
     id: str
     type: str
@@ -48,14 +52,14 @@ class Asset:
     stealth: bool = False
     exposed: bool = False  # in a location that forbids it since the start of its owner's turn
     status: dict[str, Any] = field(default_factory=dict)  # ability bookkeeping
+    is_base: bool = field(init=False, repr=False, compare=False)  # a Base of Influence
+
+    def __post_init__(self) -> None:
+        self.is_base = self.type == BASE_OF_INFLUENCE
 
     @property
     def kind(self) -> AssetType:
         return ASSET_TYPES[self.type]
-
-    @property
-    def is_base(self) -> bool:
-        return self.type == "base-of-influence"
 
     @property
     def attribute(self) -> str:
