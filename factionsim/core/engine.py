@@ -64,7 +64,7 @@ class DecisionState:
         into the next turn). Returns the events caused; raises :class:`IllegalActionError` for an
         action not in :meth:`legal_actions`."""
         legal = self.legal_actions()
-        if not any(a is action for a in legal) and action not in legal:  # usually one of them
+        if not _listed(action, legal):
             raise IllegalActionError(
                 f"{action} is not legal for {self.actor} now (phase {self.phase}); legal: "
                 + ", ".join(map(str, legal[:12])) + (" ..." if len(legal) > 12 else ""))
@@ -82,6 +82,8 @@ class DecisionState:
         return events
 
     def _advance(self) -> None:
+        if self.actor is not None:  # at a decision point already (most calls)
+            return
         for _ in range(self.max_forced_rounds):
             if self.actor is not None or self.is_over():
                 return
@@ -94,6 +96,15 @@ class DecisionState:
             return True
         return (self.max_turns is not None and self.turn >= self.max_turns
                 and self.phase == self.decision_module.TURN_START)
+
+
+def _listed(action: Action, legal: list[Action]) -> bool:
+    """``action in legal``, looking for the very object first: callers usually pass back one of
+    the listed actions, and comparing dataclasses by value along the way is slower."""
+    for a in legal:
+        if a is action:
+            return True
+    return action in legal
 
 
 class FactionView:

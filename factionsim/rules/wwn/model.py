@@ -63,7 +63,7 @@ class Asset:
 
     @property
     def attribute(self) -> str:
-        return self.kind.attribute
+        return ASSET_TYPES[self.type].attribute
 
     @property
     def subtle(self) -> bool:
