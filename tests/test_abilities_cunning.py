@@ -202,8 +202,18 @@ def test_expert_treachery_converts_the_target():
     assert s.rng.remaining == []
     assert "expert-treachery#1" not in s.assets
     assert s.assets["infantry#2"].owner == "red"
+    assert "infantry#2" in [a.id for a in s.assets_of("red")]
+    assert "infantry#2" not in [a.id for a in s.assets_of("blue")]
     assert s.factions["red"].treasure == before + 5
     assert _ability_events(ev, "treachery")[0].data["converted"] is True
+
+
+def test_a_reassigned_asset_moves_in_the_index_by_owner():
+    s = _state([], [A("infantry", "b")])
+    assert [a.id for a in s.assets_of("blue")] == ["infantry#1", "base-of-influence#3"]
+    s.assets.reassign(s.assets["infantry#1"], "red")
+    assert [a.id for a in s.assets_of("blue")] == ["base-of-influence#3"]
+    assert "infantry#1" in [a.id for a in s.assets_of("red")]
 
 
 def test_expert_treachery_against_a_base_gains_treasure_only():

@@ -32,6 +32,9 @@ def check_invariants(s) -> None:
         assert 1 <= a.hp <= a.max_hp or (a.hp == 0 and a.id == saving), a
         assert a.location in s.map.locations, a
         assert s.factions[a.owner].alive, a
+        assert a.is_base == (a.type == "base-of-influence"), a
+    for fid in s.factions:  # the asset table's index by owner agrees with the assets
+        assert list(s.assets_of(fid)) == [a for a in s.assets.values() if a.owner == fid], fid
 
 
 class Keeper:

@@ -427,7 +427,7 @@ def turn_start_holders(state: WwnState, faction: str) -> list[str]:
     """Assets of ``faction`` with a ``turn_start`` hook (state, holder, events), run one at a
     time as chains after upkeep (Omniscient Seers, rogue mercenaries); first, assets whose
     delayed move (``status["arriving"]``) completes now."""
-    arriving = [a.id for a in state.assets.values() if a.owner == faction and "arriving" in a.status]
+    arriving = [a.id for a in state.assets_of(faction) if "arriving" in a.status]
     return arriving + [h.id for h, _ in _holders(state, "turn_start")
                        if h.owner == faction and h.id not in arriving]
 

@@ -80,7 +80,7 @@ def collapse(state: WwnState, faction_id: str, source: str | None, events: list[
     f = state.factions[faction_id]
     f.alive = False
     f.hp = 0
-    lost = [a.id for a in state.assets.values() if a.owner == faction_id]
+    lost = [a.id for a in state.assets_of(faction_id)]
     for aid in lost:
         del state.assets[aid]
     events.append(Event(state.current_turn, "collapse", faction_id,

@@ -36,8 +36,8 @@ def income_and_upkeep(state: WwnState, f: Faction, events: list[Event]) -> None:
     for attr in ATTRIBUTES:
         if by_attribute is None:  # (again after a loss: a removal may take other assets along)
             by_attribute = {x: [] for x in ATTRIBUTES}
-            for a in state.assets.values():
-                if a.owner == f.id and not a.is_base:
+            for a in state.assets_of(f.id):
+                if not a.is_base:
                     by_attribute[a.attribute].append(a)
         own = by_attribute[attr]
         excess = len(own) - f.rating(attr)

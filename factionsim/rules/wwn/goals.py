@@ -123,8 +123,8 @@ def adopt(state: WwnState, faction: Faction, choice: ChooseGoal) -> Goal:
 def _inside_pairs(state: WwnState, fid: str) -> set[str]:
     hostile_bases = {a.location for a in state.assets.values()
                      if a.is_base and state.hostile(fid, a.owner)}
-    return {f"{a.id}@{a.location}" for a in state.assets.values()
-            if a.owner == fid and a.stealth and a.location in hostile_bases}
+    return {f"{a.id}@{a.location}" for a in state.assets_of(fid)
+            if a.stealth and a.location in hostile_bases}
 
 
 # ---------------------------------------------------------------- progress as things happen

@@ -40,7 +40,8 @@ class Asset:
     """An asset in play. ``id`` is ``"<type>#<n>"``, unique in the game.
 
     ``type`` never changes (nothing turns an asset into another type), so ``is_base`` is worked
-    out once, at creation: it is read for nearly every asset at every decision.
+    out once, at creation: it is read for nearly every asset at every decision. ``owner`` changes
+    only through :meth:`AssetTable.reassign` (the table keeps an index by owner).
     """
 
     id: str
@@ -88,15 +89,33 @@ class Asset:
 
 
 class AssetTable(dict):
-    """``state.assets``: a dict of the assets in play that counts its changes (``version``), so
-    lookups derived from it (which assets have which ability) can be cached safely."""
+    """``state.assets``: a dict of the assets in play that counts its changes (``version``: an
+    asset in or out of play, or given to another owner), so lookups derived from it (which assets
+    have which ability, which faction owns which) can be cached safely."""
 
-    #: class default: unpickling fills the dict (``__setitem__``) before restoring attributes
+    #: class defaults: unpickling fills the dict (``__setitem__``) before restoring attributes
     version = 0
+    _by_owner: tuple[int, dict[str, tuple[Asset, ...]]] = (-1, {})
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.version = 0
+
+    def owned_by(self, owner: str) -> tuple[Asset, ...]:
+        """The assets of faction ``owner``, in table order (an index kept until the next change)."""
+        version, index = self._by_owner
+        if version != self.version:
+            lists: dict[str, list[Asset]] = {}
+            for a in self.values():
+                lists.setdefault(a.owner, []).append(a)
+            index = {fid: tuple(own) for fid, own in lists.items()}
+            self._by_owner = (self.version, index)
+        return index.get(owner, ())
+
+    def reassign(self, asset: Asset, owner: str) -> None:
+        """Give ``asset`` (in play) to faction ``owner``: the one way to change an owner."""
+        asset.owner = owner
+        self.version += 1
 
     def __setitem__(self, key: str, value: Asset) -> None:
         super().__setitem__(key, value)

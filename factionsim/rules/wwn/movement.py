@@ -88,8 +88,8 @@ def can_attack(state: WwnState, asset: Asset) -> bool:
 
 def defenders(state: WwnState, target: str, attacker: Asset) -> list[Asset]:
     """The assets of faction ``target`` able to meet ``attacker``'s attack where it stands."""
-    here = [a for a in state.assets.values()
-            if a.owner == target and a.location == attacker.location and not a.stealth
+    here = [a for a in state.assets_of(target)
+            if a.location == attacker.location and not a.stealth
             and abilities.usable(state, a) and abilities.can_defend(state, a, attacker)]
     return here + [a for a in abilities.extra_defenders(state, target, attacker) if a not in here]
 

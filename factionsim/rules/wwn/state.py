@@ -87,15 +87,16 @@ class WwnState(DecisionState):
     def living_factions(self) -> list[Faction]:
         return [f for f in self.factions.values() if f.alive]
 
-    def assets_of(self, faction: str) -> list[Asset]:
-        return [a for a in self.assets.values() if a.owner == faction]
+    def assets_of(self, faction: str) -> tuple[Asset, ...]:
+        """The faction's assets in play, in asset order."""
+        return self.assets.owned_by(faction)
 
     def assets_at(self, location: str) -> list[Asset]:
         return [a for a in self.assets.values() if a.location == location]
 
     def base_of(self, faction: str, location: str) -> Asset | None:
-        for a in self.assets.values():
-            if a.owner == faction and a.location == location and a.is_base:
+        for a in self.assets_of(faction):
+            if a.location == location and a.is_base:
                 return a
         return None
 
@@ -126,7 +127,7 @@ class WwnState(DecisionState):
         d["factions"] = []
         for f in self.factions.values():
             fd = f.to_dict()
-            fd["assets"] = [a.to_dict() for a in self.assets.values() if a.owner == f.id]
+            fd["assets"] = [a.to_dict() for a in self.assets_of(f.id)]
             d["factions"].append(fd)
         d["next_asset"] = self.next_asset
         if self.phase != turn.TURN_START:

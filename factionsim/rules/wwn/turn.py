@@ -174,11 +174,8 @@ def _end_faction_turn(state: WwnState, events: list[Event]) -> None:
     state.phase = TURN_START
     state.actor = None
     state.order, state.order_index, state.initiative = [], 0, {}
-    owned = dict.fromkeys(state.factions, 0)
-    for a in state.assets.values():
-        owned[a.owner] += 1
     events.append(Event(state.turn, "turn-end", None, {
-        "factions": {f.id: {"hp": f.hp, "treasure": f.treasure, "assets": owned[f.id]}
+        "factions": {f.id: {"hp": f.hp, "treasure": f.treasure, "assets": len(state.assets_of(f.id))}
                      for f in state.factions.values() if f.alive}}))
 
 

@@ -275,7 +275,7 @@ def _treachery_hit(state: WwnState, attacker: Asset, defender: Asset, events: li
          treasure=5, converted=converted)
     remove_asset(state, attacker, events, "spent (expert treachery)")
     if converted:
-        defender.owner = owner.id
+        state.assets.reassign(defender, owner.id)
         defender.exposed = False
 
 
