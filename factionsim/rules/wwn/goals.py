@@ -76,8 +76,7 @@ _SPHERES = tuple(_choice("sphere-dominance", attr) for attr in ATTRIBUTES)
 
 def options(state: WwnState, faction: Faction) -> list[ChooseGoal]:
     """Every goal the faction may adopt now, with each possible target."""
-    fid = faction.id
-    hostile_ids = {f.id for f in state.factions.values() if f.alive and state.hostile(fid, f.id)}
+    hostile_ids = set(state.hostile_factions(faction.id))
     targets: list[ChooseGoal] = []  # visible hostile assets: undamaged non-Bases to eliminate
     bases: list[ChooseGoal] = []  # ... and Bases to root out
     for a in state.assets.values():

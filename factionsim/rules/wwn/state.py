@@ -84,6 +84,14 @@ class WwnState(DecisionState):
     def hostile(self, a: str, b: str) -> bool:
         return a != b and self.relations.get(frozenset((a, b)), "hostile") == "hostile"
 
+    def hostile_factions(self, faction: str) -> list[str]:
+        """The living factions hostile to ``faction``, in campaign order (as :meth:`hostile`
+        asked of each, reading the few non-hostile relations once)."""
+        friends = {fid for pair, rel in self.relations.items() if rel != "hostile" and faction in pair
+                   for fid in pair}
+        return [fid for fid, f in self.factions.items()
+                if f.alive and fid != faction and fid not in friends]
+
     def living_factions(self) -> list[Faction]:
         return [f for f in self.factions.values() if f.alive]
 

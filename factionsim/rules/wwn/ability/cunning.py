@@ -327,7 +327,7 @@ SUMMARIES["informers"] = (
 def _informers_options(state: WwnState, holder: Asset) -> list[str]:
     if state.factions[holder.owner].treasure < 1:
         return []
-    return [f.id for f in state.living_factions() if state.hostile(holder.owner, f.id)]
+    return state.hostile_factions(holder.owner)
 
 
 @register("informers", "free_use")
