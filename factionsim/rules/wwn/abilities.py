@@ -401,8 +401,10 @@ def cost_modifier(state: WwnState, faction: str, type_id: str, location: str) ->
 
 def asset_cost_modifier(state: WwnState, faction: str, type_id: str, location: str) -> int:
     """The ``cost_modifier`` hooks of the assets in play alone."""
-    return sum(fn(state, faction, type_id, location, holder)
-               for holder, fn in _holders(state, "cost_modifier"))
+    holders = _holders(state, "cost_modifier")
+    if not holders:  # the usual case, at every price asked
+        return 0
+    return sum(fn(state, faction, type_id, location, holder) for holder, fn in holders)
 
 
 def magic_boost(state: WwnState, faction: str, location: str) -> int:
@@ -448,8 +450,10 @@ def _asking(state: WwnState) -> bool:
 
 def entry_toll(state: WwnState, asset: Asset, location: str) -> int:
     """The most Treasure a Move Asset of ``asset`` into ``location`` may cost (0: free)."""
-    return max((fn(state, asset, location, holder) for holder, fn in _holders(state, "entry_toll")),
-               default=0)
+    holders = _holders(state, "entry_toll")
+    if not holders:  # the usual case, at every destination offered
+        return 0
+    return max(fn(state, asset, location, holder) for holder, fn in holders)
 
 
 def delay_entry(state: WwnState, asset: Asset, location: str, events: list[Event]) -> bool:
