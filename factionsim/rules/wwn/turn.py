@@ -16,7 +16,7 @@ A decision point with exactly one legal action is applied automatically.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from factionsim.core.dice import roll_die
@@ -323,11 +323,11 @@ def _sell_options(state: WwnState) -> Iterator[Action]:
     yield Done()
 
 
-def _goal_options(state: WwnState) -> list[Action]:
+def _goal_options(state: WwnState) -> Sequence[Action]:
     """Keep (or advance) the current goal, or adopt any other (a list: built at most decisions)."""
     f = acting(state)
     g = f.goal
-    choices: list[Action] = goals.options(state, f)
+    choices = goals.options(state, f)
     if g is None:
         return choices
     out: list[Action] = []
