@@ -38,6 +38,8 @@ from .data import ATTRIBUTES, ceil_div
 from .model import Goal
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .model import Faction
     from .state import WwnState
 
@@ -64,14 +66,22 @@ def _avg_up(values: tuple[int, ...] | list[int]) -> int:
     return math.ceil(sum(values) / len(values))
 
 
-#: The same ChooseGoal object for the same goal and target (goal options are built at every
-#: goal decision; building ~30 frozen objects each time was a tenth of a random game's time).
-_choice = functools.lru_cache(maxsize=4096)(ChooseGoal)
+# Goal options are built at nearly every decision of random play, and building ~30 frozen
+# objects each time was a tenth of its time: the same ChooseGoal object serves every time.
+def _choice_per_target(goal: str) -> Callable[[str], ChooseGoal]:
+    """``target -> ChooseGoal(goal, target)``, the same object for the same target."""
+    return functools.lru_cache(maxsize=4096)(functools.partial(ChooseGoal, goal))
 
+
+_eliminate = _choice_per_target("eliminate-target")
+_root_out = _choice_per_target("root-out-the-enemy")
+_BLOOD = ChooseGoal("blood-the-enemy")
+_DESTROY = ChooseGoal("destroy-the-foe")
+_WEALTH = ChooseGoal("wealth-of-kingdoms")
 #: Choices open to every faction whatever the state of play (listed between the target kinds).
-_UNTARGETED = tuple(_choice(g) for g in ("expand-influence", "inside-enemy-territory",
-                                          "invincible-valor", "peaceable-kingdom"))
-_SPHERES = tuple(_choice("sphere-dominance", attr) for attr in ATTRIBUTES)
+_UNTARGETED = tuple(ChooseGoal(g) for g in ("expand-influence", "inside-enemy-territory",
+                                            "invincible-valor", "peaceable-kingdom"))
+_SPHERES = tuple(ChooseGoal("sphere-dominance", attr) for attr in ATTRIBUTES)
 
 
 def options(state: WwnState, faction: Faction) -> list[ChooseGoal]:
@@ -82,18 +92,18 @@ def options(state: WwnState, faction: Faction) -> list[ChooseGoal]:
     for a in state.assets.values():
         if a.owner in hostile_ids and not a.stealth:
             if a.is_base:
-                bases.append(_choice("root-out-the-enemy", f"{a.owner}@{a.location}"))
+                bases.append(_root_out(f"{a.owner}@{a.location}"))
             elif not a.damaged:
-                targets.append(_choice("eliminate-target", a.id))
-    out = [_choice("blood-the-enemy")]
+                targets.append(_eliminate(a.id))
+    out = [_BLOOD]
     if hostile_ids:
-        out.append(_choice("destroy-the-foe"))
+        out.append(_DESTROY)
     out += targets
     out += _UNTARGETED
     out += bases
     out += _SPHERES
     if faction.wealth > faction.wealth_at_last_kingdoms:
-        out.append(_choice("wealth-of-kingdoms"))
+        out.append(_WEALTH)
     return out
 
 
