@@ -39,7 +39,8 @@ class FactionEnv(AECEnv):
         self.observation_spaces = {a: self.codec.observation_space for a in self.possible_agents}
         self._seed_rng: np.random.Generator | None = None
         self.state: Any = None
-        self._last_text = ""
+        self._actor: str | None = None  # state.current_actor() at the last selection
+        self._last_decision: tuple[str, Any] | None = None  # (agent, action), for render()
 
     # spaces: one cached object for every agent
     def observation_space(self, agent: str) -> Any:
@@ -70,56 +71,64 @@ class FactionEnv(AECEnv):
         self._potential = {a: self._phi(a) for a in self.agents}
         self._legal_key = -1
         self._decisions = 0
-        self._last_text = "game start"
+        self._last_decision = None
         self._select()
 
     def _select(self) -> None:
-        actor = self.state.current_actor()
+        self._actor = actor = self.state.current_actor()
         if actor is None and self.agents:
             actor = self.agents[0]
         self.agent_selection = actor
         self._deads_step_first()
 
     def _legal(self) -> tuple[list[Any], list[int]]:
-        """Legal actions of the current decision and their indices (cached per decision)."""
+        """Legal actions of the current decision and their catalogue indices, -1 for one the
+        catalogue leaves out (cached per decision)."""
         if self._legal_key != self._decisions:
-            actor = self.state.current_actor()
-            legal = list(self.state.legal_actions()) if actor is not None else []
+            actor = self._actor
+            legal = self.state.legal_actions() if actor is not None else []
             if actor is not None and not legal:
                 raise FactionsimError(f"{actor} must decide in phase {self.state.phase} but has "
                                       "no legal action (an engine bug)")
             self._legal_actions = legal
             self._legal_indices = self.codec.encode_actions(self.state, actor, legal) \
                 if legal else []
-            self._index_to_action = {i: a for i, a in zip(self._legal_indices, legal,
-                                                          strict=True) if i >= 0}
-            self._mask_indices = list(self._index_to_action)
+            self._mask_indices = [i for i in self._legal_indices if i >= 0] \
+                if -1 in self._legal_indices else self._legal_indices
             self._legal_key = self._decisions
         return self._legal_actions, self._legal_indices
+
+    def step_or_lowest(self, action: int) -> bool:
+        """Step with catalogue index ``action`` if it is legal now, otherwise with the lowest
+        legal index (for samplers that ignore the mask); returns whether ``action`` was illegal."""
+        self._legal()
+        illegal = int(action) not in self._mask_indices
+        self.step(min(self._mask_indices) if illegal else int(action))
+        return illegal
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
         """int8 mask of ``agent``'s legal actions (all zero when it is not deciding now)."""
         mask = np.zeros(self.codec.n_actions, dtype=np.int8)
         agent = self.agent_selection if agent is None else agent
-        if (agent == self.agent_selection and agent == self.state.current_actor()
+        if (agent == self.agent_selection and agent == self._actor
                 and not self.terminations.get(agent) and not self.truncations.get(agent)):
             self._legal()
             mask[self._mask_indices] = 1
         return mask
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        obs = np.zeros(self.codec.obs_size, dtype=np.float32)
+        obs = np.empty(self.codec.obs_size, dtype=np.float32)  # the codec writes every entry
         self.codec.observe(self.state, agent, obs)
         return {"observation": obs, "action_mask": self.action_mask(agent)}
 
     def legal_action(self, index: int) -> Any:
         """The engine action behind catalogue ``index`` at this decision."""
-        self._legal()
-        try:
-            return self._index_to_action[int(index)]
-        except KeyError:
-            raise FactionsimError(f"action index {index} is not legal for {self.agent_selection} "
-                                  f"now (legal: {sorted(self._index_to_action)[:12]})") from None
+        legal, indices = self._legal()
+        index = int(index)
+        if index >= 0 and index in indices:
+            return legal[indices.index(index)]
+        raise FactionsimError(f"action index {index} is not legal for {self.agent_selection} "
+                              f"now (legal: {sorted(self._mask_indices)[:12]})")
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -139,13 +148,14 @@ class FactionEnv(AECEnv):
     def _apply(self, agent: str, act: Any) -> None:
         self.state.apply(act)
         self._decisions += 1
-        self._last_text = f"{agent}: {act}"
+        self._last_decision = (agent, act)
         self._cumulative_rewards[agent] = 0.0
+        rewards = self.rewards
         for a in self.agents:
-            self.rewards[a] = 0.0
+            rewards[a] = 0.0
         # shaped reward: change of the actor's standing since its previous decision
         phi = self._phi(agent)
-        self.rewards[agent] = self.shaping * (phi - self._potential[agent])
+        rewards[agent] = self.shaping * (phi - self._potential[agent])
         self._potential[agent] = phi
         over = self.state.is_over()
         factions = self.state.factions
@@ -196,7 +206,8 @@ class FactionEnv(AECEnv):
             return None
         s = self.state
         scores = s.scores()
-        lines = [f"turn {s.turn + 1} | {self._last_text} | next: {s.current_actor()} "
+        last = "game start" if self._last_decision is None else "{}: {}".format(*self._last_decision)
+        lines = [f"turn {s.turn + 1} | {last} | next: {s.current_actor()} "
                  f"({getattr(s, 'phase', '')})"]
         line_of = getattr(self.codec, "render_faction", None)
         for fid, f in s.factions.items():

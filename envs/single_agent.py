@@ -101,9 +101,7 @@ class SingleAgentEnv(gym.Env):
         return self.aec.action_mask(self.learner).astype(bool)
 
     def step(self, action: int):
-        self.aec._legal()
-        illegal = int(action) not in self.aec._index_to_action
-        self.aec.step(min(self.aec._index_to_action) if illegal else int(action))
+        illegal = self.aec.step_or_lowest(action)
         reward, done, info = self._advance()
         if illegal:
             info = {**info, "illegal_action": int(action)}

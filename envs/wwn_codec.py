@@ -78,7 +78,13 @@ from factionsim.rules.wwn.actions import (
     Sell,
     UseAbility,
 )
-from factionsim.rules.wwn.data import ASSET_TYPES, ATTRIBUTES, HP_FROM_RATING, MAGIC_LEVELS
+from factionsim.rules.wwn.data import (
+    ASSET_TYPES,
+    ATTRIBUTES,
+    BASE_OF_INFLUENCE,
+    HP_FROM_RATING,
+    MAGIC_LEVELS,
+)
 from factionsim.rules.wwn.goals import GOALS
 from factionsim.rules.wwn.validate import TAGS
 
@@ -157,6 +163,10 @@ class WwnCodec:
         self.goals = list(GOALS)
         self.goal_index = {g: i for i, g in enumerate(self.goals)}
         self._build_catalogue()
+        self._goal_index: dict[tuple[str, str, int], int] = {}  # (goal, target, seat) -> index
+        #: goal -> index of its first asset target (goals whose target is an asset)
+        self._asset_goal_first = {g: self.offset["goal"] + self.goal_offset[g] + 1
+                                  for g, kind in GOAL_TARGETS.items() if kind == "asset"}
         self._build_observation_layout()
         self.action_space = spaces.Discrete(self.n_actions)
         self.observation_space = spaces.Dict({
@@ -211,12 +221,18 @@ class WwnCodec:
         bribes = 0
         other_count: dict[Any, int] = {}
         other_rows: dict[str, int] | None = None
+        goal_index = self._goal_index
         for a in legal:
             t = type(a)
             if t is ChooseGoal:  # the most frequent: every goal step offers dozens
-                if other_rows is None:
-                    other_rows = {x.id: k for k, x in enumerate(self._others(state, actor))}
-                i = off["goal"] + self.goal_offset[a.goal] + self._goal_target(a, me, other_rows)
+                i = goal_index.get((a.goal, a.target, me))
+                if i is None:  # the target is an asset, or the choice is new
+                    if other_rows is None:
+                        other_rows = {x.id: k for k, x in enumerate(self._others(state, actor))}
+                    first = self._asset_goal_first.get(a.goal)
+                    row = other_rows.get(a.target)
+                    i = first + row if first is not None and row is not None \
+                        else self._goal(a, me, other_rows)
             elif t is ChooseAction:
                 i = off["choose"] + ACTION_KINDS.index(a.kind)
             elif t is Done:
@@ -271,7 +287,7 @@ class WwnCodec:
             else:
                 i = self._other(a, other_count)
             out.append(i)
-        kept = [i for i in out if i >= 0]
+        kept = [i for i in out if i >= 0] if -1 in out else out
         if not kept and out:
             raise EncodingError(f"no legal action of {actor} can be encoded")
         if len(set(kept)) != len(kept):
@@ -294,6 +310,14 @@ class WwnCodec:
                                 "(pass options=... to make_env)")
         return self.offset["other"] + self.other_index[t] * self.limits.options + k
 
+    def _goal(self, a: ChooseGoal, me: int, other_rows: dict[str, int]) -> int:
+        """Catalogue index of a goal choice; kept for the next time unless its target is an
+        asset (whose row among the other assets changes as the game goes)."""
+        i = self.offset["goal"] + self.goal_offset[a.goal] + self._goal_target(a, me, other_rows)
+        if GOAL_TARGETS.get(a.goal) != "asset" or not a.target:
+            self._goal_index[(a.goal, a.target, me)] = i
+        return i
+
     def _goal_target(self, a: ChooseGoal, me: int, other_rows: dict[str, int]) -> int:
         """Slot of a goal's target within the goal's range (0: no target)."""
         target = a.target
@@ -312,7 +336,7 @@ class WwnCodec:
                             f"expects {kind or 'no target'} for it: GOAL_TARGETS)")
 
     def _own_slots(self, state: Any, actor: str) -> dict[str, int]:
-        own = [a.id for a in state.assets.values() if a.owner == actor]
+        own = [a.id for a in state.assets_of(actor)]
         if len(own) > self.limits.own_assets:
             raise EncodingError(f"faction {actor} has {len(own)} assets; the codec's own_assets "
                                 f"limit is {self.limits.own_assets} "
@@ -346,151 +370,201 @@ class WwnCodec:
         # assets: present, owner relation, owner seat, type stats, location, hp, flags
         self.type_feat = _type_features(self.types)
         self.asset_row = 1 + len(RELATIONS) + F + self.type_feat.shape[1] + L + 2 + 4
-        # encoded asset rows: at least room for one full observation
-        self._bank = np.zeros((2 * (self.limits.own_assets + self.limits.other_assets),
-                               self.asset_row), np.float32)
-        self._row_of: dict[tuple, int] = {}  # asset row key -> bank row
+        self.asset_slots = self.limits.own_assets + self.limits.other_assets
         sizes = [self.g_size, self.own_size, F * self.fac_row, L * self.loc_row,
-                 (self.limits.own_assets + self.limits.other_assets) * self.asset_row]
+                 self.asset_slots * self.asset_row]
         self.obs_size = int(sum(sizes))
         starts = np.cumsum([0, *sizes])
         self._slices = [slice(int(a), int(b)) for a, b in zip(starts[:-1], starts[1:], strict=True)]
+        self._starts = tuple(s.start for s in self._slices)  # global, own, factions, locations, assets
+        # encoded asset rows, each built once (see _bank_row): at least room for one observation
+        self._bank = np.zeros((2 * self.asset_slots, self.asset_row), np.float32)
+        self._row_of: dict[tuple, tuple[int, int, int]] = {}  # row key -> bank row, location, Base
+        self._seatings: dict[str, _Seating] = {}
+        #: the value of "n assets in a location" (n / 8, at most 1)
+        self._count_value = [min(n, 8) / 8 for n in range(self.asset_slots + 1)]
+        self._seated_for: tuple[Any, Any] = (None, None)  # the map and relations they were built for
+
+    def _seating(self, state: Any, agent: str) -> _Seating:
+        """What never changes in a game for one observer (see :class:`_Seating`); built once per
+        agent and game (a game's map and relations objects stay the same)."""
+        if self._seated_for[0] is not state.map or self._seated_for[1] is not state.relations:
+            self._seatings.clear()
+            self._seated_for = (state.map, state.relations)
+        seating = self._seatings.get(agent)
+        if seating is None:
+            seating = self._seatings[agent] = self._build_seating(state, agent)
+        return seating
+
+    def _build_seating(self, state: Any, agent: str) -> _Seating:
+        F, L = self.F, self.L
+        g0, own0, fac0, loc0, _ = self._starts
+        me = self.seat[agent]
+        template = np.zeros(self.obs_size, np.float32)
+        owner_code: dict[str, tuple[int, int]] = {}
+        fixed: list[int] = []
+        # own sheet: nine values, goal progress, XP earned
+        goal_block = own0 + 9 + len(TAGS)
+        fixed += range(own0, own0 + 9)
+        fixed += [goal_block + len(self.goals), goal_block + len(self.goals) + 1]  # progress, XP
+        fixed.append(g0 + len(PHASES) + 2)  # turn progress
+        nrel = len(RELATIONS)
+        for fid in self.factions:  # campaign order, as the values are listed in observe()
+            rel = 0 if fid == agent else RELATIONS.index(
+                state.relations.get(frozenset((agent, fid)), "hostile"))
+            s = (self.seat[fid] - me) % F
+            owner_code[fid] = (rel, s)
+            r = fac0 + s * self.fac_row
+            template[r + 6 + rel] = 1.0
+            fixed += [r, r + 1, r + 2, r + 3, r + 4, r + 5, r + 6 + nrel, r + 7 + nrel]
+        for lid, lo in state.map.locations.items():
+            r = loc0 + self.loc[lid] * self.loc_row
+            template[r + ((self.seat[lo.ruler] - me) % F if lo.ruler in self.seat else F)] = 1.0
+            template[r + F + 1] = float(lo.coastal)
+        counts = [loc0 + li * self.loc_row + 2 * F + 2 for li in range(L)]
+        fixed += counts + [c + 1 for c in counts]  # own assets per location, then others'
+        return _Seating(me, template, owner_code, np.asarray(fixed, np.intp))
 
     def observe(self, state: Any, agent: str, out: np.ndarray) -> np.ndarray:
-        """Write ``agent``'s observation into ``out`` (float32, zeroed here) and return it.
+        """Write ``agent``'s observation into ``out`` (float32; every entry is written) and
+        return it.
 
-        Positions and values are gathered in Python lists and written with one numpy call.
+        What is fixed for the game (rulers, coastlines, relations) is copied from the observer's
+        template; values with a fixed position are written with one numpy call, asset rows are
+        gathered from a bank of already-encoded rows with another.
         """
-        out[:] = 0.0
+        seating = self._seating(state, agent)
+        out[:] = seating.template
         F, L = self.F, self.L
-        g0, own0, fac0, loc0, ast0 = (s.start for s in self._slices)
-        me = self.seat[agent]
-        seat = self.seat
-        locs = self.loc
+        g0, own0, fac0, loc0, ast0 = self._starts
+        me = seating.seat
+        seat, locs = self.seat, self.loc
         factions = state.factions
-        relations = state.relations
         f = factions[agent]
         ctx = state.ctx
-        ix: list[int] = []
-        vs: list[float] = []
-        put_i, put_v = ix.append, vs.append
+        ones: list[int] = []  # positions that hold a 1 this time
         # global: the decision point
         phase = state.phase
-        put_i(g0 + (PHASES.index(phase) if phase in PHASES else len(PHASES)))
-        put_v(1.0)
+        ones.append(g0 + (PHASES.index(phase) if phase in PHASES else len(PHASES)))
         p = g0 + len(PHASES) + 1
         if state.order and state.order_index < len(state.order):
             turn_of = state.order[state.order_index]
-            ix += [p, p + 2 + (seat[turn_of] - me) % F]
-            vs += [float(turn_of == agent), 1.0]
-        if state.max_turns:
-            put_i(p + 1)
-            put_v(min(1.0, state.turn / state.max_turns))
+            ones.append(p + 2 + (seat[turn_of] - me) % F)
+            if turn_of == agent:
+                ones.append(p)
         base = p + 2 + F
         if ctx.get("expand") in locs:
-            put_i(base + locs[ctx["expand"]])
-            put_v(1.0)
+            ones.append(base + locs[ctx["expand"]])
         pending = ctx.get("pending")
         attacker = pending.get("attacker") if isinstance(pending, dict) else None
         if attacker in state.assets:
             atk = state.assets[attacker]
-            ix += [base + L + locs[atk.location], base + 2 * L + (seat[atk.owner] - me) % F]
-            vs += [1.0, 1.0]
+            ones += [base + L + locs[atk.location], base + 2 * L + (seat[atk.owner] - me) % F]
         # own sheet
-        max_hp = f.max_hp
-        ix += range(own0, own0 + 9)
-        vs += [f.force / 8, f.cunning / 8, f.wealth / 8, min(f.treasure, 40) / 40,
-               f.hp / max_hp if max_hp else 0.0, max_hp / MAX_BASE_HP, min(f.xp, 20) / 20,
-               MAGIC_LEVELS.index(f.magic) / 3, float(f.paralysed)]
-        for tag in f.tags:
-            put_i(own0 + 9 + TAGS.index(tag))
-            put_v(1.0)
-        k = own0 + 9 + len(TAGS)
+        ones += [own0 + 9 + TAGS.index(tag) for tag in f.tags]
         goal = f.goal
+        progress = 0.0
         if goal is not None and goal.id in self.goal_index:
-            ix += [k + self.goal_index[goal.id], k + len(self.goals)]
-            vs += [1.0, min(1.0, goal.progress / goal.needed) if goal.needed else 0.0]
-        put_i(k + len(self.goals) + 1)
-        put_v(min(f.xp_earned, 20) / 20)
-        # factions (relative seats)
+            ones.append(own0 + 9 + len(TAGS) + self.goal_index[goal.id])
+            progress = min(1.0, goal.progress / goal.needed) if goal.needed else 0.0
+        # the values with a fixed position, in _build_seating's order
+        max_hp = f.max_hp
+        values = [f.force / 8, f.cunning / 8, f.wealth / 8, min(f.treasure, 40) / 40,
+                  f.hp / max_hp if max_hp else 0.0, max_hp / MAX_BASE_HP, min(f.xp, 20) / 20,
+                  MAGIC_LEVELS.index(f.magic) / 3, float(f.paralysed), progress,
+                  min(f.xp_earned, 20) / 20,
+                  min(1.0, state.turn / state.max_turns) if state.max_turns else 0.0]
         scores = state.scores()
-        nrel = len(RELATIONS)
-        rel_of: dict[str, int] = {}
-        for fid, fo in factions.items():
-            rel = 0 if fid == agent else RELATIONS.index(
-                relations.get(frozenset((agent, fid)), "hostile"))
-            rel_of[fid] = rel
-            r = fac0 + ((seat[fid] - me) % F) * self.fac_row
+        for fid in self.factions:
+            fo = factions[fid]
             mh = fo.max_hp
-            ix += [r, r + 1, r + 2, r + 3, r + 4, r + 5, r + 6 + rel, r + 6 + nrel, r + 7 + nrel]
-            vs += [float(fo.alive), fo.force / 8, fo.cunning / 8, fo.wealth / 8,
-                   fo.hp / mh if mh else 0.0, mh / MAX_BASE_HP, 1.0,
-                   min(fo.xp_earned, 20) / 20, min(scores[fid], 20) / 20]
-        # locations
-        lrow = self.loc_row
-        for lid, lo in state.map.locations.items():
-            r = loc0 + locs[lid] * lrow
-            ix += [r + ((seat[lo.ruler] - me) % F if lo.ruler in seat else F), r + F + 1]
-            vs += [1.0, float(lo.coastal)]
-        # assets: own first (slot order = action slots), then the others it can see
-        own_assets = [a for a in state.assets.values() if a.owner == agent]
-        if len(own_assets) > self.limits.own_assets:
-            self._own_slots(state, agent)  # raises the clear error
-        others = self._others(state, agent)
-        if len(self._row_of) + len(own_assets) + len(others) > len(self._bank):
-            self._make_room()
-        done = {x for key in ("done", "rival_done", "used") for x in ctx.get(key, ())
-                if isinstance(x, str)}
-        own_count = [0] * L
-        other_count = [0] * L
-        rows: list[int] = []
-        bank_rows: list[int] = []
-        row_of = self._row_of
-        start_other = self.limits.own_assets - len(own_assets)
-        for i, a in enumerate(own_assets + others):
-            s = (seat[a.owner] - me) % F
-            li = locs[a.location]
-            key = (rel_of[a.owner], s, a.type, li, a.hp, a.max_hp, a.stealth, a.exposed,
-                   bool(a.status.get("subtle")), a.id in done)
-            b = row_of.get(key)
-            rows.append(i if s == 0 else start_other + i)
-            bank_rows.append(b if b is not None else self._bank_row(key))
-            if s == 0:
-                own_count[li] += 1
-            else:
-                other_count[li] += 1
-            if a.type == "base-of-influence":
-                put_i(loc0 + li * lrow + F + 2 + s)
-                put_v(1.0)
-        for li in range(L):
-            r = loc0 + li * lrow + 2 * F + 2
-            ix += [r, r + 1]
-            vs += [min(own_count[li], 8) / 8, min(other_count[li], 8) / 8]
-        out[ix] = vs
-        if rows:
-            out[self._slices[4]].reshape(-1, self.asset_row)[rows] = self._bank[bank_rows]
+            values += [float(fo.alive), fo.force / 8, fo.cunning / 8, fo.wealth / 8,
+                       fo.hp / mh if mh else 0.0, mh / MAX_BASE_HP,
+                       min(fo.xp_earned, 20) / 20, min(scores[fid], 20) / 20]
+        own_rows, other_rows, own_count, other_count = self._asset_rows(state, agent, seating,
+                                                                       ones)
+        count_value = self._count_value
+        values += [count_value[n] for n in own_count]
+        values += [count_value[n] for n in other_count]
+        out[seating.fixed] = values
+        out[ones] = 1.0
+        # asset rows: own from slot 0, the others from slot ``own_assets``
+        block = out[ast0:].reshape(-1, self.asset_row)
+        if own_rows:
+            np.take(self._bank, own_rows, axis=0, out=block[:len(own_rows)])
+        if other_rows:
+            first = self.limits.own_assets
+            np.take(self._bank, other_rows, axis=0, out=block[first:first + len(other_rows)])
         return out
 
-    def _bank_row(self, key: tuple) -> int:
-        """Encode one asset row (see :meth:`observe`'s key) into the row bank; its bank index.
+    def _asset_rows(self, state: Any, agent: str, seating: _Seating,
+                    ones: list[int]) -> tuple[list[int], list[int], list[int], list[int]]:
+        """One pass over the assets ``agent`` sees: the bank rows of its own assets and of the
+        others' not Stealthed (in asset order), how many of each stand in every location, and
+        the positions of the Base flags (added to ``ones``)."""
+        lim = self.limits
+        ctx = state.ctx
+        done: set[str] = set()  # assets that already acted this turn
+        for key in ("done", "rival_done", "used"):
+            acted = ctx.get(key)
+            if acted:
+                done.update(x for x in acted if isinstance(x, str))
+        if len(self._row_of) + lim.own_assets + lim.other_assets > len(self._bank):
+            self._make_room()
+        owner_code = seating.owner_code
+        row_of = self._row_of
+        own_count, other_count = [0] * self.L, [0] * self.L
+        own_rows: list[int] = []
+        other_rows: list[int] = []
+        for a in state.assets.values():
+            owner = a.owner
+            mine = owner == agent
+            if a.stealth and not mine:
+                continue
+            key = (owner_code[owner], a.type, a.location, a.hp, a.max_hp, a.stealth, a.exposed,
+                   bool(a.status.get("subtle")), a.id in done)
+            info = row_of.get(key)
+            if info is None:
+                info = self._bank_row(key)
+            b, li, base = info
+            if mine:
+                own_rows.append(b)
+                own_count[li] += 1
+            else:
+                other_rows.append(b)
+                other_count[li] += 1
+            if base >= 0:
+                ones.append(base)
+        if len(own_rows) > lim.own_assets:
+            self._own_slots(state, agent)  # raises the clear error
+        if len(other_rows) > lim.other_assets:
+            self._others(state, agent)  # raises the clear error
+        return own_rows, other_rows, own_count, other_count
+
+    def _bank_row(self, key: tuple) -> tuple[int, int, int]:
+        """Encode one asset row (see :meth:`_asset_rows`' key) into the row bank: its bank row,
+        location index and the observation position of its Base flag (-1: not a Base).
 
         Asset rows repeat a lot (same type, place, HP...), so each distinct row is built once;
-        there is room: :meth:`observe` calls :meth:`_make_room` first."""
-        rel, s, type_id, li, hp, mh, stealth, exposed, made_subtle, done = key
+        there is room: :meth:`_asset_rows` calls :meth:`_make_room` first."""
+        (rel, s), type_id, location, hp, mh, stealth, exposed, made_subtle, done = key
         subtle = ASSET_TYPES[type_id].subtle or made_subtle  # as ``Asset.subtle``
-        F = self.F
+        F, li = self.F, self.loc[location]
         o_seat = 1 + len(RELATIONS)
         o_type = o_seat + F
         o_loc = o_type + self.type_feat.shape[1]
         o_hp = o_loc + self.L
-        row = self._bank[len(self._row_of)]
+        b = len(self._row_of)
+        row = self._bank[b]
         row[:] = 0.0
         row[[0, 1 + rel, o_seat + s, o_loc + li]] = 1.0
         row[o_type:o_loc] = self.type_feat[self.type_index[type_id]]
         row[o_hp:o_hp + 6] = (hp / mh if mh else 0.0, min(mh, 20) / 20, stealth, exposed, subtle,
                               done)
-        b = self._row_of[key] = len(self._row_of)
-        return b
+        base = self._slices[3].start + li * self.loc_row + F + 2 + s \
+            if type_id == BASE_OF_INFLUENCE else -1
+        info = self._row_of[key] = (b, li, base)
+        return info
 
     def _make_room(self) -> None:
         """Double the row bank, or empty it once it holds ``_BANK_ROWS`` rows."""
@@ -500,8 +574,16 @@ class WwnCodec:
             self._bank = np.concatenate([self._bank, np.zeros_like(self._bank)])
 
 
-def _relation(state: Any, a: str, b: str) -> str:
-    return "self" if a == b else state.relations.get(frozenset((a, b)), "hostile")
+@dataclass(frozen=True)
+class _Seating:
+    """One observer's facts for a game: its seat, its observation template (rulers, coastlines
+    and relations filled in), each faction's (relation, relative seat) as seen from it, and the
+    positions of the values :meth:`WwnCodec.observe` lists in a fixed order."""
+
+    seat: int
+    template: np.ndarray
+    owner_code: dict[str, tuple[int, int]]
+    fixed: np.ndarray
 
 
 def _type_features(types: list[str]) -> np.ndarray:

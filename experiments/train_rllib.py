@@ -165,10 +165,7 @@ class FactionMultiAgentEnv(MultiAgentEnv):
 
     def step(self, action_dict: dict[str, Any]):
         ((agent, action),) = action_dict.items()
-        self.aec._legal()
-        legal = self.aec._index_to_action
-        illegal = int(action) not in legal  # unmasked sampling (RLlib's env check): lowest legal
-        self.aec.step(min(legal) if illegal else int(action))
+        illegal = self.aec.step_or_lowest(action)  # unmasked sampling (RLlib's env check)
         self._collect()
         obs, rewards, terms, infos = self._advance()
         if illegal and agent in obs:

@@ -37,8 +37,46 @@ def play_random(env, seed: int, max_steps: int = 100_000) -> list[tuple]:
     return trajectory
 
 
+def test_cached_encoding_matches_a_fresh_codec():
+    """The codec keeps encoded asset rows, each observer's template and goal indices from one
+    observation to the next (and across games): every observation and mask must equal what a
+    codec built for that very state, with nothing cached, produces."""
+    env = make_env(max_turns=8)
+    codec_cls = type(env.codec)
+    rng = np.random.default_rng(0)
+    for game in range(3):
+        env.reset(seed=game)
+        for step, agent in enumerate(env.agent_iter()):
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            if step % 3 == 0:
+                fresh = codec_cls(env.state)
+                for viewer in env.agents:
+                    expected = fresh.observe(env.state, viewer, np.empty(fresh.obs_size, np.float32))
+                    assert np.array_equal(env.observe(viewer)["observation"], expected), viewer
+                legal = env.state.legal_actions()
+                assert fresh.encode_actions(env.state, agent, legal) == \
+                    env.codec.encode_actions(env.state, agent, legal)
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
 
 
+def test_an_observers_template_follows_the_states_relations():
+    """What is fixed in a game (relations, rulers) is cached per game: another state with other
+    relations, observed through the same codec, shows its own."""
+    env = make_env()
+    env.reset(seed=0)
+    codec, state = env.codec, env.state
+    first = codec.observe(state, "iron-legion", np.empty(codec.obs_size, np.float32)).copy()
+    allied = state.copy()
+    allied.relations = {pair: "allied" for pair in allied.relations} | {
+        frozenset(("iron-legion", f)): "allied" for f in allied.factions if f != "iron-legion"}
+    seen = codec.observe(allied, "iron-legion", np.empty(codec.obs_size, np.float32))
+    fresh = type(codec)(allied)
+    assert np.array_equal(seen, fresh.observe(allied, "iron-legion",
+                                              np.empty(codec.obs_size, np.float32)))
+    assert not np.array_equal(seen, first)
 
 
 def test_same_seed_same_trajectory_and_games_end():
