@@ -522,7 +522,8 @@ class WwnCodec:
             if a.stealth and not mine:
                 continue
             key = (owner_code[owner], a.type, a.location, a.hp, a.max_hp, a.stealth, a.exposed,
-                   bool(a.status.get("subtle")), a.id in done)
+                   bool(a.status.get("subtle")) if a.status else False,  # (mostly empty)
+                   a.id in done if done else False)
             info = row_of.get(key)
             if info is None:
                 info = self._bank_row(key)
