@@ -431,7 +431,9 @@ class WwnCodec:
 
         What is fixed for the game (rulers, coastlines, relations) is copied from the observer's
         template; values with a fixed position are written with one numpy call, asset rows are
-        gathered from a bank of already-encoded rows with another.
+        gathered from a bank of already-encoded rows with another. The template is built once
+        per game (per map and relations object): no rule changes them, and code that edits a
+        state's ``relations`` in place mid-game must assign a new dict for the codec to see it.
         """
         seating = self._seating(state, agent)
         out[:] = seating.template
