@@ -164,9 +164,6 @@ class WwnCodec:
         self.goal_index = {g: i for i, g in enumerate(self.goals)}
         self._build_catalogue()
         self._goal_index: dict[tuple[str, str, int], int] = {}  # (goal, target, seat) -> index
-        #: goal -> index of its first asset target (goals whose target is an asset)
-        self._asset_goal_first = {g: self.offset["goal"] + self.goal_offset[g] + 1
-                                  for g, kind in GOAL_TARGETS.items() if kind == "asset"}
         self._build_observation_layout()
         self.action_space = spaces.Discrete(self.n_actions)
         self.observation_space = spaces.Dict({
@@ -229,10 +226,7 @@ class WwnCodec:
                 if i is None:  # the target is an asset, or the choice is new
                     if other_rows is None:
                         other_rows = {x.id: k for k, x in enumerate(self._others(state, actor))}
-                    first = self._asset_goal_first.get(a.goal)
-                    row = other_rows.get(a.target)
-                    i = first + row if first is not None and row is not None \
-                        else self._goal(a, me, other_rows)
+                    i = self._goal(a, me, other_rows)
             elif t is ChooseAction:
                 i = off["choose"] + ACTION_KINDS.index(a.kind)
             elif t is Done:
@@ -374,9 +368,8 @@ class WwnCodec:
         sizes = [self.g_size, self.own_size, F * self.fac_row, L * self.loc_row,
                  self.asset_slots * self.asset_row]
         self.obs_size = int(sum(sizes))
-        starts = np.cumsum([0, *sizes])
-        self._slices = [slice(int(a), int(b)) for a, b in zip(starts[:-1], starts[1:], strict=True)]
-        self._starts = tuple(s.start for s in self._slices)  # global, own, factions, locations, assets
+        #: where each block starts: global, own sheet, factions, locations, assets
+        self._starts = tuple(int(x) for x in np.cumsum([0, *sizes[:-1]]))
         # encoded asset rows, each built once (see _bank_row): at least room for one observation
         self._bank = np.zeros((2 * self.asset_slots, self.asset_row), np.float32)
         self._row_of: dict[tuple, tuple[int, int, int]] = {}  # row key -> bank row, location, Base
@@ -564,7 +557,7 @@ class WwnCodec:
         row[o_type:o_loc] = self.type_feat[self.type_index[type_id]]
         row[o_hp:o_hp + 6] = (hp / mh if mh else 0.0, min(mh, 20) / 20, stealth, exposed, subtle,
                               done)
-        base = self._slices[3].start + li * self.loc_row + F + 2 + s \
+        base = self._starts[3] + li * self.loc_row + F + 2 + s \
             if type_id == BASE_OF_INFLUENCE else -1
         info = self._row_of[key] = (b, li, base)
         return info
