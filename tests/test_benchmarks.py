@@ -1,0 +1,41 @@
+"""The env benchmark's modes run, and its no-rules floor env is a valid PettingZoo env (so the floor
+figure is the cost of a real AEC loop). Speeds are measured by the script, never asserted here."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from pettingzoo.test import api_test
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "experiments"))
+benchmark_env = pytest.importorskip("benchmark_env")
+
+
+def _floor_env() -> benchmark_env.FloorEnv:
+    from factionsim.envs import make_env
+
+    env = make_env()
+    return benchmark_env.FloorEnv(env.possible_agents, env.codec.observation_space,
+                                  env.codec.action_space, length=40)
+
+
+def test_floor_env_passes_the_pettingzoo_api_test():
+    api_test(_floor_env(), num_cycles=50)
+
+
+def test_floor_observation_fits_the_wwn_spaces():
+    env = _floor_env()
+    env.reset()
+    obs = env.observe(env.agent_selection)
+    assert env.observation_space(env.agent_selection).contains(obs)
+    assert obs["action_mask"].sum() == 21
+
+
+@pytest.mark.parametrize("mode", ["floor", "engine", "full", "mask-only"])
+def test_every_env_mode_plays_whole_games(mode):
+    result = benchmark_env.env_steps_per_second(
+        benchmark_env.Args(seconds=0.01, max_turns=2, train_steps=0), mode)
+    assert result["mode"] == mode
+    assert result["games"] >= 1 and result["steps"] >= result["games"]
