@@ -45,7 +45,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         state.rng = np.random.default_rng(args.seed)
     elif state.seed is None:
         state.seed = int(np.random.SeedSequence().entropy % 2**32)
-    agents = agents_from_campaign(state)
+    agents = agents_from_campaign(state, source=path)
     start = state.turn
     bar = None
     if not args.quiet:

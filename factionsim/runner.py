@@ -16,16 +16,25 @@ from typing import Any
 import numpy as np
 
 from factionsim.agents import Agent, make_agent
-from factionsim.core.game import Event
+from factionsim.core.game import CampaignError, Event
 
 
-def agents_from_campaign(state: Any, overrides: dict[str, str] | None = None) -> dict[str, Agent]:
-    """One agent per faction, as the campaign names them (``agent:`` and ``agent_options:``)."""
+def agents_from_campaign(state: Any, overrides: dict[str, str] | None = None,
+                         source: Any = None) -> dict[str, Agent]:
+    """One agent per faction, as the campaign names them (``agent:`` and ``agent_options:``).
+
+    A faction whose agent cannot be made (a ``policy:PATH`` with no model file, say) raises
+    :class:`CampaignError` naming the campaign file ``source`` (when given) and the faction's
+    ``agent`` field."""
     overrides = overrides or {}
-    return {
-        fid: make_agent(overrides.get(fid, f.agent), **f.agent_options)
-        for fid, f in state.factions.items()
-    }
+    where = f"{source}: " if source else ""
+    agents: dict[str, Agent] = {}
+    for fid, f in state.factions.items():
+        try:
+            agents[fid] = make_agent(overrides.get(fid, f.agent), **f.agent_options)
+        except CampaignError as exc:
+            raise CampaignError(f"{where}factions[{fid}].agent: {exc}") from exc
+    return agents
 
 
 def agent_rng(state: Any) -> np.random.Generator:

@@ -72,6 +72,20 @@ def test_bad_campaign_exits_2_with_one_paragraph(tmp_path: Path, capsys: pytest.
     assert "Traceback" not in err and err.strip().count("\n") == 0
 
 
+def test_missing_policy_model_names_the_file_and_faction(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = default_campaign_path().read_text(encoding="utf-8")
+    first = text.index("agent: ")
+    end = text.index("\n", first)
+    path = tmp_path / "c.yaml"
+    path.write_text(text[:first] + "agent: policy:missing.zip" + text[end:], encoding="utf-8")
+    out = tmp_path / "o"
+    assert run("run", str(path), "--out", str(out), "--quiet") == 2
+    err = capsys.readouterr().err
+    assert f"{path}: factions[" in err and "].agent: agent policy:missing.zip" in err
+    assert not out.exists()  # nothing half-written
+
+
 def test_missing_campaign_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run("run", str(tmp_path / "nope.yaml"), "--out", str(tmp_path / "o"), "--quiet") == 2
     assert "nope.yaml" in capsys.readouterr().err
@@ -88,3 +102,15 @@ def test_help_and_a_heuristic_free_run_do_not_import_torch(tmp_path: Path) -> No
         "assert not heavy, heavy\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+
+
+def test_every_command_help_reads_cleanly() -> None:
+    """Every subcommand's help text is formatted (no leftover ``%%`` or ``%(`` escapes)."""
+    from factionsim.cli import build_parser
+
+    parser = build_parser()
+    commands = parser._subparsers._group_actions[0].choices  # argparse keeps them here
+    assert len(commands) >= 10
+    for name, sub in commands.items():
+        text = sub.format_help()
+        assert "%%" not in text and "%(" not in text, name

@@ -98,7 +98,7 @@ def cmd_turn(args: argparse.Namespace) -> int:
     text = path.read_text(encoding="utf-8")
     if state.seed is None:
         state.seed = int(np.random.SeedSequence().entropy % 2**32)
-    agents = agents_from_campaign(state)
+    agents = agents_from_campaign(state, source=path)
     prompting = args.interactive or any(f.agent == "manual" and f.alive
                                         for f in state.factions.values())
     if args.interactive:

@@ -14,7 +14,7 @@ def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
         "tournament", help="play agents against each other over many games",
         description="Play N games of CAMPAIGN with the agents' seats rotated over its factions; "
-        "print win rates (Wilson 95%% CI), a pairwise table and OpenSkill ratings; write "
+        "print win rates (Wilson 95% CI), a pairwise table and OpenSkill ratings; write "
         "OUT/results.json and OUT/results.csv. The winner of a game is the faction with the "
         "best score after --turns turns; a tie for the best score shares the win equally.")
     p.add_argument("--agents", required=True,
