@@ -16,6 +16,9 @@ Statistics (``summary.json``), per faction over the runs:
 - ``curves``: the mean of each numeric field after every turn (turn 0 = the campaign as loaded);
   a run that ended early (fewer than two factions standing) keeps its last values.
 
+``summary.html`` shows the same as a page to open in a browser: the table of rates and one chart
+per curve, a line per faction.
+
 >>> s = run_batch(None, runs=2, turns=1)
 >>> s["runs"], sorted(s["factions"]["iron-legion"])[:3]
 (2, ['curves', 'final', 'goals_completed_mean'])
@@ -24,6 +27,7 @@ Statistics (``summary.json``), per faction over the runs:
 from __future__ import annotations
 
 import csv
+import html
 import io
 import json
 from collections.abc import Callable
@@ -129,12 +133,73 @@ def curves_csv(summary: dict[str, Any]) -> str:
     return buf.getvalue()
 
 
+def goals_and_finals(stats: dict[str, Any]) -> tuple[str, str]:
+    """A faction's mean goals completed ("-" where not counted) and mean final numbers, as text."""
+    goals = stats["goals_completed_mean"]
+    finals = ", ".join(f"{k} {v:.1f}" for k, v in stats["final"].items())
+    return ("-" if goals is None else f"{goals:.2f}"), finals
+
+
+def summary_html(summary: dict[str, Any], names: dict[str, str], title: str) -> str:
+    """The summary as one self-contained HTML page: per-faction rates and the mean curves."""
+    from factionsim.chronicle.report import CSS, faction_colors, legend_html, line_chart
+
+    fids = list(summary["factions"])
+    colors = faction_colors(fids)
+    turns = list(range(summary["turns"] + 1))
+    rows = []
+    for fid, f in summary["factions"].items():
+        goals, finals = goals_and_finals(f)
+        rows.append(f'<tr><td><span class="dot" style="background:{colors[fid]}"></span>'
+                    f"{html.escape(names.get(fid, fid))}</td><td>{f['survival_rate']:.1%}</td>"
+                    f"<td>{f['win_rate']:.1%}</td><td>{goals}</td><td>{html.escape(finals)}</td></tr>")
+    fields = list(next(iter(summary["factions"].values()))["curves"]) if fids else []
+    charts = "".join(
+        line_chart(f"{field} (mean of {summary['runs']} runs)", turns,
+                   {fid: summary["factions"][fid]["curves"][field] for fid in fids},
+                   colors, names, field)
+        for field in fields)
+    return _PAGE.format(
+        css=CSS, title=html.escape(title), legend=legend_html(fids, names, colors),
+        sub=f"{summary['runs']} runs of {summary['turns']} turns, master seed {summary['seed']}",
+        rows="".join(rows), charts=charts)
+
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}: batch</title>
+<style>{css} .cursor {{ display: none; }}</style>
+</head>
+<body>
+<header>
+<h1>{title}</h1>
+<p class="sub">{sub}. Made by factionsim.</p>
+<div>{legend}</div>
+</header>
+<main>
+<h2>Over all runs</h2>
+<table><tr><th>faction</th><th>survival</th><th>wins</th><th>goals completed (mean)</th>
+<th>final means</th></tr>
+{rows}</table>
+<h2>Mean after each turn</h2>
+<div class="charts">{charts}</div>
+</main>
+</body>
+</html>
+"""
+
+
 def run_batch(campaign: str | None, runs: int, turns: int, seed: int = 0, out: str | Path | None = None,
               backend: str = "local", workers: int | None = 1, address: str | None = None,
               progress: Callable[[], None] | None = None) -> dict[str, Any]:
     """Play ``runs`` histories; write OUT/run-XXXX/{chronicle.md,events.jsonl} as they arrive and
-    OUT/summary.json + OUT/curves.csv at the end (with ``out``); return the summary."""
+    OUT/summary.json, OUT/curves.csv and OUT/summary.html at the end (with ``out``); return the
+    summary."""
     from factionsim.backends import map_jobs
+    from factionsim.chronicle import Names
     from factionsim.core.campaign import write_atomic
     from factionsim.tournament import load_template
 
@@ -159,4 +224,6 @@ def run_batch(campaign: str | None, runs: int, turns: int, seed: int = 0, out: s
     if out is not None:
         write_atomic(out / "summary.json", json.dumps(summary, indent=2) + "\n")
         write_atomic(out / "curves.csv", curves_csv(summary))
+        names = Names.from_state(template[0].from_dict(template[1])).factions
+        write_atomic(out / "summary.html", summary_html(summary, names, title))
     return summary

@@ -40,6 +40,11 @@ def test_batch_statistics_and_files(tmp_path):
     assert sum(x["win_rate"] for x in s["factions"].values()) == pytest.approx(1.0)
     assert json.loads((tmp_path / "summary.json").read_text()) == s
     assert (tmp_path / "curves.csv").read_text() == curves_csv(s)
+    page = (tmp_path / "summary.html").read_text()
+    assert page.count("<svg") == len(f["curves"]) == 3  # hp, treasure, xp: a chart each
+    for name in ("The Iron Legion", "The Silver Guild", "The Veiled Hand"):
+        assert name in page
+    assert f"{f['survival_rate']:.1%}" in page
     for r in range(3):
         d = tmp_path / run_dir_name(r, 3)
         assert (d / "chronicle.md").read_text().startswith("#")
@@ -51,7 +56,8 @@ def test_batch_is_the_same_for_any_workers(tmp_path):
     one = run_batch(None, runs=3, turns=3, seed=9, out=tmp_path / "one", workers=1)
     two = run_batch(None, runs=3, turns=3, seed=9, out=tmp_path / "two", workers=2)
     assert one == two
-    for name in ("summary.json", "curves.csv", "run-0002/chronicle.md", "run-0001/events.jsonl"):
+    for name in ("summary.json", "curves.csv", "summary.html", "run-0002/chronicle.md",
+                 "run-0001/events.jsonl"):
         assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
 
 
@@ -62,6 +68,7 @@ def test_batch_of_another_ruleset_uses_its_summary(tmp_path):
     f = next(iter(s["factions"].values()))
     assert s["ruleset"] == "houses" and f["goals_completed_mean"] is None
     assert "score" in f["curves"] and len(f["curves"]["score"]) == 3
+    assert (tmp_path / "summary.html").read_text().count("<svg") == len(f["curves"])
 
 
 def test_batch_command(tmp_path, capsys):

@@ -146,8 +146,20 @@ def _faction_series(frames: list[tuple[int, dict[str, Any]]], fids: list[str]) -
     return series
 
 
-def _line_chart(title: str, turns: list[int], values: dict[str, list[int | None]],
-                colors: dict[str, str], names: dict[str, str], chart_id: str) -> str:
+def faction_colors(fids: list[str]) -> dict[str, str]:
+    """Each faction's colour in every chart and map (campaign order, :data:`PALETTE`)."""
+    return {fid: PALETTE[i % len(PALETTE)] for i, fid in enumerate(fids)}
+
+
+def legend_html(fids: list[str], names: dict[str, str], colors: dict[str, str]) -> str:
+    """A coloured dot and the name of each faction."""
+    return "".join(f'<span class="legend"><span class="dot" style="background:{colors[f]}"></span>'
+                   f"{html.escape(names.get(f, f))}</span>" for f in fids)
+
+
+def line_chart(title: str, turns: list[int], values: dict[str, list[float | None]],
+               colors: dict[str, str], names: dict[str, str], chart_id: str) -> str:
+    """An inline SVG line chart, one line per faction over ``turns`` (styled by :data:`CSS`)."""
     w, h, ml, mr, mt, mb = 380, 230, 40, 12, 28, 30
     pw, ph = w - ml - mr, h - mt - mb
     top = max([v for vs in values.values() for v in vs if v is not None] + [1])
@@ -182,7 +194,7 @@ def _line_chart(title: str, turns: list[int], values: dict[str, list[int | None]
         for (px, py), (t, v) in zip(pts, [(t, v) for t, v in zip(turns, vs, strict=True)
                                           if v is not None], strict=True):
             parts.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="2.6" fill="{colors[fid]}">'
-                         f'<title>{html.escape(names[fid])}, turn {t}: {v}</title></circle>')
+                         f'<title>{html.escape(names[fid])}, turn {t}: {v:g}</title></circle>')
     parts.append(f'<line id="{chart_id}-cursor" class="cursor" x1="{x(t1):.1f}" x2="{x(t1):.1f}" '
                  f'y1="{mt}" y2="{mt + ph}" data-x0="{ml}" data-pw="{pw}" data-t0="{t0}" '
                  f'data-span="{span}"/>')
@@ -296,7 +308,7 @@ def build_report(campaign: str | Path, view: str = "gm") -> str:
         frames.append((turn_now, current))
     fids = [f["id"] for f in current["factions"]]
     fnames = {f["id"]: f.get("name", f["id"]) for f in current["factions"]}
-    colors = {fid: PALETTE[i % len(PALETTE)] for i, fid in enumerate(fids)}
+    colors = faction_colors(fids)
     from factionsim.rules.wwn.data import ASSET_TYPES
 
     tnames = {k: v.name for k, v in ASSET_TYPES.items()}
@@ -313,7 +325,7 @@ def build_report(campaign: str | Path, view: str = "gm") -> str:
             evs = players_events(evs, stealthed_assets(snapshots.get(t - 1)))
         events_by_turn[t] = evs
     series = _faction_series(frames, fids)
-    charts = "".join(_line_chart(title, turns, series[key], colors, fnames, key) for key, title in
+    charts = "".join(line_chart(title, turns, series[key], colors, fnames, key) for key, title in
                      (("hp", "Faction HP"), ("treasure", "Treasure"),
                       ("assets", "Assets (not counting Bases)")))
     map_svg = _map_svg(frames, colors, fnames, tnames, hide_stealth=view == "players")
@@ -342,8 +354,7 @@ def build_report(campaign: str | Path, view: str = "gm") -> str:
     else:
         chronicle_md = "".join(render_turn(events_by_turn[t], names, "gm") + "\n"
                                for t in turns if t in events_by_turn)
-    legend = "".join(f'<span class="legend"><span class="dot" style="background:{colors[f]}"></span>'
-                     f"{html.escape(fnames[f])}</span>" for f in fids)
+    legend = legend_html(fids, fnames, colors)
     table_rows = "".join(
         f"<tr><td><span class=\"dot\" style=\"background:{colors[f['id']]}\"></span>"
         f"{html.escape(f.get('name', f['id']))}</td>"
@@ -359,7 +370,7 @@ def build_report(campaign: str | Path, view: str = "gm") -> str:
         table_head=WWN_TABLE_HEAD, map_title="The map, turn by turn",
         map=map_svg, panels="".join(panels), last=len(turns) - 1, first_turn=turns[0],
         timeline="".join(timeline) or "<li>No key events yet.</li>", table_rows=table_rows,
-        chronicle=markdown_to_html(chronicle_md), data=data_js, css=_CSS, js=_JS)
+        chronicle=markdown_to_html(chronicle_md), data=data_js, css=CSS, js=_JS)
 
 
 def _goal_name(goal: Any) -> str:
@@ -373,7 +384,7 @@ def _goal_name(goal: Any) -> str:
     return text
 
 
-_CSS = """
+CSS = """
 :root { --ink:#222; --muted:#667; --line:#dde; --bg:#fbfaf7; }
 * { box-sizing: border-box; }
 body { font: 15px/1.5 Georgia, 'Times New Roman', serif; color: var(--ink); background: var(--bg);
@@ -511,11 +522,11 @@ def build_generic_report(path: Path, history: Any, current: dict[str, Any], view
         frames.append((turn_now, current))
     names = present.names(current)
     fids = list(names.factions)
-    colors = {fid: PALETTE[i % len(PALETTE)] for i, fid in enumerate(fids)}
+    colors = faction_colors(fids)
     turns = [t for t, _ in frames]
     per_frame = [present.series(d) for _, d in frames]
     charts = "".join(
-        _line_chart(title, turns, {f: [s.get(f, {}).get(key) for s in per_frame] for f in fids},
+        line_chart(title, turns, {f: [s.get(f, {}).get(key) for s in per_frame] for f in fids},
                     colors, names.factions, key)
         for key, title in present.SERIES)
     events_by_turn = {t: history.events(t) for t in turns if t}
@@ -532,8 +543,7 @@ def build_generic_report(path: Path, history: Any, current: dict[str, Any], view
     chronicle_md = "".join(render_turn(events_by_turn[t], names, view) + "\n"
                            for t in turns if events_by_turn.get(t))
     headers, rows = present.table(current)
-    legend = "".join(f'<span class="legend"><span class="dot" style="background:{colors[f]}"></span>'
-                     f"{html.escape(names.factions[f])}</span>" for f in fids)
+    legend = legend_html(fids, names.factions, colors)
     return _TEMPLATE.format(
         title=html.escape(current.get("name") or path.stem),
         subtitle="the players' view" if view == "players" else "the GM's view", turn=turn_now,
@@ -542,4 +552,4 @@ def build_generic_report(path: Path, history: Any, current: dict[str, Any], view
         first_turn=turns[0], timeline="".join(timeline) or "<li>No key events yet.</li>",
         table_rows="".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>"
                            for row in rows),
-        chronicle=markdown_to_html(chronicle_md), data=json.dumps({"turns": turns}), css=_CSS, js=_JS)
+        chronicle=markdown_to_html(chronicle_md), data=json.dumps({"turns": turns}), css=CSS, js=_JS)

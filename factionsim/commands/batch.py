@@ -18,8 +18,9 @@ def add_parser(subparsers) -> None:
         description="Play RUNS independent histories of CAMPAIGN for TURNS turns each (run r's "
         "dice seeded from the master seed and r), with the agents the campaign names. Writes "
         "DIR/run-XXXX/chronicle.md and events.jsonl per run, DIR/summary.json (per faction: "
-        "survival rate, win rate, goals completed, mean final numbers and mean per-turn curves) "
-        "and DIR/curves.csv. The results are identical for any --backend and --workers.")
+        "survival rate, win rate, goals completed, mean final numbers and mean per-turn curves), "
+        "DIR/curves.csv and DIR/summary.html (the table and a chart per curve). The results are "
+        "identical for any --backend and --workers.")
     p.add_argument("campaign", nargs="?", default=None,
                    help="campaign file of any ruleset (default: the bundled WWN campaign)")
     p.add_argument("--runs", type=int, default=100, help="histories to play (default 100)")
@@ -35,7 +36,7 @@ def add_parser(subparsers) -> None:
 
 
 def _cmd_batch(args: argparse.Namespace) -> int:
-    from factionsim.batch import run_batch
+    from factionsim.batch import goals_and_finals, run_batch
     from factionsim.core.game import FactionsimError
 
     if args.runs < 1 or args.turns < 1:
@@ -58,8 +59,8 @@ def _cmd_batch(args: argparse.Namespace) -> int:
         print(f"{summary['runs']} runs of {summary['turns']} turns (seed {summary['seed']})")
         print(f"{'faction':<20}{'survival':>10}{'wins':>8}{'goals':>8}  final means")
         for fid, f in summary["factions"].items():
-            goals = "-" if f["goals_completed_mean"] is None else f"{f['goals_completed_mean']:.2f}"
-            finals = ", ".join(f"{k} {v:.1f}" for k, v in f["final"].items())
+            goals, finals = goals_and_finals(f)
             print(f"{fid:<20}{f['survival_rate']:>10.1%}{f['win_rate']:>8.1%}{goals:>8}  {finals}")
-        print(f"wrote {out}/summary.json, {out}/curves.csv and {summary['runs']} run folders")
+        print(f"wrote {out}/summary.html (open it in a browser), {out}/summary.json, "
+              f"{out}/curves.csv and {summary['runs']} run folders")
     return 0
