@@ -87,8 +87,8 @@ class DecisionState:
         for _ in range(self.max_forced_rounds):
             if self.actor is not None or self.is_over():
                 return
+            self._legal = None  # settle lists the legal actions of the decision it stops at
             self._pending.extend(self.decision_module.settle(self))
-            self._legal = None
 
     def is_over(self) -> bool:
         """Fewer than two factions left, or ``max_turns`` reached between turns."""
