@@ -43,7 +43,7 @@ def test_batch_ray_equals_local_byte_for_byte(tmp_path):
     run_batch(None, runs=4, turns=3, seed=4, out=tmp_path / "local", workers=2)
     run_batch(None, runs=4, turns=3, seed=4, out=tmp_path / "ray", backend="ray", workers=2)
     local, remote = _files(tmp_path / "local"), _files(tmp_path / "ray")
-    assert len(local) == 2 + 2 * 4 and local == remote
+    assert len(local) == 3 + 2 * 4 and local == remote  # summary.json, .html, curves.csv + runs
 
 
 def test_commands_with_the_ray_backend(tmp_path, capsys):
