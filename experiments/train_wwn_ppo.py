@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,14 +61,19 @@ class Args:
     torch_threads: int = 2
     eval_deterministic: bool = False  # sample from the policy (argmax play is much weaker)
     eval_only: str | None = None  # a saved model (or "random"): only evaluate it, eval_games each
+    progress: bool = True  # progress bars (training steps, evaluation games) on stderr
 
 
 def env_kwargs(args: Args, opponents: list[str]) -> dict[str, Any]:
     return {"campaign": args.campaign, "opponents": opponents, "max_turns": args.max_turns}
 
 
-def evaluate(model: Any, args: Args, opponent: str, games: int, seed: int = 10_000) -> dict:
-    """Win rate of the policy over ``games`` games, learner seats in rotation."""
+def evaluate(model: Any, args: Args, opponent: str, games: int, seed: int = 10_000,
+             progress: bool = False) -> dict:
+    """Win rate of the policy over ``games`` games, learner seats in rotation (``progress``: a
+    bar of the games on stderr)."""
+    from tqdm import tqdm
+
     from factionsim.envs.single_agent import SingleAgentEnv
 
     probe = SingleAgentEnv(**env_kwargs(args, [opponent]))
@@ -75,7 +81,8 @@ def evaluate(model: Any, args: Args, opponent: str, games: int, seed: int = 10_0
     envs = {s: SingleAgentEnv(learner=s, **env_kwargs(args, [opponent])) for s in seats}
     wins = shared = 0
     per_seat = {s: 0 for s in seats}
-    for g in range(games):
+    for g in tqdm(range(games), desc=f"evaluating vs {opponent}", unit="game", file=sys.stderr,
+                  leave=False, disable=not progress):
         seat = seats[g % len(seats)]
         env = envs[seat]
         obs, _ = env.reset(seed=seed + g)
@@ -114,7 +121,8 @@ def evaluate_only(args: Args) -> list[dict]:
     results = []
     for opp in args.eval_opponents:
         t0 = time.perf_counter()
-        r = evaluate(model, args, opp, args.eval_games, seed=90_000 + args.seed)
+        r = evaluate(model, args, opp, args.eval_games, seed=90_000 + args.seed,
+                     progress=args.progress)
         r["seconds"] = round(time.perf_counter() - t0, 1)
         results.append(r)
         print(json.dumps({"policy": args.eval_only, **r}), flush=True)
@@ -127,6 +135,7 @@ def train(args: Args) -> Path:
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.env_util import make_vec_env
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+    from tqdm import tqdm
 
     from factionsim.envs.features import policy_kwargs
     from factionsim.envs.single_agent import SingleAgentEnv
@@ -165,19 +174,33 @@ def train(args: Args) -> Path:
                 r.update(timesteps=self.num_timesteps, steps_per_s=round(fps, 1))
                 results.append(r)
                 self.logger.record(f"eval/win_rate_{opp.replace(':', '_')}", r["win_rate"])
-                print(f"[{self.num_timesteps:>8} steps, {fps:6.0f} steps/s] vs {opp}: "
-                      f"win rate {r['win_rate']:.2f} (shared {r['shared_win_rate']:.2f})",
-                      flush=True)
+                tqdm.write(f"[{self.num_timesteps:>8} steps, {fps:6.0f} steps/s] vs {opp}: "
+                           f"win rate {r['win_rate']:.2f} (shared {r['shared_win_rate']:.2f})")
             self.logger.record("time/steps_per_s", fps)
             self.model.save(out / "model.zip")  # a checkpoint: a stopped run still has a policy
             (out / "eval.json").write_text(json.dumps({"history": results}, indent=2))
 
+    class Progress(BaseCallback):
+        """A bar of the learner's steps on stderr (evaluation lines print above it)."""
+
+        def _on_training_start(self) -> None:
+            self.bar = tqdm(total=args.timesteps, desc="training", unit="step", file=sys.stderr,
+                            dynamic_ncols=True)
+
+        def _on_step(self) -> bool:
+            self.bar.update(min(self.num_timesteps, args.timesteps) - self.bar.n)
+            return True
+
+        def _on_training_end(self) -> None:
+            self.bar.close()
+
+    callbacks = [Evaluate(), Progress()] if args.progress else [Evaluate()]
     t0 = time.perf_counter()
-    model.learn(total_timesteps=args.timesteps, callback=Evaluate(), tb_log_name="ppo")
+    model.learn(total_timesteps=args.timesteps, callback=callbacks, tb_log_name="ppo")
     elapsed = time.perf_counter() - t0
     model.save(out / "model.zip")
     venv.close()
-    final = [evaluate(model, args, opp, args.eval_games * 2, seed=50_000)
+    final = [evaluate(model, args, opp, args.eval_games * 2, seed=50_000, progress=args.progress)
              for opp in args.eval_opponents]
     summary = {"timesteps": args.timesteps, "seconds": round(elapsed, 1),
                "steps_per_s": round(args.timesteps / elapsed, 1), "final": final,
@@ -214,15 +237,16 @@ def args_from_namespace(ns: argparse.Namespace) -> Args:
     return Args(**{f.name: getattr(ns, f.name) for f in dataclasses.fields(Args)})
 
 
+def run(args: Args) -> Path | list[dict]:
+    """What the options ask for: evaluate a saved model (``eval_only``) or train one."""
+    return evaluate_only(args) if args.eval_only else train(args)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_arguments(parser)
     np.set_printoptions(precision=3)
-    args = args_from_namespace(parser.parse_args(argv))
-    if args.eval_only:
-        evaluate_only(args)
-    else:
-        train(args)
+    run(args_from_namespace(parser.parse_args(argv)))
 
 
 if __name__ == "__main__":

@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from pettingzoo.test import api_test
 
+api_test = pytest.importorskip("pettingzoo.test").api_test  # the rl extra
 sys.path.insert(0, str(Path(__file__).parents[1] / "experiments"))
 benchmark_env = pytest.importorskip("benchmark_env")
 

@@ -19,7 +19,7 @@ def test_train_save_reload_and_play(tmp_path):
     script = load_script()
     args = script.Args(timesteps=256, n_envs=2, vec="subproc", n_steps=128, batch_size=64,
                        n_epochs=1, eval_every=10**9, eval_games=2, max_turns=4,
-                       out=str(tmp_path / "run"), net_arch=[32])
+                       out=str(tmp_path / "run"), net_arch=[32], progress=False)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         model_path = script.train(args)
@@ -44,3 +44,16 @@ def test_policy_agent_needs_a_path():
 
     with pytest.raises(CampaignError, match="no saved model"):
         make_agent("policy:/nonexistent/model.zip")
+
+
+def test_train_command_with_eval_only_evaluates_and_trains_nothing(tmp_path, capsys):
+    import json
+
+    from factionsim.cli import main
+
+    out = tmp_path / "run"
+    assert main(["train", "--eval-only", "random", "--eval-games", "2", "--max-turns", "2",
+                 "--out", str(out), "--progress", "false"]) == 0
+    line = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert line["policy"] == "random" and line["games"] == 2 and 0 <= line["win_rate"] <= 1
+    assert not out.exists()  # no training run, no model written

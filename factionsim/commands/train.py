@@ -36,7 +36,8 @@ def add_parser(subparsers) -> None:
         "train", help="train a faction policy with MaskablePPO (needs the rl extra)",
         description="Train one WWN faction with MaskablePPO against registry opponents; writes "
         "OUT/model.zip (play it with 'agent: policy:OUT/model.zip'), OUT/eval.json and "
-        "TensorBoard logs in OUT/tb. Same options as experiments/train_wwn_ppo.py.")
+        "TensorBoard logs in OUT/tb. With --eval-only MODEL (or random) it only evaluates. Same "
+        "options as experiments/train_wwn_ppo.py.")
     script = load_script()
     if script is not None:
         script.add_arguments(p)
@@ -53,5 +54,5 @@ def _cmd_train(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise FactionsimError("factionsim train needs the rl extra: pip install torch==2.13.0 "
                               "&& pip install -e '.[rl]'") from exc
-    script.train(script.args_from_namespace(args))
+    script.run(script.args_from_namespace(args))  # trains, or evaluates with --eval-only
     return 0
