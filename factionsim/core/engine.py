@@ -5,7 +5,9 @@ A ruleset keeps its decision points in a module (``turn.py``) with ``TURN_START`
 (run automatic steps up to the next decision point). Its state class subclasses
 :class:`DecisionState`, names that module in ``decision_module`` and holds ``phase``, ``actor``,
 ``factions``, ``turn`` and ``max_turns``; this class provides ``current_actor``,
-``legal_actions`` (cached per decision point), ``apply``, ``advance`` and ``is_over``.
+``legal_actions`` (cached per decision point), ``apply``, ``advance`` and ``is_over``, and the
+campaign fields every ruleset saves alike (the common fields, the dice generator's state, and the
+turn order of a turn in progress).
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import copy
 from types import ModuleType
 from typing import Any
 
+import numpy as np
+
 from factionsim.core.game import Action, Event, IllegalActionError
 
 
@@ -21,6 +25,7 @@ class DecisionState:
     """Base of the rulesets' game states (see the module docstring)."""
 
     decision_module: ModuleType
+    ruleset: str  # the campaign field ``ruleset`` that names it
     #: how many rounds of automatic steps one advance may run before giving up on finding a
     #: decision (a ruleset whose rounds can pass with no decision at all sets more than 1)
     max_forced_rounds = 1
@@ -36,6 +41,20 @@ class DecisionState:
     #: campaign fields every ruleset's file has (read by :meth:`read_common_fields`)
     COMMON_FIELDS = frozenset({"ruleset", "name", "seed", "turn", "max_turns", "in_progress", "rng"})
 
+    def __init__(self) -> None:
+        """The fields every ruleset's state has (a ruleset's ``__init__`` adds its own)."""
+        self.name = ""
+        self.seed: int | None = None
+        self.turn = 0
+        self.max_turns: int | None = None
+        self.rng: Any = np.random.default_rng()
+        self.phase = self.decision_module.TURN_START
+        self.actor: str | None = None
+        self.ctx: dict[str, Any] = {}
+        self.extra: dict[str, Any] = {}  # campaign fields this version does not use, kept on save
+        self._pending: list[Event] = []
+        self._legal: list[Action] | None = None
+
     def read_common_fields(self, d: dict[str, Any], own_fields: set[str]) -> None:
         """Set ``name``, ``seed``, ``turn``, ``max_turns`` from campaign data ``d``, and keep the
         fields neither common nor among the ruleset's ``own_fields`` in ``extra`` (written back
@@ -46,6 +65,42 @@ class DecisionState:
         self.seed = d.get("seed")
         self.turn = int(d.get("turn", 0))
         self.max_turns = d.get("max_turns")
+
+    def common_fields_data(self) -> dict[str, Any]:
+        """The start of every campaign file: ``ruleset``, ``name``, ``seed`` and ``max_turns``
+        when set, ``turn`` (what :meth:`read_common_fields` reads back)."""
+        d: dict[str, Any] = {"ruleset": self.ruleset, "name": self.name}
+        if self.seed is not None:
+            d["seed"] = self.seed
+        d["turn"] = self.turn
+        if self.max_turns is not None:
+            d["max_turns"] = self.max_turns
+        return d
+
+    def rng_data(self) -> dict[str, Any]:
+        """The dice generator's state as plain data (the campaign field ``rng``)."""
+        return copy.deepcopy(self.rng.bit_generator.state)
+
+    def read_rng(self, d: dict[str, Any]) -> None:
+        """Dice from campaign data ``d``: its saved generator state (``rng``), else a generator
+        seeded with ``seed`` (read first, by :meth:`read_common_fields`)."""
+        if "rng" in d:
+            self.rng = np.random.Generator(np.random.PCG64())
+            self.rng.bit_generator.state = copy.deepcopy(d["rng"])
+        else:
+            self.rng = np.random.default_rng(self.seed)
+
+    def in_progress_data(self, **fields: Any) -> dict[str, Any]:
+        """The campaign field ``in_progress`` of a ruleset that plays in turn order (``order``,
+        ``order_index``): phase, actor, order, the ruleset's own ``fields``, then ``ctx``."""
+        return {"phase": self.phase, "actor": self.actor, "order": list(self.order),
+                "order_index": self.order_index, **fields, "ctx": copy.deepcopy(self.ctx)}
+
+    def read_in_progress(self, ip: dict[str, Any]) -> None:
+        """Restore what :meth:`in_progress_data` wrote in common (the ruleset reads its own)."""
+        self.phase, self.actor, self.order = ip["phase"], ip["actor"], list(ip["order"])
+        self.order_index = int(ip["order_index"])
+        self.ctx = copy.deepcopy(ip["ctx"])
 
     def current_actor(self) -> str | None:
         """The faction that decides now, or ``None`` when the game is over."""

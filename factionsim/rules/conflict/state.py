@@ -16,7 +16,6 @@ import numpy as np
 
 from factionsim.core.dice import Dice
 from factionsim.core.engine import DecisionState, FactionView
-from factionsim.core.game import Action, Event
 
 from . import turn
 from .model import ACTIVE, APPROACHES, DEFAULT_SETTINGS, Character, Side, Spell
@@ -33,10 +32,7 @@ class ConflictState(DecisionState):
     decision_module = turn
 
     def __init__(self) -> None:
-        self.name = ""
-        self.seed: int | None = None
-        self.turn = 0
-        self.max_turns: int | None = None
+        super().__init__()
         self.settings: dict[str, Any] = dict(DEFAULT_SETTINGS)
         self.factions: dict[str, Side] = {}
         self.chars: dict[str, Character] = {}
@@ -48,20 +44,13 @@ class ConflictState(DecisionState):
         self.winner: str | None = None
         self.ended = False
         self.end_reason: str | None = None
-        self.rng = np.random.default_rng()
         # the round in progress (see turn.py)
-        self.phase = turn.TURN_START
-        self.actor: str | None = None
         self.category = 0
         self.queue: list[str] = []
         self.current: str | None = None
         self.plan_order: list[str] = []
         self.jobs: list[dict[str, Any]] = []
         self.question: dict[str, Any] | None = None
-        self.ctx: dict[str, Any] = {}
-        self.extra: dict[str, Any] = {}
-        self._pending: list[Event] = []
-        self._legal: list[Action] | None = None
 
     # ----------------------------------------------------------------- the engine contract
     @property
@@ -123,12 +112,7 @@ class ConflictState(DecisionState):
 
     # ----------------------------------------------------------------- serialization
     def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"ruleset": "conflict", "name": self.name}
-        if self.seed is not None:
-            d["seed"] = self.seed
-        d["turn"] = self.turn
-        if self.max_turns is not None:
-            d["max_turns"] = self.max_turns
+        d = self.common_fields_data()
         changed = {k: v for k, v in self.settings.items() if DEFAULT_SETTINGS.get(k) != v}
         if changed:
             d["settings"] = changed
@@ -159,7 +143,7 @@ class ConflictState(DecisionState):
                 "queue": list(self.queue), "current": self.current,
                 "plan_order": list(self.plan_order), "jobs": copy.deepcopy(self.jobs),
                 "question": copy.deepcopy(self.question), "ctx": copy.deepcopy(self.ctx)}
-        d["rng"] = copy.deepcopy(self.rng.bit_generator.state)
+        d["rng"] = self.rng_data()
         d.update(copy.deepcopy(self.extra))
         return d
 
@@ -171,11 +155,7 @@ class ConflictState(DecisionState):
         s.read_common_fields(d, {
             "settings", "objective", "item", "sides", "bonds", "advantages", "next_advantage", "result"})
         s.settings.update(d.get("settings") or {})
-        if "rng" in d:
-            s.rng = np.random.Generator(np.random.PCG64())
-            s.rng.bit_generator.state = copy.deepcopy(d["rng"])
-        else:
-            s.rng = np.random.default_rng(s.seed)
+        s.read_rng(d)
         for sd in d["sides"]:
             side = Side(sd["id"], sd.get("name", sd["id"]), bool(sd.get("heroes", False)),
                         bool(sd.get("surprised", False)), sd.get("agent", "random"),

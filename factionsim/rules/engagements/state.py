@@ -17,7 +17,6 @@ from typing import Any
 import numpy as np
 
 from factionsim.core.engine import DecisionState, FactionView
-from factionsim.core.game import Action, Event
 
 from . import turn
 from .model import Faction, Pillar, Settings, slugify
@@ -35,24 +34,14 @@ class EngagementsState(DecisionState):
     max_forced_rounds = 100  # a round can pass with no decision at all (nothing to buy)
 
     def __init__(self) -> None:
-        self.name = ""
-        self.seed: int | None = None
-        self.turn = 0
-        self.max_turns: int | None = None
+        super().__init__()
         self.settings = Settings()
         self.factions: dict[str, Faction] = {}
         self.pillars: dict[str, Pillar] = {}
         self.next_pillar = 1
         self.fallen: dict[str, str] = {}  # slug -> name of every defeated pillar (for the chronicle)
-        self.rng: Any = np.random.default_rng()
-        self.phase = turn.TURN_START
-        self.actor: str | None = None
         self.order: list[str] = []
         self.order_index = 0
-        self.ctx: dict[str, Any] = {}
-        self.extra: dict[str, Any] = {}
-        self._pending: list[Event] = []
-        self._legal: list[Action] | None = None
 
     # ------------------------------------------ the engine contract (the rest: DecisionState)
     def scores(self) -> dict[str, float]:
@@ -114,12 +103,7 @@ class EngagementsState(DecisionState):
 
     # ----------------------------------------------------------------- serialization
     def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"ruleset": "engagements", "name": self.name}
-        if self.seed is not None:
-            d["seed"] = self.seed
-        d["turn"] = self.turn
-        if self.max_turns is not None:
-            d["max_turns"] = self.max_turns
+        d = self.common_fields_data()
         settings = self.settings.to_dict()
         if settings:
             d["settings"] = settings
@@ -146,10 +130,9 @@ class EngagementsState(DecisionState):
         if self.fallen:
             d["fallen"] = dict(self.fallen)
         if self.phase != turn.TURN_START:
-            d["in_progress"] = {"phase": self.phase, "actor": self.actor, "order": list(self.order),
-                                "order_index": self.order_index, "ctx": copy.deepcopy(self.ctx)}
+            d["in_progress"] = self.in_progress_data()
         if isinstance(self.rng, np.random.Generator):
-            d["rng"] = copy.deepcopy(self.rng.bit_generator.state)
+            d["rng"] = self.rng_data()
         d.update(copy.deepcopy(self.extra))
         return d
 
@@ -182,16 +165,9 @@ class EngagementsState(DecisionState):
                            int(pd.get("wounds", 0)), tuple(pd.get("boons", ())))
                 s.pillars[p.id] = p
                 f.pillars.append(p.id)
-        if "rng" in d:
-            s.rng = np.random.Generator(np.random.PCG64())
-            s.rng.bit_generator.state = copy.deepcopy(d["rng"])
-        else:
-            s.rng = np.random.default_rng(s.seed)
+        s.read_rng(d)
         if "in_progress" in d:
-            ip = d["in_progress"]
-            s.phase, s.actor, s.order = ip["phase"], ip["actor"], list(ip["order"])
-            s.order_index = int(ip["order_index"])
-            s.ctx = copy.deepcopy(ip["ctx"])
+            s.read_in_progress(d["in_progress"])
         return s
 
     def copy(self) -> EngagementsState:

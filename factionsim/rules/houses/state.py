@@ -16,7 +16,6 @@ from typing import Any
 import numpy as np
 
 from factionsim.core.engine import DecisionState, FactionView
-from factionsim.core.game import Action, Event
 
 from . import turn
 from .dice import steps
@@ -35,24 +34,14 @@ class HousesState(DecisionState):
     decision_module = turn
 
     def __init__(self) -> None:
-        self.name = ""
-        self.seed: int | None = None
-        self.turn = 0
-        self.max_turns: int | None = None
+        super().__init__()
         self.rules: dict[str, Any] = copy.deepcopy(DEFAULT_RULES)
         self.houses: dict[str, House] = {}
         self.assets: dict[str, Asset] = {}
         self.next_asset = 1
-        self.rng: Any = np.random.default_rng()
-        self.phase = turn.TURN_START
-        self.actor: str | None = None
         self.order: list[str] = []
         self.order_index = 0
         self.round = 0
-        self.ctx: dict[str, Any] = {}
-        self.extra: dict[str, Any] = {}
-        self._pending: list[Event] = []
-        self._legal: list[Action] | None = None
 
     @property
     def factions(self) -> dict[str, House]:
@@ -117,12 +106,7 @@ class HousesState(DecisionState):
 
     # ----------------------------------------------------------------- serialization
     def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"ruleset": "houses", "name": self.name}
-        if self.seed is not None:
-            d["seed"] = self.seed
-        d["turn"] = self.turn
-        if self.max_turns is not None:
-            d["max_turns"] = self.max_turns
+        d = self.common_fields_data()
         d["rules"] = copy.deepcopy(self.rules)
         d["houses"] = []
         for h in self.houses.values():
@@ -131,10 +115,8 @@ class HousesState(DecisionState):
             d["houses"].append(hd)
         d["next_asset"] = self.next_asset
         if self.phase != turn.TURN_START:
-            d["in_progress"] = {"phase": self.phase, "actor": self.actor, "order": list(self.order),
-                                "order_index": self.order_index, "round": self.round,
-                                "ctx": copy.deepcopy(self.ctx)}
-        d["rng"] = copy.deepcopy(self.rng.bit_generator.state)
+            d["in_progress"] = self.in_progress_data(round=self.round)
+        d["rng"] = self.rng_data()
         d.update(copy.deepcopy(self.extra))
         return d
 
@@ -174,16 +156,10 @@ class HousesState(DecisionState):
                                   ad.get("full", ad["die"]), owner, ad.get("duration", "permanent"),
                                   ad.get("created"))
         s.assets = dict(sorted(s.assets.items(), key=lambda kv: int(kv[0].rsplit("#", 1)[1])))
-        if "rng" in d:
-            s.rng = np.random.Generator(np.random.PCG64())
-            s.rng.bit_generator.state = copy.deepcopy(d["rng"])
-        else:
-            s.rng = np.random.default_rng(s.seed)
+        s.read_rng(d)
         if "in_progress" in d:
-            ip = d["in_progress"]
-            s.phase, s.actor, s.order = ip["phase"], ip["actor"], list(ip["order"])
-            s.order_index, s.round = ip["order_index"], ip.get("round", 0)
-            s.ctx = copy.deepcopy(ip["ctx"])
+            s.read_in_progress(d["in_progress"])
+            s.round = d["in_progress"].get("round", 0)
         return s
 
     def copy(self) -> HousesState:

@@ -10,13 +10,11 @@ True
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import numpy as np
 
 from factionsim.core.engine import DecisionState, FactionView
-from factionsim.core.game import Action, Event
 from factionsim.core.mapgraph import Location, MapGraph
 
 from . import goals, turn
@@ -36,26 +34,16 @@ class WwnState(DecisionState):
     decision_module = turn
 
     def __init__(self) -> None:
-        self.name = ""
-        self.seed: int | None = None
-        self.turn = 0
-        self.max_turns: int | None = None
+        super().__init__()
         self.map = MapGraph([])
         self.relations: dict[frozenset[str], str] = {}
         self.factions: dict[str, Faction] = {}
         self.assets: AssetTable = AssetTable()
         self.next_asset = 1
-        self.rng = np.random.default_rng()
         # the turn in progress (see turn.py)
-        self.phase = turn.TURN_START
-        self.actor: str | None = None
         self.order: list[str] = []
         self.order_index = 0
         self.initiative: dict[str, int] = {}
-        self.ctx: dict[str, Any] = {}
-        self.extra: dict[str, Any] = {}  # campaign fields this version does not use, kept on save
-        self._pending: list[Event] = []
-        self._legal: list[Action] | None = None
         self.holders_cache: tuple[int, dict[str, list]] = (-1, {})  # see abilities._holders
 
     # ------------------------------------------ the engine contract (the rest: DecisionState)
@@ -123,12 +111,7 @@ class WwnState(DecisionState):
     # ----------------------------------------------------------------- serialization
     def to_dict(self) -> dict[str, Any]:
         """The campaign as plain data (the campaign-file format), RNG state included."""
-        d: dict[str, Any] = {"ruleset": "wwn", "name": self.name}
-        if self.seed is not None:
-            d["seed"] = self.seed
-        d["turn"] = self.turn
-        if self.max_turns is not None:
-            d["max_turns"] = self.max_turns
+        d = self.common_fields_data()
         d["locations"] = [_location_dict(loc) for loc in self.map.locations.values()]
         d["relations"] = [[*sorted(k, key=list(self.factions).index), v]
                           for k, v in self.relations.items() if v != "hostile"]
@@ -139,12 +122,8 @@ class WwnState(DecisionState):
             d["factions"].append(fd)
         d["next_asset"] = self.next_asset
         if self.phase != turn.TURN_START:
-            d["in_progress"] = {
-                "phase": self.phase, "actor": self.actor, "order": list(self.order),
-                "order_index": self.order_index, "initiative": dict(self.initiative),
-                "ctx": copy.deepcopy(self.ctx),
-            }
-        d["rng"] = _rng_state(self.rng)
+            d["in_progress"] = self.in_progress_data(initiative=dict(self.initiative))
+        d["rng"] = self.rng_data()
         d.update(self.extra)
         return d
 
@@ -199,16 +178,10 @@ class WwnState(DecisionState):
         s.assets = AssetTable(sorted(s.assets.items(), key=lambda kv: int(kv[0].rsplit("#", 1)[1])))
         for fid, g in fresh_goals.items():
             goals.adopt(s, s.factions[fid], ChooseGoal(g.id, g.target))
-        if "rng" in d:
-            s.rng = np.random.Generator(np.random.PCG64())
-            s.rng.bit_generator.state = copy.deepcopy(d["rng"])
-        else:
-            s.rng = np.random.default_rng(s.seed)
+        s.read_rng(d)
         if "in_progress" in d:
-            ip = d["in_progress"]
-            s.phase, s.actor, s.order = ip["phase"], ip["actor"], list(ip["order"])
-            s.order_index, s.initiative = ip["order_index"], dict(ip["initiative"])
-            s.ctx = copy.deepcopy(ip["ctx"])
+            s.read_in_progress(d["in_progress"])
+            s.initiative = dict(d["in_progress"]["initiative"])
         return s
 
     def _ensure_headquarters(self, f: Faction) -> None:
@@ -256,7 +229,3 @@ def _location_dict(loc: Location) -> dict[str, Any]:
     if loc.ruler:
         d["ruler"] = loc.ruler
     return d
-
-
-def _rng_state(rng: np.random.Generator) -> dict[str, Any]:
-    return copy.deepcopy(rng.bit_generator.state)
