@@ -114,3 +114,32 @@ def test_a_state_mid_game_survives_pickling():
         s.apply(legal[i])
         t.apply(legal_t[i])
     assert t.to_dict() == s.to_dict()
+
+
+@pytest.mark.parametrize("cut", [1, 7, 40, 133])
+def test_saved_mid_turn_continues_exactly(cut):
+    """A campaign saved at a decision inside a turn (phase, order, initiative, context and dice
+    written in ``in_progress`` and ``rng``) loads and plays on exactly as the original."""
+    from factionsim.core.campaign import dump_campaign_text
+
+    s = factionsim.load_campaign(default_campaign_path())
+    s.rng = np.random.default_rng(11)
+    keeper, rng = Keeper(), np.random.default_rng(12)
+    for _ in range(cut):
+        actor = s.current_actor()
+        s.apply(keeper.act(s.view(actor), s.legal_actions(), rng))
+    s.current_actor()  # at the next decision, inside a turn
+    assert "in_progress" in s.to_dict()
+    copy = type(s).from_dict(s.to_dict())
+    assert dump_campaign_text(copy) == dump_campaign_text(s)
+    rng_a, rng_b = np.random.default_rng(13), np.random.default_rng(13)
+    for _ in range(100):
+        actor = s.current_actor()
+        assert copy.current_actor() == actor
+        if actor is None:
+            break
+        a = keeper.act(s.view(actor), s.legal_actions(), rng_a)
+        b = keeper.act(copy.view(actor), copy.legal_actions(), rng_b)
+        assert str(a) == str(b)
+        assert [e.to_dict() for e in s.apply(a)] == [e.to_dict() for e in copy.apply(b)]
+    assert dump_campaign_text(copy) == dump_campaign_text(s)
