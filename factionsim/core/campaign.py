@@ -104,6 +104,30 @@ def format_path(path: FieldPath) -> str:
     return out or "top level"
 
 
+class FieldChecker:
+    """Base of the rulesets' campaign validators: the file name and line table at hand, so a
+    problem is reported as ``<file>, line <n>, <field path>: ...`` (:meth:`where`)."""
+
+    def __init__(self, source: str, lines: Any):
+        self.source = source
+        self.lines = lines  # field path (tuple, or its text form) -> line, see LineLoader
+
+    def line(self, path: FieldPath) -> int | None:
+        """The line of ``path``, else of its nearest parent that has one."""
+        for n in range(len(path), -1, -1):
+            sub = path[:n]
+            for key in (sub, format_path(sub)):
+                if key in self.lines:
+                    return self.lines[key]
+        return None
+
+    def where(self, path: FieldPath) -> str:
+        """``"<file>, line <n>, <field path>"`` (no line part when none is known)."""
+        line = self.line(path)
+        at = f"{self.source}, line {line}" if line is not None else self.source
+        return f"{at}, {format_path(path)}"
+
+
 def load_campaign_data(path: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[FieldPath, int]]:
     """Read a campaign file: ``(data, lines)`` where ``lines`` maps field paths to line numbers.
 

@@ -24,6 +24,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, NoReturn
 
+from factionsim.core.campaign import FieldChecker
 from factionsim.core.dice import Dice, DiceError
 from factionsim.core.game import CampaignError
 
@@ -45,22 +46,9 @@ SLUG_HINT = "a slug of lowercase letters, digits and '-' (e.g. 'iron-legion')"
 Path = tuple[str | int, ...]
 
 
-class _Checker:
-    def __init__(self, source: str, lines: Mapping[Path, int]):
-        self.source = source
-        self.lines = lines
-
+class _Checker(FieldChecker):
     def fail(self, path: Path, message: str) -> NoReturn:
-        line = None
-        for n in range(len(path), -1, -1):
-            if path[:n] in self.lines:
-                line = self.lines[path[:n]]
-                break
-        where = f", line {line}" if line else ""
-        field = ""
-        for part in path:
-            field += f"[{part}]" if isinstance(part, int) else (f".{part}" if field else str(part))
-        raise CampaignError(f"{self.source}{where}, {field or 'top level'}: {message}")
+        raise CampaignError(f"{self.where(path)}: {message}")
 
     def mapping(self, value: Any, path: Path, keys: tuple[str, ...]) -> dict[str, Any]:
         if not isinstance(value, dict):

@@ -25,6 +25,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, NoReturn
 
+from factionsim.core.campaign import FieldChecker, format_path
 from factionsim.core.game import CampaignError
 
 from .model import (
@@ -59,33 +60,16 @@ assert set(SETTING_RANGES) == set(SETTING_KEYS)
 Path = tuple[str | int, ...]
 
 
-def format_path(path: Path) -> str:
-    out = ""
-    for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out or "top level"
-
-
 def validate(data: Mapping[str, Any], source: str, lines: Mapping[Any, int] | None = None
              ) -> dict[str, Any]:
     """Check a scenario and return the normalized dict ``EngagementsState.from_dict`` accepts."""
     return _Validator(source, lines or {}).campaign(data)
 
 
-class _Validator:
-    def __init__(self, source: str, lines: Mapping[Any, int]):
-        self.source = source
-        self.lines = lines
-
+class _Validator(FieldChecker):
     def fail(self, path: Path, problem: str, value: Any = None, show: bool = True) -> NoReturn:
-        line = None
-        for n in range(len(path), -1, -1):
-            if path[:n] in self.lines:
-                line = self.lines[path[:n]]
-                break
-        where = f"{self.source}, line {line}" if line is not None else self.source
         got = f" (got {value!r})" if show else ""
-        raise CampaignError(f"{where}, {format_path(path)}: {problem}{got}.")
+        raise CampaignError(f"{self.where(path)}: {problem}{got}.")
 
     def keys(self, d: Any, path: Path, allowed: tuple[str, ...], what: str) -> None:
         if not isinstance(d, Mapping):

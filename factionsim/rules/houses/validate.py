@@ -23,6 +23,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, NoReturn
 
+from factionsim.core.campaign import FieldChecker
 from factionsim.core.game import CampaignError
 
 from .dice import SIZES
@@ -42,32 +43,15 @@ ASSET_ID = re.compile(r"^[a-z0-9][a-z0-9-]*#[0-9]+$")
 Path = tuple[str | int, ...]
 
 
-def format_path(path: Path) -> str:
-    out = ""
-    for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out or "top level"
-
-
 def validate(data: Mapping[str, Any], source: str, lines: Mapping[Any, int] | None = None
              ) -> dict[str, Any]:
     """Check a scenario and return the normalized dict ``HousesState.from_dict`` accepts."""
     return _V(source, lines or {}).scenario(data)
 
 
-class _V:
-    def __init__(self, source: str, lines: Mapping[Any, int]):
-        self.source = source
-        self.lines = lines
-
+class _V(FieldChecker):
     def fail(self, path: Path, problem: str, value: Any = ..., allowed: str | None = None) -> NoReturn:
-        line = None
-        for n in range(len(path), -1, -1):
-            if path[:n] in self.lines:
-                line = self.lines[path[:n]]
-                break
-        where = f"{self.source}, line {line}" if line is not None else self.source
-        msg = f"{where}, {format_path(path)}: {problem}"
+        msg = f"{self.where(path)}: {problem}"
         if value is not ...:
             msg += f" (got {value!r})"
         if allowed:

@@ -25,6 +25,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, NoReturn
 
+from factionsim.core.campaign import FieldChecker, format_path
 from factionsim.core.game import CampaignError
 
 from .data import (
@@ -72,14 +73,6 @@ def validate(data: Mapping[str, Any], source: str, lines: Mapping[Any, int] | No
     return _Validator(source, lines or {}).campaign(data)
 
 
-def format_path(path: Path) -> str:
-    """``("factions", 1, "force")`` -> ``"factions[1].force"``."""
-    out = ""
-    for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out or "top level"
-
-
 def _show(value: Any) -> str:
     if isinstance(value, bool) or value is None:
         return {True: "true", False: "false", None: "null"}[value]
@@ -97,28 +90,13 @@ def _one_of(options: tuple[str, ...] | list[str]) -> str:
     return "one of " + ", ".join(options)
 
 
-class _Validator:
+class _Validator(FieldChecker):
     """The checks, with the file name and line table at hand for messages."""
 
-    def __init__(self, source: str, lines: Mapping[Any, int]):
-        self.source = source
-        self.lines = lines
-
     # ------------------------------------------------------------------ messages
-    def line(self, path: Path) -> int | None:
-        """The line of ``path``, else of its nearest parent that has one."""
-        for n in range(len(path), -1, -1):
-            sub = path[:n]
-            for key in (sub, format_path(sub)):
-                if key in self.lines:
-                    return self.lines[key]
-        return None
-
     def fail(self, path: Path, problem: str, value: Any = _MISSING,
              allowed: str | None = None) -> NoReturn:
-        line = self.line(path)
-        where = f"{self.source}, line {line}" if line is not None else self.source
-        msg = f"{where}, {format_path(path)}: {problem}"
+        msg = f"{self.where(path)}: {problem}"
         if value is not _MISSING:
             msg += f" (got {_show(value)})"
         if allowed:
@@ -132,10 +110,8 @@ class _Validator:
             close = difflib.get_close_matches(value, list(options), n=3, cutoff=0.6)
             if close:
                 hint = " (did you mean " + " or ".join(repr(c) for c in close) + "?)"
-        line = self.line(path)
-        where = f"{self.source}, line {line}" if line is not None else self.source
         raise CampaignError(
-            f"{where}, {format_path(path)}: unknown {what} {_show(value)}{hint}; "
+            f"{self.where(path)}: unknown {what} {_show(value)}{hint}; "
             f"allowed: {allowed or _one_of(options)}."
         )
 
