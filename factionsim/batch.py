@@ -201,9 +201,13 @@ def run_batch(campaign: str | None, runs: int, turns: int, seed: int = 0, out: s
     from factionsim.backends import map_jobs
     from factionsim.chronicle import Names
     from factionsim.core.campaign import write_atomic
+    from factionsim.runner import agents_from_campaign
     from factionsim.tournament import load_template
 
     template = load_template(campaign)
+    # every faction's agent can be made (a policy's model file exists...): one clear error here,
+    # naming the file and faction, before any run starts in a worker
+    agents_from_campaign(template[0].from_dict(template[1]), source=campaign)
     title = template[1].get("name") or (Path(campaign).stem if campaign else "campaign")
     shared = (template, turns, seed, title)
     kept: list[dict[str, Any]] = []

@@ -79,3 +79,17 @@ def test_batch_command(tmp_path, capsys):
     assert (tmp_path / "run-0001" / "chronicle.md").exists()
     rc = main(["batch", "--runs", "1", "--out", str(tmp_path), "--address", "auto", "--quiet"])
     assert rc == 2 and "--backend ray" in capsys.readouterr().err
+
+
+def test_an_agent_that_cannot_be_made_stops_the_batch_before_any_run(tmp_path):
+    from factionsim.configs import default_campaign_path
+    from factionsim.core.game import CampaignError
+
+    text = default_campaign_path().read_text(encoding="utf-8")
+    first = text.index("agent: ")
+    path = tmp_path / "c.yaml"
+    path.write_text(text[:first] + "agent: policy:missing.zip" + text[text.index("\n", first):],
+                    encoding="utf-8")
+    with pytest.raises(CampaignError, match=r"c\.yaml: factions\[.*\]\.agent: agent "):
+        run_batch(str(path), runs=2, turns=1, out=tmp_path / "out", workers=2)
+    assert not (tmp_path / "out").exists()
