@@ -13,6 +13,7 @@ turn order of a turn in progress).
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -151,6 +152,19 @@ class DecisionState:
             return True
         return (self.max_turns is not None and self.turn >= self.max_turns
                 and self.phase == self.decision_module.TURN_START)
+
+
+def stop_or_force(state: Any, legal_actions: Callable[[Any], list[Action]],
+                  apply: Callable[[Any, Action, list[Event]], None], events: list[Event]) -> bool:
+    """The last step of a ruleset's ``settle`` at a decision point: with exactly one legal action
+    it is applied (a forced move; returns False, settle goes on); otherwise the legal actions are
+    kept for :meth:`DecisionState.legal_actions` and it returns True (settle stops here)."""
+    legal = legal_actions(state)
+    if len(legal) != 1:
+        state._legal = legal
+        return True
+    apply(state, legal[0], events)
+    return False
 
 
 def _listed(action: Action, legal: list[Action]) -> bool:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from factionsim.core.engine import stop_or_force
 from factionsim.core.game import Action, Event
 
 from . import checks
@@ -264,11 +265,8 @@ def settle(state: ConflictState, start_turn: bool = True) -> list[Event]:
                 begin_category(state, 0, events)
                 continue
             state.actor = side
-        legal = legal_actions(state)
-        if len(legal) != 1:
-            state._legal = legal
+        if stop_or_force(state, legal_actions, apply, events):
             return events
-        apply(state, legal[0], events)
 
 
 def start_round(state: ConflictState, events: list[Event]) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from factionsim.core.engine import stop_or_force
 from factionsim.core.game import Action, Event
 
 from . import engagement
@@ -61,12 +62,8 @@ def settle(state: EngagementsState, start_turn: bool = True) -> list[Event]:
             _begin_faction_turn(state, events)
         elif phase == FACTION_END:
             _end_faction_turn(state, events)
-        else:
-            legal = legal_actions(state)
-            if len(legal) != 1:
-                state._legal = legal
-                return events
-            apply(state, legal[0], events)
+        elif stop_or_force(state, legal_actions, apply, events):
+            return events
 
 
 def _start_round(state: EngagementsState, events: list[Event]) -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
+from factionsim.core.engine import stop_or_force
 from factionsim.core.game import Action, Event, IllegalActionError
 
 from . import dice, outcomes
@@ -92,12 +93,8 @@ def settle(state: HousesState, start_turn: bool = True) -> list[Event]:
                 _end_season(state, events)
                 continue
             _next(state, events)
-        else:
-            legal = legal_actions(state)
-            if len(legal) != 1:
-                state._legal = legal
-                return events
-            apply(state, legal[0], events)
+        elif stop_or_force(state, legal_actions, apply, events):
+            return events
     raise RuntimeError("settle did not reach a decision")  # pragma: no cover
 
 

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from factionsim.core.dice import roll_die
+from factionsim.core.engine import stop_or_force
 from factionsim.core.game import Action, Event, IllegalActionError
 
 from . import abilities, economy, flow, goals, movement
@@ -106,12 +107,8 @@ def settle(state: WwnState, start_turn: bool = True) -> list[Event]:
             _start_effects(state, events)
         elif not acting(state).alive:
             state.phase = FACTION_END
-        else:
-            legal = legal_actions(state)
-            if len(legal) != 1:
-                state._legal = legal
-                return events
-            apply(state, legal[0], events)
+        elif stop_or_force(state, legal_actions, apply, events):
+            return events
 
 
 def _start_turn(state: WwnState, events: list[Event]) -> None:
