@@ -205,9 +205,10 @@ def run_batch(campaign: str | None, runs: int, turns: int, seed: int = 0, out: s
     from factionsim.tournament import load_template
 
     template = load_template(campaign)
+    start = template[0].from_dict(template[1])
     # every faction's agent can be made (a policy's model file exists...): one clear error here,
     # naming the file and faction, before any run starts in a worker
-    agents_from_campaign(template[0].from_dict(template[1]), source=campaign)
+    agents_from_campaign(start, source=campaign)
     title = template[1].get("name") or (Path(campaign).stem if campaign else "campaign")
     shared = (template, turns, seed, title)
     kept: list[dict[str, Any]] = []
@@ -228,6 +229,6 @@ def run_batch(campaign: str | None, runs: int, turns: int, seed: int = 0, out: s
     if out is not None:
         write_atomic(out / "summary.json", json.dumps(summary, indent=2) + "\n")
         write_atomic(out / "curves.csv", curves_csv(summary))
-        names = Names.from_state(template[0].from_dict(template[1])).factions
+        names = Names.from_state(start).factions
         write_atomic(out / "summary.html", summary_html(summary, names, title))
     return summary
