@@ -130,8 +130,8 @@ def adopt(state: WwnState, faction: Faction, choice: ChooseGoal) -> Goal:
 
 
 def _inside_pairs(state: WwnState, fid: str) -> set[str]:
-    hostile_bases = {a.location for a in state.assets.values()
-                     if a.is_base and state.hostile(fid, a.owner)}
+    hostile = set(state.hostile_factions(fid))  # (only living factions hold assets)
+    hostile_bases = {a.location for a in state.assets.values() if a.is_base and a.owner in hostile}
     return {f"{a.id}@{a.location}" for a in state.assets_of(fid)
             if a.stealth and a.location in hostile_bases}
 
