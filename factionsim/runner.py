@@ -24,8 +24,8 @@ def agents_from_campaign(state: Any, overrides: dict[str, str] | None = None,
     """One agent per faction, as the campaign names them (``agent:`` and ``agent_options:``).
 
     A faction whose agent cannot be made (a ``policy:PATH`` with no model file, say) raises
-    :class:`CampaignError` naming the campaign file ``source`` (when given) and the faction's
-    ``agent`` field."""
+    :class:`CampaignError` naming the campaign file ``source`` (when given) and the faction (by
+    id: the rulesets keep their factions under different fields)."""
     overrides = overrides or {}
     where = f"{source}: " if source else ""
     agents: dict[str, Agent] = {}
@@ -33,7 +33,7 @@ def agents_from_campaign(state: Any, overrides: dict[str, str] | None = None,
         try:
             agents[fid] = make_agent(overrides.get(fid, f.agent), **f.agent_options)
         except CampaignError as exc:
-            raise CampaignError(f"{where}factions[{fid}].agent: {exc}") from exc
+            raise CampaignError(f"{where}faction {fid!r}: {exc}") from exc
     return agents
 
 

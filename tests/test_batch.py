@@ -90,6 +90,6 @@ def test_an_agent_that_cannot_be_made_stops_the_batch_before_any_run(tmp_path):
     path = tmp_path / "c.yaml"
     path.write_text(text[:first] + "agent: policy:missing.zip" + text[text.index("\n", first):],
                     encoding="utf-8")
-    with pytest.raises(CampaignError, match=r"c\.yaml: factions\[.*\]\.agent: agent "):
+    with pytest.raises(CampaignError, match=r"c\.yaml: faction '.*': agent "):
         run_batch(str(path), runs=2, turns=1, out=tmp_path / "out", workers=2)
     assert not (tmp_path / "out").exists()

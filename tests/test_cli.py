@@ -84,7 +84,7 @@ def test_missing_policy_model_names_the_file_and_faction(
     err = capsys.readouterr().err
     # "agent policy:missing.zip: no saved model ..." (or, without the rl extra, "agent 'policy'
     # needs the rl extra")
-    assert f"{path}: factions[" in err and "].agent: agent " in err
+    assert f"{path}: faction '" in err and "': agent " in err
     assert not out.exists()  # nothing half-written
 
 
