@@ -2,6 +2,10 @@
 
 Each WWN event kind has one sentence template (``_PROSE``); rolls are shown with their breakdown
 (``1d10+7 = 13 vs 1d10+3 = 7``). Kinds without a template are written plainly, never dropped.
+
+Names and free text are plain text: :func:`render_markdown` escapes every name (see
+:meth:`Names.markdown`) and reason, and keeps each sentence on one line without raw HTML, so a
+name like ``<b>*X*</b>`` or one with a line break and ``## Turn 5`` reads as itself.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from factionsim.core.game import Event
+from factionsim.core.text import markdown_code, markdown_line, markdown_text
 
 
 @dataclass
@@ -22,6 +27,8 @@ class Names:
     locations: dict[str, str] = field(default_factory=dict)
     asset_types: dict[str, str] = field(default_factory=dict)
     ruleset: str = "wwn"
+    #: the names are escaped for markdown already (see :meth:`markdown`)
+    escaped: bool = False
 
     @classmethod
     def from_state(cls, state: Any) -> Names:
@@ -37,15 +44,30 @@ class Names:
             {k: v.name for k, v in ASSET_TYPES.items()},
         )
 
+    def markdown(self) -> Names:
+        """These names escaped for markdown (:func:`~factionsim.core.text.markdown_text`)."""
+        if self.escaped:
+            return self
+
+        def esc(table: dict[str, str]) -> dict[str, str]:
+            return {k: markdown_text(v) for k, v in table.items()}
+
+        return Names(esc(self.factions), esc(self.locations), esc(self.asset_types), self.ruleset,
+                     escaped=True)
+
+    def _own(self, text: str) -> str:
+        """An id shown for want of a name: escaped like the names."""
+        return markdown_text(text) if self.escaped else text
+
     def faction(self, fid: str | None) -> str:
-        return self.factions.get(fid or "", fid or "nobody")
+        return self.factions.get(fid or "", self._own(fid or "nobody"))
 
     def place(self, lid: str) -> str:
-        return self.locations.get(lid, lid)
+        return self.locations.get(lid, self._own(lid))
 
     def asset(self, aid: str, owner: str | None = None) -> str:
         """``"the Iron Legion's Knights"`` for ``knights#3`` owned by iron-legion."""
-        kind = self.asset_types.get(aid.rsplit("#", 1)[0], aid)
+        kind = self.asset_types.get(aid.rsplit("#", 1)[0], self._own(aid))
         return f"{self.faction(owner)}'s {kind}" if owner else kind
 
 
@@ -177,10 +199,10 @@ _PROSE: dict[str, Callable[[Event, Names], str]] = {
                            f"to {e.data['rating']}."),
     "ability": lambda e, n: _ability(e, n),
     "gm-veto": lambda e, n: (
-        f"*GM veto:* the plan `{e.data['planned']}`"
-        + (f" ({e.data['reason']})" if e.data.get("reason") else "")
+        f"*GM veto:* the plan {markdown_code(e.data['planned'])}"
+        + (f" ({markdown_text(e.data['reason'])})" if e.data.get("reason") else "")
         + f" was overruled; the GM {'had it re-planned' if e.data.get('how') == 're-planned' else 'chose'}"
-        f" `{e.data['chosen']}`."),
+        f" {markdown_code(e.data['chosen'])}."),
     "rumour": lambda e, n: (
         f"*Rumour:* {n.asset(e.data['asset'], e.faction)}, unseen until now, comes out of hiding"
         + (" to strike." if e.data.get("reason") == "attacked" else ".")),
@@ -198,12 +220,13 @@ def _worth_telling(e: Event) -> bool:
 def _decision(e: Event) -> str:
     """A decision's one-line reason from its agent, capitalised ("Attacks ...: Blood the Enemy")."""
     reason = str(e.data.get("reason", ""))
-    return (reason[:1].upper() + reason[1:]).rstrip(".") + "."
+    return markdown_text((reason[:1].upper() + reason[1:]).rstrip(".") + ".")
 
 
 def _plain(e: Event, n: Names) -> str:
     details = ", ".join(f"{k}: {v}" for k, v in e.data.items())
-    return f"{e.kind.replace('-', ' ').capitalize()}" + (f" ({details})." if details else ".")
+    text = f"{e.kind.replace('-', ' ').capitalize()}" + (f" ({details})." if details else ".")
+    return markdown_text(text)
 
 
 def prose_table(ruleset: str) -> dict[str, Callable[[Event, Names], str]]:
@@ -223,8 +246,11 @@ def describe(event: Event, names: Names) -> str:
 
 
 def render_markdown(events: Iterable[Event], names: Names, title: str = "Chronicle") -> str:
-    """The whole chronicle: ``## Turn N``, initiative, then ``### Faction`` with its events."""
-    lines = [f"# {title}", ""]
+    """The whole chronicle: ``## Turn N``, initiative, then ``### Faction`` with its events.
+
+    Names and ``title`` are plain text (escaped here); every sentence stays on its line."""
+    names = names.markdown()
+    lines = [f"# {markdown_text(title)}", ""]
     current_faction: str | None = None
     reasons: list[str] = []  # decisions waiting for the event they caused
     for e in events:
@@ -252,7 +278,7 @@ def render_markdown(events: Iterable[Event], names: Names, title: str = "Chronic
                 reasons.append(f"  - *{prefix}{_decision(e)}*")
         else:
             prefix = "" if e.faction in (current_faction, None) else f"({names.faction(e.faction)}) "
-            lines.append(f"- {prefix}{describe(e, names)}")
+            lines.append(f"- {prefix}{markdown_line(describe(e, names))}")
             lines += reasons
             reasons.clear()
     lines += [r[2:] for r in reasons]

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from factionsim.core.game import Event
+from factionsim.core.text import markdown_line
 
 from .markdown import Names, describe
 from .views import players_events, stealthed_assets
@@ -69,11 +70,24 @@ def layout(adjacency: dict[str, list[str]], seed: int = 7,
 
 
 # ------------------------------------------------------------------ markdown -> html
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")  # markdown's backslash escapes
+_HOLE = "\ue000"
+
+
 def _inline(text: str) -> str:
-    text = html.escape(text, quote=False)
+    """Inline markdown -> HTML: code, bold, italic; a backslash-escaped character (how the
+    chronicle writes names) stays that character, never markup."""
+    literals: list[str] = []
+
+    def hold(m: re.Match[str]) -> str:
+        literals.append(m.group(1))
+        return f"{_HOLE}{len(literals) - 1}{_HOLE}"
+
+    text = html.escape(_ESCAPED.sub(hold, text.replace(_HOLE, "")), quote=False)
     text = re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
     text = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", text)
-    return re.sub(r"(?<![*\w])\*([^*]+)\*(?!\*)", r"<em>\1</em>", text)
+    text = re.sub(r"(?<![*\w])\*([^*]+)\*(?!\*)", r"<em>\1</em>", text)
+    return re.sub(f"{_HOLE}(\\d+){_HOLE}", lambda m: html.escape(literals[int(m.group(1))]), text)
 
 
 def markdown_to_html(md: str) -> str:
@@ -282,7 +296,7 @@ def _map_svg(data_frames: list[tuple[int, dict[str, Any]]], colors: dict[str, st
 def _event_html(e: Event, names: Names, colors: dict[str, str]) -> str:
     dot = f'<span class="dot" style="background:{colors.get(e.faction or "", "#999")}"></span>'
     who = f"<b>{html.escape(names.faction(e.faction))}</b>: " if e.faction else ""
-    return f"<li>{dot}{who}{_inline(describe(e, names))}</li>"
+    return f"<li>{dot}{who}{_inline(markdown_line(describe(e, names.markdown())))}</li>"
 
 
 WWN_TABLE_HEAD = ("<th>faction</th><th>HP</th><th>F/C/W</th><th>Treasure</th><th>XP</th>"
@@ -346,7 +360,7 @@ def build_report(campaign: str | Path, view: str = "gm") -> str:
         timeline.append(f'<li class="tturn"><span class="tnum">Turn {t}</span><ul>'
                         + "".join(_event_html(e, names, colors) for e in key) + "</ul></li>")
     # the chronicle: the file beside the campaign, else rendered from the history
-    from factionsim.commands.gm import chronicle_paths
+    from factionsim.core.history import chronicle_paths
 
     chron_path = chronicle_paths(path)["players" if view == "players" else "gm"]
     if chron_path.is_file():

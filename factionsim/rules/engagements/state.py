@@ -115,7 +115,7 @@ class EngagementsState(DecisionState):
             if not f.alive:
                 fd["alive"] = False
             fd["faction_dice"] = f.faction_dice
-            pools = {k: v for k, v in f.engagement.items() if v}
+            pools = {k: f.engagement[k] for k in self._pool_order(f) if f.engagement[k]}
             if pools:
                 fd["engagement"] = pools
             if f.mercenary is not None:
@@ -135,6 +135,13 @@ class EngagementsState(DecisionState):
             d["rng"] = self.rng_data()
         d.update(copy.deepcopy(self.extra))
         return d
+
+    def _pool_order(self, f: Faction) -> list[str]:
+        """A faction's engagement pools in the order of the factions in the file: the order
+        the pools were opened in is lost when an emptied pool is left out of the file, so
+        saving it would not give the same text after a reload."""
+        rank = {fid: i for i, fid in enumerate(self.factions)}
+        return sorted(f.engagement, key=lambda k: (rank.get(k, len(rank)), k))
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> EngagementsState:

@@ -1,0 +1,57 @@
+"""Command-line options several commands share, each checked once with a clear message.
+
+>>> seed("42"), positive("3")
+(42, 3)
+>>> seed("-1")
+Traceback (most recent call last):
+argparse.ArgumentTypeError: -1 is negative; a seed is a whole number from 0 to 9223372036854775807
+"""
+
+from __future__ import annotations
+
+import argparse
+
+#: The largest seed: numpy takes any non-negative integer; campaign files keep 64-bit numbers.
+MAX_SEED = 2**63 - 1
+
+
+def seed(text: str) -> int:
+    """``--seed``: a whole number from 0 to :data:`MAX_SEED`."""
+    allowed = f"a seed is a whole number from 0 to {MAX_SEED}"
+    try:
+        value = int(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number; {allowed}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is negative; {allowed}")
+    if value > MAX_SEED:
+        raise argparse.ArgumentTypeError(f"{text} is too large; {allowed}")
+    return value
+
+
+def positive(text: str) -> int:
+    """A whole number of 1 or more (``--turns`` of turn, undo and redo)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return n
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value <= 86400:  # also refuses nan
+        raise argparse.ArgumentTypeError("must be between 0 and 86400 seconds")
+    return value
+
+
+def add_wait_argument(p: argparse.ArgumentParser) -> None:
+    """``--wait SECONDS``: how long to wait for another command that is writing the campaign."""
+    p.add_argument("--wait", type=_seconds, default=0.0, metavar="SECONDS",
+                   help="if another factionsim command is writing the campaign, wait up to "
+                   "SECONDS for it to finish (default 0: stop at once with a message)")
