@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
 import subprocess
 import sys
 import threading
@@ -29,8 +28,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from file_safety_helpers import (assert_consistent, crash_trials, fast_folder, in_child, leftovers,
-                                 new_campaign, played, tree, turn_of)
+from file_safety_helpers import (
+    assert_consistent,
+    crash_trials,
+    fast_folder,
+    in_child,
+    leftovers,
+    new_campaign,
+    played,
+    tree,
+    turn_of,
+)
 
 from factionsim.cli import main
 from factionsim.commands.gm import changing
@@ -94,35 +102,27 @@ def test_a_turn_killed_at_any_step_is_whole_or_absent(scratch: Path) -> None:
     assert steps >= 8 and outcomes["absent"] > 0 and outcomes["committed"] > 0, outcomes
 
 
-def test_undo_and_redo_killed_at_any_step_are_whole_or_absent(scratch: Path) -> None:
-    """The same for `undo` and `redo` (the campaign file, HEAD and both chronicles move together)."""
-    start = played(scratch / "start", 3).parent
-    after_undo = reference(scratch, "ref-undo", TURN, TURN, TURN, UNDO)
+@pytest.mark.parametrize("command,before,back_at", [
+    (UNDO, [TURN, TURN, TURN], 3),
+    (REDO, [TURN, TURN, TURN, ["undo", "{c}", "--turns", "2", "--quiet"]], 1)])
+def test_undo_and_redo_killed_at_any_step_are_whole_or_absent(
+        scratch: Path, command: list[str], before: list[list[str]], back_at: int) -> None:
+    """The same for `undo` and `redo` (the campaign file, HEAD and both chronicles move
+    together): after the next command, the step is done or not, and doing it again (when not)
+    gives the files of an uninterrupted run."""
+    want = reference(scratch, "ref", *before, command)
+    start = new_campaign(scratch / "start")
+    for argv in before:
+        assert main([a.replace("{c}", str(start)) for a in argv]) == 0
 
-    def check_undo(c: Path, step: int) -> None:
+    def check(c: Path, step: int) -> None:
         recover(c)
         assert_consistent(c)
-        if turn_of(c) == 3:
-            assert main(["undo", str(c), "--quiet"]) == 0
-        assert tree(c.parent) == after_undo, step
+        if turn_of(c) == back_at:
+            assert main([a.replace("{c}", str(c)) for a in command]) == 0
+        assert tree(c.parent) == want, step
 
-    assert crash_trials(start, UNDO, check_undo) >= 4
-
-    shutil.rmtree(start)
-    start = played(scratch / "start", 3).parent
-    c = start / "march.yaml"
-    assert main(["undo", str(c), "--turns", "2", "--quiet"]) == 0
-    after_redo = reference(scratch, "ref-redo", TURN, TURN, TURN, ["undo", "{c}", "--turns", "2",
-                                                                     "--quiet"], REDO)
-
-    def check_redo(c: Path, step: int) -> None:
-        recover(c)
-        assert_consistent(c)
-        if turn_of(c) == 1:
-            assert main(["redo", str(c), "--quiet"]) == 0
-        assert tree(c.parent) == after_redo, step
-
-    assert crash_trials(start, REDO, check_redo) >= 4
+    assert crash_trials(start.parent, command, check) >= 4
 
 
 def test_sigkill_at_random_moments_loses_no_turn(scratch: Path) -> None:
@@ -265,7 +265,8 @@ def test_the_next_command_removes_our_leftover_temporary_files_only(tmp_path: Pa
     ours = [c.parent / ".march.yaml.ab3_x9zq.tmp", c.parent / ".march.chronicle.md.qqqqqqqq.tmp",
             h.dir / ".HEAD.abcdefgh.tmp", h.dir / ".turn-0002.yaml.0123abcd.tmp",
             h.dir / ".JOURNAL.zzzzzzzz.tmp"]
-    theirs = [c.parent / ".other.yaml.abcdefgh.tmp", c.parent / ".march.yaml.short.tmp", c.parent / ".march.yaml.ABCDEFGH.tmp",
+    theirs = [c.parent / ".other.yaml.abcdefgh.tmp", c.parent / ".march.yaml.short.tmp",
+              c.parent / ".march.yaml.ABCDEFGH.tmp",
               c.parent / "march.yaml.abcdefgh.tmp", c.parent / "notes.txt",
               h.dir / ".notes.abcdefgh.tmp", h.dir / "mine.txt"]
     for p in ours + theirs:

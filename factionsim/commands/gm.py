@@ -4,6 +4,10 @@
     factionsim undo CAMPAIGN [--turns N]                   step back (the file and chronicles)
     factionsim redo CAMPAIGN [--turns N]                   step forward again, same dice
 
+Each holds the campaign's lock (``--wait SECONDS`` to wait for another command that holds it),
+finishes whatever a killed command left half-committed, reads the file once, and commits each
+turn (or step) whole; see :mod:`factionsim.core.history`.
+
 Beside ``march.yaml`` live ``march.yaml.history/`` (snapshots and events of every turn, see
 :mod:`factionsim.core.history`), ``march.chronicle.md`` (the GM's chronicle) and
 ``march.players.md`` (the players' view: nothing Stealthed, no hidden reasons).

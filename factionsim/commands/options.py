@@ -4,7 +4,7 @@
 (42, 3)
 >>> seed("-1")
 Traceback (most recent call last):
-argparse.ArgumentTypeError: -1 is negative; a seed is a whole number from 0 to 9223372036854775807
+argparse.ArgumentTypeError: -1 is too small; a seed is a whole number from 0 to 9223372036854775807
 """
 
 from __future__ import annotations
@@ -15,29 +15,28 @@ import argparse
 MAX_SEED = 2**63 - 1
 
 
-def seed(text: str) -> int:
-    """``--seed``: a whole number from 0 to :data:`MAX_SEED`."""
-    allowed = f"a seed is a whole number from 0 to {MAX_SEED}"
+def _whole(text: str, lowest: int, highest: int | None, allowed: str) -> int:
+    """``text`` as a whole number from ``lowest`` to ``highest``, or a usage error that says
+    what is ``allowed``."""
     try:
         value = int(text.strip())
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number; {allowed}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} is negative; {allowed}")
-    if value > MAX_SEED:
+    if value < lowest:
+        raise argparse.ArgumentTypeError(f"{value} is too small; {allowed}")
+    if highest is not None and value > highest:
         raise argparse.ArgumentTypeError(f"{text} is too large; {allowed}")
     return value
 
 
+def seed(text: str) -> int:
+    """``--seed``: a whole number from 0 to :data:`MAX_SEED`."""
+    return _whole(text, 0, MAX_SEED, f"a seed is a whole number from 0 to {MAX_SEED}")
+
+
 def positive(text: str) -> int:
     """A whole number of 1 or more (``--turns`` of turn, undo and redo)."""
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError("must be 1 or more")
-    return n
+    return _whole(text, 1, None, "give 1 or more")
 
 
 def _seconds(text: str) -> float:

@@ -34,8 +34,9 @@ from pathlib import Path
 from .game import FactionsimError
 
 
-class FileProblem(FactionsimError):
-    """A file that cannot be read or written: the message names it and the system's reason."""
+class FileProblem(FactionsimError, OSError):
+    """A file that cannot be read or written: the message names it and the system's reason
+    (an :class:`OSError` too, for callers that catch those)."""
 
 
 #: What the GM can do about the common system errors.
@@ -94,8 +95,9 @@ def check_writable(path: Path) -> None:
             f"a read-only file. Make it writable (chmod u+w {path}) if it is meant to change.")
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` (UTF-8) so that readers see the old or the new file only.
+def write_atomic(path: Path, text: str | bytes) -> None:
+    """Replace ``path`` with ``text`` (UTF-8; bytes as they are) so that readers see the old or
+    the new file only.
 
     The text goes to a temporary file ``.NAME.XXXXXXXX.tmp`` in the same folder, is flushed and
     fsynced, then renamed over ``path``; on any failure the old file is left as it was, the
@@ -104,6 +106,14 @@ def write_atomic(path: Path, text: str) -> None:
     """
     path = Path(path)
     directory = path.parent if str(path.parent) else Path(".")
+    try:
+        data = text.encode("utf-8") if isinstance(text, str) else text
+    except UnicodeEncodeError as exc:
+        raise FileProblem(
+            f"cannot write {path}: the text holds a character that UTF-8 cannot store "
+            f"({exc.object[exc.start]!r} at character {exc.start}, a lone surrogate from an "
+            f"escape in the campaign file); remove it from the campaign. {path} was left as it "
+            "was.") from None
     check_writable(path)
     try:
         mode = os.stat(path).st_mode & 0o7777
@@ -116,8 +126,8 @@ def write_atomic(path: Path, text: str) -> None:
     except OSError as exc:
         raise FileProblem(os_error_text(exc, "write", path)) from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp_name, mode)

@@ -62,8 +62,10 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from .campaign import load_campaign_data
-from .files import FileProblem, read_own_file, remove_temp_files, temp_file_pattern
+from .files import FileProblem, read_own_file, remove_temp_files, temp_file_pattern, write_atomic
 from .game import CampaignError, Event, FactionsimError
 from .journal import Journal
 
@@ -110,7 +112,7 @@ def campaign_turn(text: str, source: str) -> int | None:
     loader, so the same bounds apply."""
     try:
         data, _ = load_campaign_data(source, text)
-    except CampaignError:
+    except Exception:  # noqa: BLE001 - whatever the loader makes of it, the text is unreadable
         return None
     turn = data.get("turn", 0)
     if turn is None:
@@ -225,11 +227,15 @@ class History:
         text = self.snapshot(turn)
         if text is None:
             return None
+        path = self.snapshot_path(turn)
         try:
-            return load_campaign_data(self.snapshot_path(turn), text)[0]
+            return load_campaign_data(path, text)[0]
         except CampaignError as exc:
-            raise HistoryError(f"{exc} (a snapshot in the history of {self.campaign}; delete it "
-                               "or put back a good copy)") from None
+            why = str(exc)
+        except (yaml.YAMLError, RecursionError, ValueError) as exc:  # the loader's own limits
+            why = f"{path}: cannot be read as YAML ({str(exc).splitlines()[0]})"
+        raise HistoryError(f"{why} (a snapshot in the history of {self.campaign}; delete it or "
+                           "put back a good copy)")
 
     def events(self, turn: int) -> list[Event]:
         """The stored events of ``turn`` (empty when none were recorded)."""
@@ -269,8 +275,8 @@ class History:
     # ------------------------------------------------------------------ where the file is
     def read_campaign(self, lenient: bool = False) -> str:
         """The campaign file's text (read once by each command that changes it). Text that is
-        not UTF-8 is a :class:`CampaignError`, or with ``lenient`` decoded with replacement
-        characters (undo and redo keep such a file aside and put a good snapshot back)."""
+        not UTF-8 is a :class:`CampaignError`, or with ``lenient`` decoded with its bad bytes kept
+        as surrogates (undo and redo keep such a file aside, byte for byte)."""
         try:
             data = self.campaign.read_bytes()
         except FileNotFoundError:
@@ -283,7 +289,7 @@ class History:
             return data.decode("utf-8")
         except UnicodeDecodeError as exc:
             if lenient:
-                return data.decode("utf-8", "replace")
+                return data.decode("utf-8", "surrogateescape")
             raise CampaignError(f"{self.campaign}: cannot be read as UTF-8 text (byte "
                                 f"{exc.start}); campaign files must be UTF-8 YAML.") from None
 
@@ -374,8 +380,8 @@ class History:
         """Before undo/redo replace the campaign text: keep it (a hand edit becomes its turn's
         snapshot; an unreadable text is kept as ``broken-turn-N.yaml``). Returns its turn."""
         now, broken = self.position(text)
-        if broken:
-            writes[self.broken_path(now)] = text
+        if broken:  # kept at once, byte for byte (its own file: not part of any turn)
+            write_atomic(self.broken_path(now), text.encode("utf-8", "surrogateescape"))
         elif self.snapshot(now) != text:
             writes[self.snapshot_path(now)] = text
         return now
@@ -383,30 +389,24 @@ class History:
     def undo_to(self, target: int, text: str) -> int:
         """Put the campaign (whose current ``text`` is given) back at recorded turn ``target``
         and cut both chronicles after it; returns ``target``."""
-        writes: dict[Path, str] = {}
-        self._keep_current(text, writes)
-        snapshot = self.snapshot(target)
-        if snapshot is None:
-            raise HistoryError(f"{self.snapshot_path(target)} is missing; cannot go back to turn "
-                               f"{target}.")
-        writes[self.dir / "HEAD"] = f"{target}\n"
-        writes.update(self._chronicles(target, None, None, None))
-        writes[self.campaign] = snapshot
-        self._commit(writes)
-        return target
+        return self._move_to(target, text, self._chronicles(target, None, None, None))
 
     def redo_to(self, target: int, text: str, blocks: Mapping[str, str],
                 titles: Mapping[str, str]) -> int:
         """Put the campaign forward to recorded turn ``target``, appending its chronicle
         ``blocks``; returns ``target``."""
-        writes: dict[Path, str] = {}
-        self._keep_current(text, writes)
+        return self._move_to(target, text, self._chronicles(target - 1, target, blocks, titles))
+
+    def _move_to(self, target: int, text: str, chronicles: dict[Path, str]) -> int:
+        """Commit the campaign at snapshot ``target`` with ``HEAD`` and the ``chronicles``."""
         snapshot = self.snapshot(target)
         if snapshot is None:
-            raise HistoryError(f"{self.snapshot_path(target)} is missing; cannot go forward to "
-                               f"turn {target}.")
+            raise HistoryError(f"{self.snapshot_path(target)} is missing; cannot move "
+                               f"{self.campaign} to turn {target}.")
+        writes: dict[Path, str] = {}
+        self._keep_current(text, writes)
         writes[self.dir / "HEAD"] = f"{target}\n"
-        writes.update(self._chronicles(target - 1, target, blocks, titles))
+        writes.update(chronicles)
         writes[self.campaign] = snapshot
         self._commit(writes)
         return target
