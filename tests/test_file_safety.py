@@ -10,8 +10,9 @@ command."
 The crash tests run each command in a forked child that dies (``os._exit``, no cleanup, like
 ``kill -9``) just before its k-th file operation, for every k until the command completes; the
 next command must then leave the folder byte-identical to a run that was never interrupted (the
-dice of a replayed turn are fixed by the saved generator). ``FACTIONSIM_KILL_TRIALS`` raises
-the number of random ``SIGKILL`` trials (default 4).
+dice of a replayed turn are fixed by the saved generator). ``FACTIONSIM_KILL_TRIALS`` and
+``FACTIONSIM_CONCURRENT_TRIALS`` raise the number of random ``SIGKILL`` trials (default 4) and of
+two-writer trials of each kind (default 2) for a longer run.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from factionsim.core.lock import campaign_lock, lock_path
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork (POSIX)")
 
 KILL_TRIALS = int(os.environ.get("FACTIONSIM_KILL_TRIALS", "4"))
+CONCURRENT_TRIALS = int(os.environ.get("FACTIONSIM_CONCURRENT_TRIALS", "2"))
 
 
 @pytest.fixture()
@@ -99,6 +101,7 @@ def test_a_turn_killed_at_any_step_is_whole_or_absent(scratch: Path) -> None:
         assert tree(c.parent) == want, step
 
     steps = crash_trials(start, TURN, check)
+    print(f"turn: killed at each of its {steps} file operations: {outcomes}")
     assert steps >= 8 and outcomes["absent"] > 0 and outcomes["committed"] > 0, outcomes
 
 
@@ -122,7 +125,9 @@ def test_undo_and_redo_killed_at_any_step_are_whole_or_absent(
             assert main([a.replace("{c}", str(c)) for a in command]) == 0
         assert tree(c.parent) == want, step
 
-    assert crash_trials(start.parent, command, check) >= 4
+    steps = crash_trials(start.parent, command, check)
+    print(f"{command[0]}: killed at each of its {steps} file operations, all whole or absent")
+    assert steps >= 4
 
 
 def test_sigkill_at_random_moments_loses_no_turn(scratch: Path) -> None:
@@ -146,6 +151,7 @@ def test_sigkill_at_random_moments_loses_no_turn(scratch: Path) -> None:
         while turn_of(c) < 4:
             assert main(["turn", str(c), "--quiet"]) == 0
         assert tree(c.parent) == want, trial
+    print(f"{KILL_TRIALS} SIGKILL trials, {killed} killed mid-command, 0 lost or doubled turns")
     assert killed >= 1
 
 
@@ -201,7 +207,7 @@ def test_two_turn_commands_at_once_lose_no_turn(scratch: Path) -> None:
     the other (4 turns, the files of an uninterrupted 4-turn game); without it the second may
     be refused, never both half-done: the file has 2 turns per command that succeeded."""
     want = {n: reference(scratch, f"ref-{n}", *[TURN] * n) for n in (2, 4)}
-    for trial in range(2):
+    for trial in range(CONCURRENT_TRIALS):
         c = new_campaign(scratch / f"wait-{trial}")
         pid = os.fork()
         if pid == 0:
@@ -210,7 +216,8 @@ def test_two_turn_commands_at_once_lose_no_turn(scratch: Path) -> None:
         _, status = os.waitpid(pid, 0)
         assert (mine, os.waitstatus_to_exitcode(status)) == (0, 0)
         assert tree(c.parent) == want[4]
-    for trial in range(2):
+    refused = 0
+    for trial in range(CONCURRENT_TRIALS):
         c = new_campaign(scratch / f"nowait-{trial}")
         pid = os.fork()
         if pid == 0:
@@ -220,6 +227,9 @@ def test_two_turn_commands_at_once_lose_no_turn(scratch: Path) -> None:
         codes = [mine, os.waitstatus_to_exitcode(status)]
         assert set(codes) <= {0, 2} and 0 in codes
         assert tree(c.parent) == want[2 * codes.count(0)]
+        refused += codes.count(2)
+    print(f"{CONCURRENT_TRIALS} x 2 two-writer trials: 0 lost turns; without --wait "
+          f"{refused} of {2 * CONCURRENT_TRIALS} commands were refused")
 
 
 def test_two_real_processes_with_wait(tmp_path: Path) -> None:

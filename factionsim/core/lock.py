@@ -118,9 +118,7 @@ def campaign_lock(campaign: str | os.PathLike[str], wait: float = 0.0) -> Iterat
             waited = f" (waited {wait:g} s)" if wait > 0 else ""
             raise CampaignBusy(
                 f"another factionsim command is writing {campaign}{holder}{waited}; try again "
-                f"when it has finished, or add --wait SECONDS to wait for it. (If no factionsim "
-                f"command is running, the lock cannot be held: the system releases it when a "
-                f"process ends.)")
+                "when it has finished, or add --wait SECONDS to wait for it.")
         time.sleep(min(POLL_S, left))
     try:
         with contextlib.suppress(OSError):
