@@ -320,7 +320,7 @@ def read_faction(data: Any, source: str) -> FoundryFaction:
     if kind != "faction":
         hint = (" (a character or NPC sheet; export the Faction actor instead)"
                 if kind in ("character", "monster", "npc") else "")
-        r.fail(("type",), f"not a faction actor{hint}", kind if "type" in actor else None,
+        r.fail(("type",), f"not a faction actor{hint}", actor.get("type", _MISSING),
                '"faction" (a Worlds Without Number Faction actor)')
     system = r.obj(system if system is not None else {}, ("system",), "the faction's sheet")
     _refuse_swnr(r, actor, system)

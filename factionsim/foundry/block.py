@@ -12,7 +12,11 @@ untouched (ids, images, token, flags, ownership, ``_stats``, custom tags, the lo
           goal: wealth-of-kingdoms         # the goal the sheet gave (null: none factionsim plays)
           items: {J39ic2wmZElBo8cS: 1}     # item _id -> asset number (type#number)
           locations: {Varenna: varenna}    # Foundry's text -> location id
-          actor: {...}                     # the actor as imported
+          actor: '{"name":"The Gilded Concord","type":"faction",...}'   # as imported
+
+The actor is kept as one line of JSON text: exactly what was read, and a plain string, so the
+engine copies it for free when it copies a state (planners copy states thousands of times a
+turn; a nested mapping of that size made every copy slower).
 
 Everything here is written by the importer; the exporter reads it back with :func:`read_block`,
 which refuses a damaged block with the campaign file, line and field path.
@@ -21,13 +25,14 @@ which refuses a damaged block with the campaign file, line and field path.
 from __future__ import annotations
 
 import difflib
+import json
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from factionsim.core.campaign import FieldChecker, FieldPath
 
 from .actor import FoundryFaction, read_faction
-from .jsonio import FoundryError
+from .jsonio import FoundryError, parse_json
 
 ENTRY_KEYS = ("faction", "file", "imported_turn", "goal", "items", "locations", "actor")
 
@@ -48,7 +53,7 @@ class ActorLink:
     def to_data(self) -> dict[str, Any]:
         return {"faction": self.faction, "file": self.file, "imported_turn": self.imported_turn,
                 "goal": self.goal, "items": dict(self.items), "locations": dict(self.locations),
-                "actor": self.actor}
+                "actor": json.dumps(self.actor, ensure_ascii=False, separators=(",", ":"))}
 
 
 class _BlockChecker(FieldChecker):
@@ -104,11 +109,15 @@ def read_block(value: Any, source: str, lines: Any = None) -> list[ActorLink]:
         if not isinstance(places, dict) or not all(
                 isinstance(k, str) and isinstance(v, str) for k, v in places.items()):
             check.fail((*path, "locations"), "must map Foundry location text to location ids")
+        if not isinstance(entry["actor"], str):
+            check.fail((*path, "actor"), "must be the actor's JSON text")
         line = check.line((*path, "actor"))
         where = f"{source}, line {line}" if line is not None else source
-        parsed = read_faction(entry["actor"], f"{where}, foundry.actors[{i}].actor")
+        where += f", foundry.actors[{i}].actor"
+        actor = parse_json(entry["actor"].encode("utf-8"), where)
+        parsed = read_faction(actor, where)
         links.append(ActorLink(entry["faction"], entry["file"], turn, entry["goal"], dict(items),
-                               dict(places), entry["actor"], parsed))
+                               dict(places), actor, parsed))
     return links
 
 

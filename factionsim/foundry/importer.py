@@ -162,14 +162,13 @@ def _existing_campaign(campaign: Path, options: ImportOptions) -> dict[str, Any]
         raise FoundryError(f"--map {options.map_file}: {campaign} already exists and has its map; "
                            "add or connect locations in the campaign file itself.")
     load_campaign(campaign)  # refuse a broken campaign with the usual message
-    data, _ = load_campaign_data(campaign)
+    data, lines = load_campaign_data(campaign)
     if data.get("ruleset") != "wwn":
         raise FoundryError(f"{campaign}: a {data.get('ruleset')} campaign; Foundry factions go "
                            "into WWN campaigns (ruleset: wwn).")
     if "in_progress" in data:
         raise FoundryError(f"{campaign}: a turn is in progress (saved mid-turn); finish it with "
                            "'factionsim turn' before importing.")
-    _, lines = load_campaign_data(campaign)
     read_block(data.get("foundry"), str(campaign), lines)  # refuse a damaged block with its line
     return data
 
@@ -419,9 +418,17 @@ class _FactionImport:
         return out
 
     def _goal(self, faction: dict[str, Any], old: dict[str, Any] | None) -> str | None:
-        """Set the faction's goal from the sheet; returns the goal id played (or None)."""
+        """Set the faction's goal from the sheet; returns the goal id played (or None).
+
+        The campaign's own goal carries on (with its target and progress) when the sheet names
+        the same goal; otherwise the sheet's goal starts afresh, or none is set."""
         name = self.actor.goal.strip()
         goal = GOAL_NAMES.find(name) if name else None
+        old_goal = (old or {}).get("goal")
+        old_id = old_goal.get("id") if isinstance(old_goal, dict) else old_goal
+        if goal is not None and goal == old_id:
+            faction["goal"] = old_goal
+            return goal
         if name and goal is None:
             self.warn(f"goal {name!r} is not one of the ten goals"
                       f"{did_you_mean(GOAL_NAMES.suggest(name))}; kept on the sheet, and the "
@@ -430,12 +437,7 @@ class _FactionImport:
             self.warn(f"goal {name!r} needs a target the sheet does not store; the faction's "
                       "agent picks the goal it plays (the sheet keeps its text until then).")
             goal = None
-        old_goal = (old or {}).get("goal")
-        old_id = old_goal.get("id") if isinstance(old_goal, dict) else old_goal
-        if old is not None and old_id is not None and old_id == goal:
-            faction["goal"] = old_goal  # the same goal: its progress carries on
-        else:
-            faction["goal"] = goal
+        faction["goal"] = goal
         return goal
 
     # -------------------------------------------------------------- the assets

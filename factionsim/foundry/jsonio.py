@@ -71,6 +71,8 @@ def depth(value: Any) -> int:
 def read_json(path: str | os.PathLike[str]) -> Any:
     """The parsed content of a JSON file, or :class:`FoundryError` (see the module docstring)."""
     source = str(path)
+    if Path(path).is_dir():
+        raise FoundryError(f"{source}: is a directory; give the path of a JSON file.")
     try:
         size = Path(path).stat().st_size
         if size > MAX_BYTES:
@@ -80,8 +82,6 @@ def read_json(path: str | os.PathLike[str]) -> Any:
     except FileNotFoundError:
         raise FoundryError(f"{source}: file not found; give the path of a JSON file written by "
                            "Foundry's Export Data.") from None
-    except IsADirectoryError:
-        raise FoundryError(f"{source}: is a directory; give the path of a JSON file.") from None
     except OSError as exc:
         raise FoundryError(f"{source}: cannot read the file ({exc.strerror}).") from None
     return parse_json(raw, source)
