@@ -110,6 +110,9 @@ TAG_KEYS = ("name", "desc", "effect")
 
 _MISSING = object()
 Path = tuple[str | int, ...]
+#: the faction fields the importer reads (the others are kept, whatever they hold)
+_READ = ("health", "forceRating", "cunningRating", "wealthRating", "magicRating", "facCreds", "xp",
+         "homeworld", "factionGoal", "tags", "log")
 
 
 def _data(name: str) -> str:
@@ -327,7 +330,8 @@ def read_faction(data: Any, source: str) -> FoundryFaction:
     name = actor.get("name")
     if not isinstance(name, str) or not name.strip():
         r.fail(("name",), "the actor needs a non-blank name", name)
-    values = {spec.key: r.field(system, ("system",), spec) for spec in FACTION_SYSTEM}
+    values = {spec.key: r.field(system, ("system",), spec) for spec in FACTION_SYSTEM
+              if spec.key in _READ}
     ratings = {}
     for attr in ("force", "cunning", "wealth"):
         rating = values[f"{attr}Rating"]

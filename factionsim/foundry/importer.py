@@ -537,29 +537,26 @@ class _FactionImport:
         return by_name
 
     def _base_hp(self, it: FoundryItem, asset: dict[str, Any], is_hq: bool, top: int) -> None:
-        name = f"items[{it.index}] ({it.name!r})"
-        if is_hq:
-            if it.max_hp != top:
-                self.warn(f"{name}: the headquarters Base has max HP {it.max_hp}; the rules give "
-                          f"it the faction's max HP, {top}.")
-            if it.hp > top:
-                self.warn(f"{name}: HP {it.hp} cut to the faction's max HP {top}.")
-            asset["hp"] = min(it.hp, top)
+        if is_hq:  # "the headquarters Base has max HP = faction max HP"
+            self._fit_hp(it, asset, top, "the headquarters Base the faction's max HP,")
             asset["max_hp"] = top
             return
         most = max(it.max_hp, it.hp)
         if most > top:
-            self.warn(f"{name}: a Base's max HP is at most the faction's max HP; {most} cut to "
-                      f"{top}.")
+            self.warn(f"items[{it.index}] ({it.name!r}): a Base's max HP is at most the "
+                      f"faction's max HP; {most} cut to {top}.")
         asset["hp"] = min(it.hp, top)
         asset["max_hp"] = min(most, top)
 
     def _asset_hp(self, it: FoundryItem, asset: dict[str, Any], kind: str) -> None:
-        top = ASSETS[kind].hp
+        self._fit_hp(it, asset, ASSETS[kind].hp, ASSETS[kind].name)
+
+    def _fit_hp(self, it: FoundryItem, asset: dict[str, Any], top: int, holder: str) -> None:
+        """The item's HP, cut to the max HP ``top`` the rules give ``holder``, noting changes."""
         name = f"items[{it.index}] ({it.name!r})"
         if it.max_hp != top:
-            self.warn(f"{name}: max HP {it.max_hp} on the sheet; the rules give "
-                      f"{ASSETS[kind].name} {top}, which is played.")
+            self.warn(f"{name}: max HP {it.max_hp} on the sheet; the rules give {holder} {top}, "
+                      "which is played.")
         if it.hp > top:
             self.warn(f"{name}: HP {it.hp} cut to its max HP {top}.")
         asset["hp"] = min(it.hp, top)
