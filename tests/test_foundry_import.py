@@ -320,6 +320,12 @@ BAD_ACTORS = [
     ("a log entry that is a number", _set(("system", "log"), ["<p>a</p>", 3]),
      "system.log[1]: a log entry must be an HTML string"),
     ("items not a list", _set(("items",), {}), "items: must be a list of items"),
+    ("a word for an item's cost", _set(("items", 1, "system", "cost"), "dear"),
+     "items[1].system.cost: must be a whole number, not text (got 'dear')"),
+    ("a number for a true/false", _set(("items", 2, "system", "unusable"), 0),
+     "items[2].system.unusable: must be true or false"),
+    ("a word for the initiative", _set(("system", "initiative", "value"), "first"),
+     "system.initiative.value: must be a whole number"),
     ("a bad item id", _set(("items", 1, "_id"), "short"), "items[1]._id: invalid item id (got "
      "'short'); allowed: exactly 16 letters and digits"),
     ("a repeated item id", _set(("items", 1, "_id"), "J39ic2wmZElBo8cS"), "items[1]._id: the same "

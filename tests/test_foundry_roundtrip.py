@@ -220,6 +220,21 @@ def test_fields_factionsim_does_not_own_survive_play(tmp_path: Path) -> None:
                 {k: v for k, v in item["system"].items() if k not in owned}
 
 
+def test_numbers_are_written_as_integers_and_derived_arrays_left_out(tmp_path: Path) -> None:
+    """"All numeric fields listed in 1.2/1.3 must be JSON integers ... 1.6.1 doesn't check types
+    but would then do string arithmetic, so always emit proper numbers"; "Don't write derived
+    arrays (cunningAssets, ...)"."""
+    actor = example(1)
+    actor["items"][1]["system"]["cost"] = "15"
+    actor["items"][1]["system"]["maintenance"] = 0.0
+    actor["system"]["initiative"]["value"] = "0"
+    actor["system"]["cunningAssets"] = [{"name": "Court Patronage"}]
+    campaign = tmp_path / "c.yaml"
+    import_into(campaign, write_actor(tmp_path, actor))
+    (exported,) = export_to(campaign, tmp_path / "out").values()
+    assert exported == example(1)
+
+
 def test_a_v14_actor_keeps_its_layout(tmp_path: Path) -> None:
     """"A genuine 2.0/v14 export differs in three ways": coreVersion 14.x and systemVersion
     2.0.0-alpha3, a v14 token (detectionModes an object, extra fields), a stale health.max; the

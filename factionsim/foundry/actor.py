@@ -104,6 +104,8 @@ ASSET_SYSTEM = (
     Field("unusable", "bool", False), Field("stealthed", "bool", False),
     Field("subtle", "bool", False), Field("special", "bool", False), Field("magic", "magic", "none"),
 )
+#: derived at prepare time, never stored ("Don't write derived arrays")
+DERIVED_KEYS = ("cunningAssets", "forceAssets", "wealthAssets")
 #: keys 1.x pack items also carry (2.0 drops them on import; 1.6.1 keeps them)
 ASSET_SYSTEM_1X = (Field("description", "html", ""), Field("attackSpecial", "str", ""))
 TAG_KEYS = ("name", "desc", "effect")
@@ -300,6 +302,19 @@ class Reader:
             return int(value)
         self.fail(path, f"must be a whole number, not {_kind(value)}", value)
 
+    def numbers(self, obj: dict[str, Any], path: Path, specs: tuple[Field, ...]) -> None:
+        """Check the whole numbers and true/false fields of ``obj`` even where the importer does
+        not read them: the export writes them back, and "All numeric fields ... must be JSON
+        integers" (castable values are written as integers; others cannot be)."""
+        for spec in specs:
+            value = obj.get(spec.key, _MISSING)
+            if value is _MISSING:
+                continue
+            if spec.kind == "obj" and isinstance(value, dict):
+                self.numbers(value, (*path, spec.key), spec.children)
+            elif spec.kind in ("int", "rating", "bool"):
+                self.field(obj, path, spec)
+
     def tags(self, value: Any, path: Path) -> list[str]:
         if not isinstance(value, list):
             self.fail(path, f"must be a list of tag objects, not {_kind(value)}", value,
@@ -332,6 +347,7 @@ def read_faction(data: Any, source: str) -> FoundryFaction:
         r.fail(("name",), "the actor needs a non-blank name", name)
     values = {spec.key: r.field(system, ("system",), spec) for spec in FACTION_SYSTEM
               if spec.key in _READ}
+    r.numbers(system, ("system",), FACTION_SYSTEM)
     ratings = {}
     for attr in ("force", "cunning", "wealth"):
         rating = values[f"{attr}Rating"]
@@ -393,6 +409,7 @@ def _read_item(r: Reader, item: Any, i: int, seen: dict[str, int]) -> FoundryIte
         return out  # not a faction asset: kept untouched, not played
     system = r.obj(item.get("system", {}), (*path, "system"), f"the sheet of {name!r}")
     sys_path = (*path, "system")
+    r.numbers(system, sys_path, ASSET_SYSTEM)
     health = r.field(system, sys_path, ASSET_SYSTEM[1])
     out.is_base = r.field(system, sys_path, Field("baseOfInfluence", "bool", False))
     out.hp, out.max_hp = health["value"], health["max"]
@@ -402,6 +419,20 @@ def _read_item(r: Reader, item: Any, i: int, seen: dict[str, int]) -> FoundryIte
     source = stats.get("compendiumSource") if isinstance(stats, dict) else None
     if isinstance(source, str) and source.startswith(PACK_PREFIX):
         out.pack_id = source[len(PACK_PREFIX):]
+    return out
+
+
+def proper_numbers(obj: dict[str, Any], specs: tuple[Field, ...]) -> dict[str, Any]:
+    """``obj`` with its whole-number fields written as JSON integers (``"3"`` and ``3.0`` were
+    read as 3 by :meth:`Reader.numbers`; Foundry 1.6.1 would do string arithmetic on them)."""
+    out = dict(obj)
+    for spec in specs:
+        value = out.get(spec.key)
+        if spec.kind == "obj" and isinstance(value, dict):
+            out[spec.key] = proper_numbers(value, spec.children)
+        elif spec.kind in ("int", "rating") and isinstance(value, (str, float)) \
+                and not isinstance(value, bool):
+            out[spec.key] = int(float(value))
     return out
 
 

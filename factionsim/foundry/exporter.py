@@ -43,6 +43,7 @@ from .actor import (
     ACTOR_KEYS,
     ASSET_SYSTEM,
     CORE_VERSION,
+    DERIVED_KEYS,
     FACTION_SYSTEM,
     ID_PATTERN,
     ITEM_KEYS,
@@ -50,6 +51,7 @@ from .actor import (
     Field,
     new_actor,
     new_asset_item,
+    proper_numbers,
     stable_id,
 )
 from .block import ActorLink, read_block
@@ -212,8 +214,9 @@ class _ActorWriter:
             values["active"] = False
         values.update(self._goal(system))
         defaults = _defaults(FACTION_SYSTEM)
-        return _ordered({**{k: v for k, v in defaults.items() if k not in system}, **system},
-                        tuple(defaults), values)
+        kept = {k: v for k, v in system.items() if k not in DERIVED_KEYS}
+        return proper_numbers(_ordered({**{k: v for k, v in defaults.items() if k not in kept},
+                                        **kept}, tuple(defaults), values), FACTION_SYSTEM)
 
     def _magic(self, original: Any) -> str:
         if isinstance(original, str) and original.strip().casefold() == self.f.magic:
@@ -291,7 +294,7 @@ class _ActorWriter:
         defaults = _defaults(ASSET_SYSTEM)
         body = _ordered({**{k: v for k, v in defaults.items() if k not in system}, **system},
                         tuple(defaults), values)
-        return _ordered(item, ITEM_KEYS, {"system": body})
+        return _ordered(item, ITEM_KEYS, {"system": proper_numbers(body, ASSET_SYSTEM)})
 
     def _new_item(self, item_id: str, asset: Any, sort: int) -> dict[str, Any]:
         place = self.state.map.locations[asset.location].name
