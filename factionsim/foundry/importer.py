@@ -356,8 +356,8 @@ class _FactionImport:
                    "set Headquarters on the sheet, or ")
         raise FoundryError(f"{self.actor.source}, system.homeworld: {problem}"
                            + (f" ({where})" if bases else "") + "; which is the headquarters? "
-                           f"{options}pass --hq {self.actor.name!r}=PLACE (a new headquarters Base "
-                           "is founded there when the faction has none).")
+                           f"{options}pass --hq {self.actor.name!r}=PLACE (a headquarters Base is "
+                           "founded there if the faction has none there).")
 
     # -------------------------------------------------------------- the sheet
     def _sheet(self, fid: str, old: dict[str, Any] | None, hq: str) -> dict[str, Any]:
