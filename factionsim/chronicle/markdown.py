@@ -25,7 +25,6 @@ class Names:
     ruleset: str = "wwn"
     calendar: Calendar | None = None  # in-game dates for the turn headings
 
-
     @classmethod
     def from_state(cls, state: Any) -> Names:
         """WWN states are read directly; other rulesets' states provide ``display_names()``
