@@ -22,6 +22,7 @@ from factionsim.core.game import FactionsimError
 #: dependencies only inside the command function.
 COMMAND_MODULES: list[str] = [
     "factionsim.commands.batch",
+    "factionsim.commands.foundry",
     "factionsim.commands.gm",
     "factionsim.commands.show",
     "factionsim.commands.tools",

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from factionsim.core.calendar import Calendar, campaign_calendar, turn_title
 from factionsim.core.game import Event
 
 
@@ -22,6 +23,7 @@ class Names:
     locations: dict[str, str] = field(default_factory=dict)
     asset_types: dict[str, str] = field(default_factory=dict)
     ruleset: str = "wwn"
+    calendar: Calendar | None = None  # in-game dates for the turn headings
 
     @classmethod
     def from_state(cls, state: Any) -> Names:
@@ -35,7 +37,12 @@ class Names:
             {f.id: f.name for f in state.factions.values()},
             {loc.id: loc.name for loc in state.map.locations.values()},
             {k: v.name for k, v in ASSET_TYPES.items()},
+            calendar=campaign_calendar(state.extra),
         )
+
+    def turn_title(self, turn: int) -> str:
+        """``"Turn 3"``, or ``"Turn 3 (1 Frost 1203)"`` with a calendar."""
+        return turn_title(self.calendar, turn)
 
     def faction(self, fid: str | None) -> str:
         return self.factions.get(fid or "", fid or "nobody")
@@ -234,11 +241,11 @@ def render_markdown(events: Iterable[Event], names: Names, title: str = "Chronic
         if e.kind == "initiative":
             order = ", ".join(f"{names.faction(f)} ({e.data['rolls'][f]})"
                               for f in e.data["order"])
-            lines += ["", f"## Turn {e.turn}", "", f"Initiative: {order}.", ""]
+            lines += ["", f"## {names.turn_title(e.turn)}", "", f"Initiative: {order}.", ""]
             current_faction = None
         elif e.kind == "round":  # rulesets with a fixed order: {"order": [faction ids]}
             order = ", ".join(names.faction(f) for f in e.data["order"])
-            lines += ["", f"## Turn {e.turn}", "", f"Order: {order}.", ""]
+            lines += ["", f"## {names.turn_title(e.turn)}", "", f"Order: {order}.", ""]
             current_faction = None
         elif e.kind == "faction-turn":
             current_faction = e.faction

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from factionsim.core.calendar import campaign_calendar
 from factionsim.core.game import Event
 
 from .markdown import Names, describe
@@ -313,7 +314,7 @@ def build_report(campaign: str | Path, view: str = "gm") -> str:
 
     tnames = {k: v.name for k, v in ASSET_TYPES.items()}
     names = Names(fnames, {loc["id"]: loc.get("name", loc["id"]) for loc in current["locations"]},
-                  tnames)
+                  tnames, calendar=campaign_calendar(current))
     turns = [t for t, _ in frames]
     snapshots = dict(frames)
     events_by_turn: dict[int, list[Event]] = {}
@@ -334,7 +335,7 @@ def build_report(campaign: str | Path, view: str = "gm") -> str:
     for fi, t in enumerate(turns):
         key = [e for e in events_by_turn.get(t, []) if e.kind in KEY_KINDS]
         body = "".join(_event_html(e, names, colors) for e in key) or "<li>(nothing of note)</li>"
-        heading = "Before the first turn" if t == 0 else f"Turn {t}"
+        heading = "Before the first turn" if t == 0 else names.turn_title(t)
         panels.append(f'<div class="panel" data-frame="{fi}"'
                       + ("" if fi == len(turns) - 1 else ' style="display:none"')
                       + f"><h3>{heading}</h3><ul class=\"events\">{body}</ul></div>")
@@ -343,7 +344,7 @@ def build_report(campaign: str | Path, view: str = "gm") -> str:
         key = [e for e in events_by_turn.get(t, []) if e.kind in KEY_KINDS and e.kind != "goal-chosen"]
         if not key:
             continue
-        timeline.append(f'<li class="tturn"><span class="tnum">Turn {t}</span><ul>'
+        timeline.append(f'<li class="tturn"><span class="tnum">{html.escape(names.turn_title(t))}</span><ul>'
                         + "".join(_event_html(e, names, colors) for e in key) + "</ul></li>")
     # the chronicle: the file beside the campaign, else rendered from the history
     from factionsim.commands.gm import chronicle_paths
@@ -363,7 +364,7 @@ def build_report(campaign: str | Path, view: str = "gm") -> str:
         f"<td>{f.get('xp', 0)}</td><td>{html.escape(_goal_name(f.get('goal')))}</td></tr>"
         for f in current["factions"])
     title = current.get("name") or path.stem
-    data_js = json.dumps({"turns": turns})
+    data_js = json.dumps({"turns": turns, **_frame_dates(names.calendar, turns)}).replace("<", "\\u003c")
     subtitle = "the players' view" if view == "players" else "the GM's view"
     return _TEMPLATE.format(
         title=html.escape(title), subtitle=subtitle, turn=turn_now, legend=legend, charts=charts,
@@ -371,6 +372,12 @@ def build_report(campaign: str | Path, view: str = "gm") -> str:
         map=map_svg, panels="".join(panels), last=len(turns) - 1, first_turn=turns[0],
         timeline="".join(timeline) or "<li>No key events yet.</li>", table_rows=table_rows,
         chronicle=markdown_to_html(chronicle_md), data=data_js, css=CSS, js=_JS)
+
+
+def _frame_dates(calendar: Any, turns: list[int]) -> dict[str, list[str]]:
+    """``{"dates": [...]}`` for the slider with a calendar: the state after turn ``t`` is the
+    state on the date turn ``t + 1`` begins (before turn 1: the start date); ``{}`` without."""
+    return {} if calendar is None else {"dates": [calendar.label(t + 1) for t in turns]}
 
 
 def _goal_name(goal: Any) -> str:
@@ -443,7 +450,8 @@ _JS = """
       el.style.display = Number(el.getAttribute('data-frame')) === i ? '' : 'none';
     });
     var t = data.turns[i];
-    label.textContent = t === 0 ? 'Before turn 1' : 'After turn ' + t;
+    label.textContent = (t === 0 ? 'Before turn 1' : 'After turn ' + t)
+      + (data.dates ? ' (' + data.dates[i] + ')' : '');
     document.querySelectorAll('.cursor').forEach(function (c) {
       var d = c.dataset;
       var x = Number(d.x0) + (t - Number(d.t0)) / Number(d.span) * Number(d.pw);

@@ -20,6 +20,7 @@ SLUG_PATTERN = "^[a-z0-9][a-z0-9-]*$"
 
 def campaign_schema() -> dict[str, Any]:
     """The schema as a dict (deterministic)."""
+    from factionsim.core.calendar import calendar_schema
     from factionsim.rules.wwn.data import ASSET_TYPES, ASSETS, MAGIC_LEVELS, RELATIONS
     from factionsim.rules.wwn.validate import AGENTS, GOALS, TAGS
 
@@ -105,6 +106,9 @@ def campaign_schema() -> dict[str, Any]:
                                                            "order_index", "initiative", "ctx"]},
             "rng": {"type": "object", "properties": {"bit_generator": {"const": "PCG64"}},
                     "required": ["bit_generator", "state"]},
+            "calendar": calendar_schema(),
+            "foundry": {"type": "object", "description": "written by 'factionsim foundry "
+                        "import': the Foundry VTT actors the factions came from (docs/foundry.md)"},
         },
         "additionalProperties": True,
         "$defs": {

@@ -25,6 +25,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, NoReturn
 
+from factionsim.core.calendar import check_calendar
 from factionsim.core.campaign import FieldChecker, format_path
 from factionsim.core.game import CampaignError
 
@@ -216,6 +217,8 @@ class _Validator(FieldChecker):
             self.in_progress(root["in_progress"], faction_ids)
         if "rng" in root:
             self.rng(root["rng"])
+        if "calendar" in root:  # in-game dates (docs/campaign-format.md), kept as written
+            check_calendar(root["calendar"], self)
         return out
 
     def ids(self, items: list[Any], path: Path, what: str) -> list[str]:
