@@ -108,6 +108,30 @@ def test_moves_into_a_tolled_location_need_four_treasure_whatever_carries_the_un
     assert "use smugglers#1 farmers#3->c" not in texts  # (two moves away: out of range anyway)
 
 
+def test_a_vanguard_group_delayed_at_the_border_may_still_stay_when_it_arrives():
+    """6.9.0 Vanguard Unit: "...it can move the Vanguard Unit and any allied units at the same
+    location to any other location within range, even if the unit type would normally be
+    prohibitive from moving there ... The unit may remain at that location afterwards even if the
+    Vanguard Unit leaves." Into Blue's ruled b, guarded by Interrupted Logistics: each unit pays
+    its 1d4 (2, then 3) and arrives next turn, still allowed to stay (no exposure)."""
+    ruled_b = [{"id": "a", "neighbors": ["b"]}, {"id": "b", "neighbors": ["c"], "ruler": "blue"},
+               {"id": "c"}]
+    s = make_state([faction("red", treasure=10, assets=[A("vanguard-unit", "a"), A("infantry", "a")]),
+                    faction("blue", headquarters="c", assets=[A("interrupted-logistics", "b")])],
+                   locations=ruled_b, rng=ScriptedRng(8, 1))
+    _first_decision(s)
+    _do(s, "action move")
+    _do(s, "use vanguard-unit#1 b")
+    _do(s, "use vanguard-unit#1 take-infantry#2", 2, 3)
+    assert s.factions["red"].treasure == 13 - 5
+    s.rng = ScriptedRng(8, 1, 8, 1)
+    _first_decision(s, turn=1)
+    for unit in ("vanguard-unit#1", "infantry#2"):
+        assert s.assets[unit].location == "b" and s.assets[unit].status.get("may_stay") == "b"
+    _first_decision(s, turn=2)  # a turn start in b: not flagged as exposed
+    assert not s.assets["vanguard-unit#1"].exposed and not s.assets["infantry#2"].exposed
+
+
 # ------------------------------------------------------------------ Mad Genius (item 6)
 def _genius():
     return make_state([faction("red", wealth=5, assets=[

@@ -319,10 +319,10 @@ def expand_extra_dice(state: WwnState, faction: str, location: str) -> int:
 #                                   (Bewitching Charmer)
 #   "infested_by": id            -> cannot be used while that asset is in play, in the same
 #                                   location and still has "infesting": this asset (Seditionists)
-#   "arriving": location         -> a delayed Move Asset: the asset arrives there at the start of
-#                                   its owner's next turn (Interrupted Logistics)
+#   "arriving": location         -> a delayed entry (by any move): the asset arrives there at the
+#                                   start of its owner's next turn (Interrupted Logistics)
 #   "may_stay": location         -> not forbidden in that location (carried there by a Vanguard
-#                                   Unit); cleared when the asset moves
+#                                   Unit); cleared when the asset moves anywhere else
 
 
 def usable(state: WwnState, asset: Asset) -> bool:

@@ -64,7 +64,8 @@ def move_asset(state: WwnState, asset: Asset, destination: str, events: list[Eve
     events.append(Event(state.current_turn, cause, asset.owner,
                         {"asset": asset.id, "from": asset.location, "to": destination}))
     origin, asset.location = asset.location, destination
-    asset.status.pop("may_stay", None)
+    if asset.status.get("may_stay") != destination:  # (kept by a delayed arrival there)
+        asset.status.pop("may_stay", None)
     abilities.after_move(state, asset, origin, events)
 
 
