@@ -9,7 +9,7 @@ Blue's, then the headquarters Bases. Ratings 3/3/3 unless stated. Every die scri
 from __future__ import annotations
 
 import pytest
-from wwn_helpers import ScriptedRng, faction, make_state, play_to
+from wwn_helpers import ScriptedRng, do, faction, make_state, play_to, texts
 
 from factionsim.rules.wwn import abilities, movement
 from factionsim.rules.wwn.actions import parse_action
@@ -22,17 +22,6 @@ def A(type_id, loc, **kw):
 def _state(red, blue, **red_kw):
     return make_state([faction("red", assets=red, **red_kw),
                        faction("blue", headquarters="c", assets=blue)], rng=ScriptedRng(8, 1))
-
-
-def _do(s, text, *dice):
-    s.rng = ScriptedRng(*dice)
-    events = s.apply(parse_action(text))
-    assert s.rng.remaining == [], f"dice not rolled: {s.rng.remaining}"
-    return events
-
-
-def _texts(s):
-    return [str(a) for a in s.legal_actions()]
 
 
 def _attacking(s):
@@ -50,8 +39,8 @@ def test_fortification_program_defends_once_per_turn_even_when_its_counter_kills
                [A("fortification-program", "c"), A("farmers", "b")])
     _attacking(s)
     s.apply(parse_action("attack infantry#1 -> blue"))
-    assert _texts(s) == ["defend with farmers#4", "defend with fortification-program#3"]
-    _do(s, "defend with fortification-program#3", 1, 9, 6, 6)  # 1+3 vs 9+3; counter 2d6 = 12
+    assert texts(s) == ["defend with farmers#4", "defend with fortification-program#3"]
+    do(s, "defend with fortification-program#3", 1, 9, 6, 6)  # 1+3 vs 9+3; counter 2d6 = 12
     assert "infantry#1" not in s.assets
     assert [d.id for d in movement.defenders(s, "blue", s.assets["infantry#2"])] == ["farmers#4"]
 
@@ -139,23 +128,23 @@ def test_saboteurs_stop_the_targets_free_actions_next_turn_whatever_the_outcome(
 # ------------------------------------------------------------------ Stealth: one rule
 def _attack_action(s):
     _attacking(s)
-    return _do(s, "attack infantry#1 -> blue", 9, 1, 1)
+    return do(s, "attack infantry#1 -> blue", 9, 1, 1)
 
 
 def _cryptomancers(s):
     _attacking(s)
-    return _do(s, "use cryptomancers#1 farmers#2", 9, 1)
+    return do(s, "use cryptomancers#1 farmers#2", 9, 1)
 
 
 def _informers(s):
     play_to(s, "abilities", "red")
-    return _do(s, "use informers#1 blue", 9, 1)
+    return do(s, "use informers#1 blue", 9, 1)
 
 
 def _vigilant_agents(s):
     play_to(s, "action", "red")
     s.apply(parse_action("action move"))
-    return _do(s, "move infantry#1 -> b", 9, 1)  # Blue's Agents attack the Stealthed mover
+    return do(s, "move infantry#1 -> b", 9, 1)  # Blue's Agents attack the Stealthed mover
 
 
 #: (Red's assets, Blue's assets, what happens, the attacking asset)

@@ -7,24 +7,11 @@ Map a - b - c. Red acts first (initiative 8 against 1); Red's assets are numbere
 from __future__ import annotations
 
 import pytest
-from wwn_helpers import ScriptedRng, faction, make_state, play_to
-
-from factionsim.rules.wwn.actions import parse_action
+from wwn_helpers import ScriptedRng, do, faction, make_state, play_to, texts
 
 
 def A(type_id, loc, **kw):
     return {"type": type_id, "location": loc, **kw}
-
-
-def _do(s, text, *dice):
-    s.rng = ScriptedRng(*dice)
-    events = s.apply(parse_action(text))
-    assert s.rng.remaining == [], f"dice not rolled: {s.rng.remaining}"
-    return events
-
-
-def _texts(s):
-    return [str(a) for a in s.legal_actions()]
 
 
 def _first_decision(s, turn=0):
@@ -71,8 +58,8 @@ def test_interrupted_logistics_tolls_and_delays_every_way_in(mover):
     _first_decision(s)
     before = s.factions["red"].treasure
     for text in decisions[:-1]:
-        _do(s, text)
-    _do(s, decisions[-1], 3)
+        do(s, text)
+    do(s, decisions[-1], 3)
     unit = s.assets[cargo]
     assert (unit.location, unit.status.get("arriving")) == ("a", "b")
     assert s.factions["red"].treasure == before - cost - 3
@@ -87,8 +74,8 @@ def test_a_faction_that_cannot_pay_the_roll_stays_out():
     comes up 4 with 3 left. Reading: nothing is paid and the Caravan does not get in."""
     s = _logistics([A("caravan", "a")], treasure=1)  # 1 + 3 income = 4
     _first_decision(s)
-    assert s.factions["red"].treasure == 4 and "use caravan#1 b" in _texts(s)
-    events = _do(s, "use caravan#1 b", 4)
+    assert s.factions["red"].treasure == 4 and "use caravan#1 b" in texts(s)
+    events = do(s, "use caravan#1 b", 4)
     caravan = s.assets["caravan#1"]
     assert caravan.location == "a" and "arriving" not in caravan.status
     assert s.factions["red"].treasure == 3
@@ -102,10 +89,10 @@ def test_moves_into_a_tolled_location_need_four_treasure_whatever_carries_the_un
     s = _logistics([A("smugglers", "a"), A("underground-roads", "a"), A("farmers", "a")],
                    treasure=0)  # 3 after income
     _first_decision(s)
-    texts = _texts(s)
-    assert "use smugglers#1 farmers#3->b" not in texts
-    assert "use underground-roads#2 farmers#3->b" not in texts
-    assert "use smugglers#1 farmers#3->c" not in texts  # (two moves away: out of range anyway)
+    offered = texts(s)
+    assert "use smugglers#1 farmers#3->b" not in offered
+    assert "use underground-roads#2 farmers#3->b" not in offered
+    assert "use smugglers#1 farmers#3->c" not in offered  # (two moves away: out of range anyway)
 
 
 def test_a_vanguard_group_delayed_at_the_border_may_still_stay_when_it_arrives():
@@ -120,9 +107,9 @@ def test_a_vanguard_group_delayed_at_the_border_may_still_stay_when_it_arrives()
                     faction("blue", headquarters="c", assets=[A("interrupted-logistics", "b")])],
                    locations=ruled_b, rng=ScriptedRng(8, 1))
     _first_decision(s)
-    _do(s, "action move")
-    _do(s, "use vanguard-unit#1 b")
-    _do(s, "use vanguard-unit#1 take-infantry#2", 2, 3)
+    do(s, "action move")
+    do(s, "use vanguard-unit#1 b")
+    do(s, "use vanguard-unit#1 take-infantry#2", 2, 3)
     assert s.factions["red"].treasure == 13 - 5
     s.rng = ScriptedRng(8, 1, 8, 1)
     _first_decision(s, turn=1)
@@ -146,11 +133,11 @@ def test_mad_genius_may_move_and_then_be_sacrificed_in_one_turn():
     abilities, each once per turn: it moves to b, where Red has a Base, and is sacrificed there."""
     s = _genius()
     play_to(s, "abilities", "red")
-    _do(s, "use mad-genius#1 b")
-    texts = _texts(s)
-    assert "use mad-genius#1 sacrifice" in texts
-    assert not [t for t in texts if t in ("use mad-genius#1 a", "use mad-genius#1 c")]  # moved once
-    _do(s, "use mad-genius#1 sacrifice")
+    do(s, "use mad-genius#1 b")
+    offered = texts(s)
+    assert "use mad-genius#1 sacrifice" in offered
+    assert not [t for t in offered if t in ("use mad-genius#1 a", "use mad-genius#1 c")]  # once
+    do(s, "use mad-genius#1 sacrifice")
     assert "mad-genius#1" not in s.assets
     assert s.base_of("red", "b").status["mad_genius"] is True
 
@@ -159,5 +146,5 @@ def test_mad_genius_sacrificed_first_cannot_move_afterwards():
     s = _genius()
     s.assets["mad-genius#1"].location = "b"
     play_to(s, "abilities", "red")
-    _do(s, "use mad-genius#1 sacrifice")
-    assert not [t for t in _texts(s) if t.startswith("use mad-genius#1")]
+    do(s, "use mad-genius#1 sacrifice")
+    assert not [t for t in texts(s) if t.startswith("use mad-genius#1")]

@@ -13,7 +13,7 @@ import jsonschema
 import numpy as np
 import pytest
 import yaml
-from wwn_helpers import ScriptedRng, faction, make_state, play_to
+from wwn_helpers import ScriptedRng, do, faction, make_state, play_to, texts
 
 from factionsim.cli import main
 from factionsim.core.campaign import load_campaign
@@ -27,17 +27,6 @@ from factionsim.rules.wwn.state import WwnState
 
 def A(type_id, loc, **kw):
     return {"type": type_id, "location": loc, **kw}
-
-
-def _texts(s):
-    return [str(a) for a in s.legal_actions()]
-
-
-def _do(s, text, *dice):
-    s.rng = ScriptedRng(*dice)
-    events = s.apply(parse_action(text))
-    assert s.rng.remaining == []
-    return events
 
 
 # ------------------------------------------------------------------ xp_cost (item 14)
@@ -62,7 +51,7 @@ def test_xp_cost_of_one_step(rule, new):
     assert not turn.can_raise(red, "force", s.house_rules)
     red.xp += 1
     play_to(s, "raise", "red")
-    assert _texts(s) == ["raise force", "done"]
+    assert texts(s) == ["raise force", "done"]
     events = s.apply(parse_action("raise force"))
     assert red.force == new and red.xp == 0
     assert [e.data["xp_spent"] for e in events if e.kind == "raise"] == [cost]
@@ -85,12 +74,12 @@ def test_transport_network_and_underground_roads_per_turn(kind, once):
                     faction("blue", headquarters="c")],
                    rng=ScriptedRng(8, 1), house_rules={"transport_once_per_turn": once})
     play_to(s, "abilities", "red")
-    _do(s, f"use {TRANSPORTS[kind]}")
+    do(s, f"use {TRANSPORTS[kind]}")
     assert s.assets["farmers#2"].location == "b" and s.factions["red"].treasure == 8 - 1
-    again = [t for t in _texts(s) if t.startswith(f"use {kind}#1 farmers#2->")]
+    again = [t for t in texts(s) if t.startswith(f"use {kind}#1 farmers#2->")]
     assert bool(again) is not once
     if not once:
-        _do(s, again[0])
+        do(s, again[0])
         assert s.factions["red"].treasure == 8 - 2
 
 
@@ -126,8 +115,8 @@ def test_paralysis_that_blocks_only_the_faction_action():
     s.rng = ScriptedRng(8, 1, 1, 9, 2)
     s.current_actor()
     assert s.rng.remaining == [] and not s.assets["infantry#3"].stealth
-    assert s.phase == "abilities" and "use farmers#2" in _texts(s)
-    _do(s, "done")
+    assert s.phase == "abilities" and "use farmers#2" in texts(s)
+    do(s, "done")
     assert s.phase == "goal"                          # no Faction Action
 
 

@@ -10,24 +10,31 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from wwn_helpers import ScriptedRng, faction, make_state, play_to
+from wwn_helpers import ScriptedRng, do, faction, make_state, play_to, texts
 
 from factionsim.core.campaign import load_campaign, save_campaign
 from factionsim.rules.wwn import movement
-from factionsim.rules.wwn.actions import parse_action
 from factionsim.rules.wwn.state import WwnState
 
 RULES = Path(__file__).resolve().parents[1] / "factionsim" / "rules" / "wwn"
 
 
-def _do(s, text, *dice):
-    if dice:
-        s.rng = ScriptedRng(*dice)
-    return s.apply(parse_action(text))
+#: every way the engine builds a state from another one
+RELOADS = ["from_dict", "copy", "planner view", "file"]
 
 
-def _texts(s):
-    return [str(a) for a in s.legal_actions()]
+def _reloaded(s, how, tmp_path):
+    """``s`` saved and built again: ``from_dict(to_dict())``, ``copy()``, the planner's view of
+    Red (``view().to_state``) or ``save_campaign`` + ``load_campaign``."""
+    s.rng = np.random.default_rng(0)
+    if how == "from_dict":
+        return WwnState.from_dict(s.to_dict())
+    if how == "copy":
+        return s.copy()
+    if how == "planner view":
+        return s.view("red").to_state(np.random.default_rng(1))
+    save_campaign(s, tmp_path / "c.yaml")
+    return load_campaign(tmp_path / "c.yaml")
 
 
 # ------------------------------------------------------------------ Lead or Silver (item 1)
@@ -42,11 +49,11 @@ def _claimed():
                                     {"type": "knights", "location": "b"}])],
                    rng=ScriptedRng(8, 1))
     play_to(s, "action", "red")
-    _do(s, "action attack")
-    _do(s, "attack lead-or-silver#1 -> blue")
-    _do(s, "defend with infantry#3", 9, 1, 5, 5)       # 9+7 vs 1+3; 2d10 = 10 >= 6 HP
-    assert _texts(s) == ["use lead-or-silver#1 claim", "decline"]
-    _do(s, "use lead-or-silver#1 claim")
+    do(s, "action attack")
+    do(s, "attack lead-or-silver#1 -> blue")
+    do(s, "defend with infantry#3", 9, 1, 5, 5)       # 9+7 vs 1+3; 2d10 = 10 >= 6 HP
+    assert texts(s) == ["use lead-or-silver#1 claim", "decline"]
+    do(s, "use lead-or-silver#1 claim")
     return s
 
 
@@ -63,24 +70,14 @@ def test_lead_or_silver_claim_changes_the_owner_everywhere_at_once():
     assert inf in s.assets_of("red") and inf not in s.assets_of("blue")
     red_infantry = s.assets["infantry#2"]
     assert [d.id for d in movement.defenders(s, "blue", red_infantry)] == ["knights#4"]
-    assert "attack infantry#2 -> blue" in _texts(s)
+    assert "attack infantry#2 -> blue" in texts(s)
 
 
-@pytest.mark.parametrize("how", ["from_dict", "copy", "planner view", "file"])
+@pytest.mark.parametrize("how", RELOADS)
 def test_a_claimed_asset_is_saved_under_its_new_owner(how, tmp_path):
     """A save made right after the claim (before anything else touches the asset table) writes the
     Infantry under Red; loading it back must not hand it back to Blue."""
-    s = _claimed()
-    s.rng = np.random.default_rng(0)
-    if how == "from_dict":
-        t = WwnState.from_dict(s.to_dict())
-    elif how == "copy":
-        t = s.copy()
-    elif how == "planner view":
-        t = s.view("red").to_state(np.random.default_rng(1))
-    else:
-        save_campaign(s, tmp_path / "c.yaml")
-        t = load_campaign(tmp_path / "c.yaml")
+    t = _reloaded(_claimed(), how, tmp_path)
     assert t.assets["infantry#3"].owner == "red"
     assert "infantry#3" in [a.id for a in t.assets_of("red")]
     assert "infantry#3" not in [a.id for a in t.assets_of("blue")]
@@ -111,29 +108,19 @@ def _hq_destroyed():
                                     {"type": "farmers", "location": "b"}])],
                    rng=ScriptedRng(8, 1))
     play_to(s, "action", "red")
-    _do(s, "action attack")
-    _do(s, "attack infantry#1 -> blue", 9, 1, 5)
+    do(s, "action attack")
+    do(s, "attack infantry#1 -> blue", 9, 1, 5)
     blue = s.factions["blue"]
     assert blue.alive and blue.hp == 10 and s.base_of("blue", "c") is None
     return s
 
 
-@pytest.mark.parametrize("how", ["from_dict", "copy", "planner view", "file"])
+@pytest.mark.parametrize("how", RELOADS)
 def test_a_destroyed_headquarters_base_stays_destroyed(how, tmp_path):
     """6.6.0: "If the damage done to an Asset reduces it to zero hit points, it is destroyed."
     6.7.0 gives every faction a Base "at their primary headquarters" when it is created; nothing
     rebuilds one that was destroyed in play. Every way of loading a state keeps it gone."""
-    s = _hq_destroyed()
-    s.rng = np.random.default_rng(0)
-    if how == "from_dict":
-        t = WwnState.from_dict(s.to_dict())
-    elif how == "copy":
-        t = s.copy()
-    elif how == "planner view":
-        t = s.view("red").to_state(np.random.default_rng(1))
-    else:
-        save_campaign(s, tmp_path / "c.yaml")
-        t = load_campaign(tmp_path / "c.yaml")
+    t = _reloaded(_hq_destroyed(), how, tmp_path)
     assert t.base_of("blue", "c") is None and t.headquarters_base("blue") is None
     assert t.factions["blue"].hp == 10 and t.factions["blue"].headquarters_lost
 
