@@ -403,8 +403,7 @@ class WwnCodec:
         fixed.append(g0 + len(PHASES) + 2)  # turn progress
         nrel = len(RELATIONS)
         for fid in self.factions:  # campaign order, as the values are listed in observe()
-            rel = 0 if fid == agent else RELATIONS.index(
-                state.relations.get(frozenset((agent, fid)), "hostile"))
+            rel = 0 if fid == agent else RELATIONS.index(state.relation(agent, fid))
             s = (self.seat[fid] - me) % F
             owner_code[fid] = (rel, s)
             r = fac0 + s * self.fac_row

@@ -360,5 +360,8 @@ def test_export_can_leave_out_stealthed_doings(tmp_path: Path) -> None:
         seen = players_events(history.events(t), stealthed_assets(history.snapshot_data(t - 1)))
         expected.append(turn_entry(t, seen, names, fid))
     assert players["system"]["log"][1:] == [e for e in expected if e is not None]
-    assert "Its Informers (search)" in "".join(gm)
-    assert "Its Informers (search)" not in "".join(players["system"]["log"])
+    # The Informers attack out of Stealth, which breaks it (6.3.0: Stealth is lost "when the
+    # Stealthed Asset Attacks something"): the GM's log says so plainly, the players hear a rumour.
+    assert "Informers loses its Stealth" in "".join(gm)
+    assert "Informers loses its Stealth" not in "".join(players["system"]["log"])
+    assert "Rumour:" in "".join(players["system"]["log"])

@@ -20,7 +20,7 @@ def check_invariants(s) -> None:
         assert 0 <= f.hp <= f.max_hp, (f.id, f.hp, f.max_hp)
         assert f.treasure >= 0, (f.id, f.treasure)
         assert 1 <= f.force <= 8 and 1 <= f.cunning <= 8 and 1 <= f.wealth <= 8
-        if f.alive:
+        if f.alive and not f.headquarters_lost:  # (a destroyed headquarters is not rebuilt)
             hq = s.headquarters_base(f.id)
             assert hq is not None and hq.max_hp == f.max_hp, (f.id, hq)
         else:

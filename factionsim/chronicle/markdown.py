@@ -16,14 +16,16 @@ from factionsim.core.game import Event
 
 @dataclass
 class Names:
-    """Display names for ids (factions, locations, asset types) and the ruleset whose prose
-    tells the events (see :func:`prose_table`)."""
+    """Display names for ids (factions, locations, asset types), the ruleset whose prose
+    tells the events (see :func:`prose_table`), and ``notes``: lines for the chronicle's header
+    under its title (a WWN campaign's house rules)."""
 
     factions: dict[str, str] = field(default_factory=dict)
     locations: dict[str, str] = field(default_factory=dict)
     asset_types: dict[str, str] = field(default_factory=dict)
     ruleset: str = "wwn"
     calendar: Calendar | None = None  # in-game dates for the turn headings
+    notes: tuple[str, ...] = ()
 
     @classmethod
     def from_state(cls, state: Any) -> Names:
@@ -38,6 +40,7 @@ class Names:
             {loc.id: loc.name for loc in state.map.locations.values()},
             {k: v.name for k, v in ASSET_TYPES.items()},
             calendar=campaign_calendar(state.extra),
+            notes=(state.house_rules.summary(),),
         )
 
     def turn_title(self, turn: int) -> str:
@@ -148,7 +151,11 @@ _PROSE: dict[str, Callable[[Event, Names], str]] = {
                                          if e.data["lost"] else "") + "."),
     "exposed": lambda e, n: (f"Its {n.asset(e.data['asset'])} stands exposed in "
                              f"{n.place(e.data['location'])} and must withdraw."),
-    "paralysed": lambda e, n: "Reorganising after abandoning its goal, it does nothing this turn.",
+    "paralysed": lambda e, n: "Reorganising after abandoning its goal, it " + (
+        "does nothing this turn." if e.data.get("abilities_blocked", True)
+        else "takes no faction action this turn."),
+    "ability-blocked": lambda e, n: f"Still reorganising, it cannot use its "
+                                    f"{n.asset(e.data['source'])}.",
     "action": lambda e, n: f"Chooses to {e.data['action']}." if e.data["action"] != "pass"
     else "Takes no action this turn.",
     "attack": _attack,
@@ -230,8 +237,11 @@ def describe(event: Event, names: Names) -> str:
 
 
 def render_markdown(events: Iterable[Event], names: Names, title: str = "Chronicle") -> str:
-    """The whole chronicle: ``## Turn N``, initiative, then ``### Faction`` with its events."""
+    """The whole chronicle: the title and ``names.notes``, then ``## Turn N``, initiative, then
+    ``### Faction`` with its events."""
     lines = [f"# {title}", ""]
+    if names.notes:
+        lines += [*names.notes, ""]
     current_faction: str | None = None
     reasons: list[str] = []  # decisions waiting for the event they caused
     for e in events:

@@ -21,6 +21,7 @@ asset that attacks loses its Stealth (``revealed``), and the players hear of it.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from factionsim.core.game import Event
@@ -109,5 +110,5 @@ def render_turn(events: list[Event], names: Names, view: str = "gm",
         events = players_events(events, hidden)
     elif view != "gm":
         raise ValueError(f"unknown chronicle view {view!r}; use 'gm' or 'players'")
-    text = render_markdown(events, names, "x")
+    text = render_markdown(events, replace(names, notes=()), "x")
     return text.split("\n", 1)[1].strip() + "\n"

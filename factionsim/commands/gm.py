@@ -41,7 +41,7 @@ def write_turn_chronicles(campaign: Path, name: str, names: Any, turn: int, even
         trim_chronicle(path, turn - 1)
         block = render_turn(events, names, view, hidden) if events else \
             f"## Turn {turn}\n\n(no events recorded)\n"
-        append_chronicle(path, titles[view], turn, block)
+        append_chronicle(path, titles[view], turn, block, getattr(names, "notes", ()))
 
 
 def _summary(state: Any) -> dict[str, Any]:

@@ -21,6 +21,7 @@ SLUG_PATTERN = "^[a-z0-9][a-z0-9-]*$"
 def campaign_schema() -> dict[str, Any]:
     """The schema as a dict (deterministic)."""
     from factionsim.core.calendar import calendar_schema
+    from factionsim.rules.wwn import house_rules
     from factionsim.rules.wwn.data import ASSET_TYPES, ASSETS, MAGIC_LEVELS, RELATIONS
     from factionsim.rules.wwn.validate import AGENTS, GOALS, TAGS
 
@@ -71,6 +72,8 @@ def campaign_schema() -> dict[str, Any]:
             "headquarters": {**slug, "description": "a location id"},
             "assets": {"type": ["array", "null"], "items": asset},
             "paralysed": {"type": "boolean"}, "alive": {"type": "boolean"},
+            "headquarters_lost": {"type": "boolean", "description": "its headquarters Base was "
+                                  "destroyed (it is not rebuilt)"},
             "xp_earned": count, "goals_completed": count, "wealth_at_last_kingdoms": count,
         },
     }
@@ -96,6 +99,7 @@ def campaign_schema() -> dict[str, Any]:
             "seed": {"type": ["integer", "null"]},
             "turn": count,
             "max_turns": {"type": ["integer", "null"], "minimum": 1},
+            house_rules.BLOCK: house_rules.schema(),
             "locations": {"type": "array", "minItems": 1, "items": location},
             "relations": {"type": ["array", "null"], "items": {
                 "type": "array", "prefixItems": [slug, slug, {"enum": list(RELATIONS)}],

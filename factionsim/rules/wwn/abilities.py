@@ -16,12 +16,18 @@ Hook points (and what each registered function receives / returns):
 - ``upkeep``            (state, asset, events) -> None — the asset's own upkeep
 - ``free_options``      (state, asset) -> list[str] — options of its free action this turn
 - ``free_use``          (state, asset, option, events) -> None — use the free action
+- ``free_ability``      (state, asset, option) -> str | None — which of the asset's free abilities
+  ``option`` uses: ``""`` its one ability (the default), a name for a second one usable in the
+  same turn (Mad Genius's sacrifice), None for an ability with no limit per turn (Transport
+  Network, Underground Roads); see :func:`free_use_key`
 - ``extra_attack_dice`` (state, attacking_asset, asset) -> int
 - ``extra_defense_dice`` (state, defending_asset, attack_line, asset) -> int
 - ``check_dice``        (state, attacker_side, defender_side, location, asset) -> None
 - ``can_defend``        (state, defending_asset, attacking_asset) -> bool
 - ``damage_allowed``    (state, source_asset, target_asset) -> bool
-- ``after_attack``      (state, attacker, defender, success, events) -> None
+- ``after_attack``      (state, attacker, defender, success, events) -> None — keyed by the
+  attacker's type, after every attack it made that reached an outcome, even when either asset
+  has left play (``success``: False when it failed or was negated)
 - ``expand_dice``       (state, faction, location, asset) -> int — extra dice on Expand checks
 - ``on_destroyed``      (state, asset, source, events, cause, asset_with_ability) -> bool (saved)
 - ``reroll_options``    (state, check, holder) -> list[UseAbility]; ``reroll_use`` (state, check,
@@ -46,7 +52,8 @@ Hook points (and what each registered function receives / returns):
 - ``left_play``         (state, asset, holder, events) -> None — ``asset`` is about to leave play
   (destroyed, sold, lost); the holder is still in play (Hired Friends)
 - ``after_defend``      (state, attacker, defender, success, events) -> None — keyed by the
-  defender's type, after every attack it met (Temple Fanatics)
+  defender's type, after every attack it met, even when either asset has left play (Temple
+  Fanatics, Fortification Program)
 - ``extra_defenders``   (state, target_faction, attacking_asset, holder) -> bool — the holder may
   meet an attack made away from its location (Fortification Program)
 
@@ -148,11 +155,23 @@ def _pay_ransom(state: WwnState, asset: Asset, events: list[Event]) -> None:
     source = asset.status.pop("disabled_by", None)
     f = state.factions[asset.owner]
     f.treasure -= price
-    if asset.id in state.ctx.get("used", []):
-        state.ctx["used"].remove(asset.id)
     events.append(Event(state.current_turn, "ability", f.id, {
         "source": source or asset.id, "effect": "ransom-paid", "asset": asset.id, "paid": price,
         "treasure": f.treasure}))
+
+
+def free_use_key(state: WwnState, asset: Asset, option: str) -> str | None:
+    """What using free-action ``option`` of ``asset`` uses up for the turn (``state.ctx["used"]``):
+    the asset's id for its one free ability, ``"<id>/<name>"`` for a second ability of its own
+    (``free_ability`` hook), None when nothing is used up (paying a ransom; abilities whose text
+    sets no limit per turn)."""
+    if option == PAY_RANSOM:
+        return None
+    fn = HOOKS.get("free_ability", {}).get(asset.type)
+    name = "" if fn is None else fn(state, asset, option)
+    if name is None:
+        return None
+    return f"{asset.id}/{name}" if name else asset.id
 
 
 def extra_attack_dice(state: WwnState, attacker: Asset) -> int:
@@ -266,7 +285,7 @@ def after_attack(state: WwnState, attacker: Asset, defender: Asset, success: boo
 def after_defend(state: WwnState, attacker: Asset, defender: Asset, success: bool,
                  events: list[Event]) -> None:
     fn = HOOKS.get("after_defend", {}).get(defender.type)
-    if fn is not None and defender.id in state.assets:
+    if fn is not None:
         fn(state, attacker, defender, success, events)
 
 
@@ -300,10 +319,10 @@ def expand_extra_dice(state: WwnState, faction: str, location: str) -> int:
 #                                   (Bewitching Charmer)
 #   "infested_by": id            -> cannot be used while that asset is in play, in the same
 #                                   location and still has "infesting": this asset (Seditionists)
-#   "arriving": location         -> a delayed Move Asset: the asset arrives there at the start of
-#                                   its owner's next turn (Interrupted Logistics)
+#   "arriving": location         -> a delayed entry (by any move): the asset arrives there at the
+#                                   start of its owner's next turn (Interrupted Logistics)
 #   "may_stay": location         -> not forbidden in that location (carried there by a Vanguard
-#                                   Unit); cleared when the asset moves
+#                                   Unit); cleared when the asset moves anywhere else
 
 
 def usable(state: WwnState, asset: Asset) -> bool:
@@ -422,6 +441,10 @@ def on_purchase(state: WwnState, asset: Asset, cost: int, events: list[Event]) -
 
 
 ENTERS_STEALTHED: set[str] = set()  # asset types that always begin play Stealthed
+#: asset types whose ``turn_start`` hook is an ability the faction triggers (Omniscient Seers):
+#: a paralysed faction does not run it (house rule ``paralysis_blocks_abilities``, the default);
+#: other start-of-turn hooks are bookkeeping or consequences (Mindbenders, rogue mercenaries)
+TRIGGERED_AT_TURN_START: set[str] = set()
 UNSELLABLE: set[str] = set()  # asset types that cannot be sold or disbanded
 
 
@@ -440,8 +463,20 @@ def turn_start(state: WwnState, asset: Asset, events: list[Event]) -> None:
 
         move_asset(state, asset, asset.status["arriving"], events, cause="arrive")
     fn = HOOKS.get("turn_start", {}).get(asset.type)
-    if fn is not None and asset.id in state.assets and not _asking(state):
-        fn(state, asset, events)
+    if fn is None or asset.id not in state.assets or _asking(state):
+        return
+    if asset.type in TRIGGERED_AT_TURN_START and paralysis_blocks(state, asset.owner):
+        events.append(Event(state.current_turn, "ability-blocked", asset.owner,
+                            {"source": asset.id, "reason": "paralysed"}))
+        return
+    fn(state, asset, events)
+
+
+def paralysis_blocks(state: WwnState, faction: str) -> bool:
+    """Whether ``faction`` is in the turn after abandoning a goal and may trigger no asset
+    abilities in it (6.2.0; house rule ``paralysis_blocks_abilities``). True only while its own
+    turn starts: the flag is cleared before its abilities step."""
+    return state.house_rules.paralysis_blocks_abilities and state.factions[faction].paralysed
 
 
 def _asking(state: WwnState) -> bool:

@@ -29,6 +29,7 @@ from factionsim.core.calendar import check_calendar
 from factionsim.core.campaign import FieldChecker, format_path
 from factionsim.core.game import CampaignError
 
+from . import house_rules
 from .data import (
     ASSET_TYPES,
     ATTRIBUTES,
@@ -50,7 +51,8 @@ AGENTS = ("random", "idle", "heuristic", "planner", "manual", "policy:PATH")
 LOCATION_KEYS = ("id", "name", "neighbors", "coastal", "ruler")
 FACTION_KEYS = ("id", "name", "force", "cunning", "wealth", "magic", "treasure", "hp", "xp", "tags",
                 "goal", "agent", "agent_options", "headquarters", "assets", "paralysed",
-                "xp_earned", "goals_completed", "wealth_at_last_kingdoms", "alive")
+                "xp_earned", "goals_completed", "wealth_at_last_kingdoms", "alive",
+                "headquarters_lost")
 ASSET_KEYS = ("id", "type", "location", "hp", "max_hp", "stealth", "exposed", "status")
 GOAL_KEYS = ("id", "target", "progress", "needed", "difficulty", "started", "contested",
              "baseline")
@@ -196,6 +198,9 @@ class _Validator(FieldChecker):
         if "turn" in root:
             self.integer(root["turn"], ("turn",), 0)
         self.integer(root.get("max_turns"), ("max_turns",), 1, optional=True)
+        if house_rules.BLOCK in root:
+            out[house_rules.BLOCK] = house_rules.validate(root[house_rules.BLOCK], self,
+                                                          root.get("max_turns"))
         if "next_asset" in root:
             self.integer(root["next_asset"], ("next_asset",), 1)
 
@@ -299,7 +304,7 @@ class _Validator(FieldChecker):
         for key in ("xp", "xp_earned", "goals_completed", "wealth_at_last_kingdoms"):
             if key in fd:
                 self.integer(fd[key], (*path, key), 0)
-        for key in ("paralysed", "alive"):
+        for key in ("paralysed", "alive", "headquarters_lost"):
             if key in fd:
                 self.boolean(fd[key], (*path, key))
         tags = self.str_list(fd.get("tags", []), (*path, "tags"))
@@ -320,6 +325,8 @@ class _Validator(FieldChecker):
         if "agent_options" in fd:
             self.mapping(fd["agent_options"], (*path, "agent_options"), "agent option")
         hq = self.ref(fd["headquarters"], (*path, "headquarters"), location_ids, "location")
+        if fd.get("headquarters_lost"):
+            hq = None  # its headquarters Base is gone: a Base there is an ordinary one
         assets = fd.get("assets", [])
         if assets is None:
             assets = []
@@ -369,7 +376,7 @@ class _Validator(FieldChecker):
             self.fail_choice(path, "agent", agent, AGENTS[:-1], _one_of(AGENTS))
 
     def asset(self, ad: Any, path: Path, location_ids: list[str], asset_ids: dict[int, Path],
-              hq: str, faction_max_hp: int, bases: dict[str, int]) -> dict[str, Any]:
+              hq: str | None, faction_max_hp: int, bases: dict[str, int]) -> dict[str, Any]:
         ad = self.mapping(ad, path, "asset")
         self.keys(ad, path, ASSET_KEYS, "asset", required=("type", "location"))
         out = dict(ad)

@@ -42,10 +42,10 @@ def seen_by(faction: str, asset: Asset) -> bool:
 def may_enter(state: WwnState, asset: Asset, dest: str) -> bool:
     """``asset`` may be moved (by an ability) from where it is to ``dest``: not forbidden there,
     and its owner can pay any toll on entering (Interrupted Logistics)."""
-    from ..movement import forbids
+    from ..movement import entry_affordable, forbids
 
     return (dest != asset.location and not forbids(state, dest, asset)
-            and abilities.entry_toll(state, asset, dest) <= state.factions[asset.owner].treasure)
+            and entry_affordable(state, asset, dest))
 
 
 def move(state: WwnState, asset: Asset, dest: str, events: list[Event]) -> None:
@@ -64,6 +64,12 @@ def move_range(state: WwnState, faction: str) -> int:
     from ..movement import move_range as rng
 
     return rng(state, faction)
+
+
+def unlimited_transport(state: WwnState, holder: Asset, option: str) -> str | None:
+    """``free_ability`` of Transport Network and Underground Roads, whose text sets no limit per
+    turn: used as often as paid for, unless the house rule ``transport_once_per_turn`` is on."""
+    return "" if state.house_rules.transport_once_per_turn else None
 
 
 def _line(asset: Asset) -> AttackLine | None:

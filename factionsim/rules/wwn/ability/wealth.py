@@ -303,7 +303,8 @@ def _los_use(state: WwnState, args: dict[str, Any], holder: Asset, events: list[
         return False
     f.treasure -= cost
     previous = defender.owner
-    defender.owner, defender.hp = holder.owner, 1
+    state.assets.reassign(defender, holder.owner)  # the one way to change an owner (keeps the index)
+    defender.hp = 1
     defender.status.clear()
     defender.exposed = False
     events.append(_event(state, holder, "claim", asset=defender.id, previous_owner=previous,

@@ -25,7 +25,7 @@ from factionsim.core.game import Event
 from .. import flow
 from ..abilities import SUMMARIES, UNSELLABLE, can_defend, can_leave, register, usable
 from ..actions import Defend
-from .force import log, may_enter, move, move_range, split_move
+from .force import log, may_enter, move, move_range, split_move, unlimited_transport
 
 if TYPE_CHECKING:
     from ..model import Asset
@@ -173,8 +173,8 @@ def _rogue_attack(state: WwnState, merc: Asset, events: list[Event]) -> None:
     log(state, merc, "rogue-attack", events, target=target.id, target_faction=target.owner)
     if target.location != merc.location:
         move(state, merc, target.location, events)
-        if flow.asking(state) or merc.id not in state.assets:
-            return
+        if flow.asking(state) or merc.id not in state.assets or merc.location != target.location:
+            return  # a reaction paused the move, or the entry was delayed (Interrupted Logistics)
     candidates = defenders(state, target.owner, merc)
     if len(candidates) == 1:
         start_attack(state, merc, candidates[0], events)
@@ -203,9 +203,10 @@ for _merc in UPKEEP:
 
 # ------------------------------------------------------------------ Mad Genius
 SUMMARIES["mad-genius"] = (
-    "Free action, one of two: move itself as a Move Asset would, or be sacrificed (offered only "
-    "where the faction has a Base and its Magic is below High) so that the faction's Magic counts "
-    "as High for buying at that Base until its next purchase there.")
+    "Two free actions, each once per turn, so both in one turn if the faction likes: move itself "
+    "as a Move Asset would; be sacrificed (offered only where the faction has a Base and its Magic "
+    "is below High) so that the faction's Magic counts as High for buying at that Base until its "
+    "next purchase there.")
 
 
 @register("mad-genius", "free_options")
@@ -216,6 +217,12 @@ def _genius_options(state: WwnState, holder: Asset) -> list[str]:
             and state.factions[holder.owner].magic != "high":
         out.append("sacrifice")
     return out
+
+
+@register("mad-genius", "free_ability")
+def _genius_ability(state: WwnState, holder: Asset, option: str) -> str:
+    """Moving and being sacrificed are two abilities of the text, each once per turn."""
+    return "sacrifice" if option == "sacrifice" else ""
 
 
 @register("mad-genius", "free_use")
@@ -287,7 +294,8 @@ def _smuggle_use(state: WwnState, holder: Asset, option: str, events: list[Event
 SUMMARIES["transport-network"] = (
     "Free action for 1 Treasure: move one asset of the faction (not a Base) that stands within two "
     "moves of the Network to a location within one move of that asset or of the Network, where it "
-    "is not forbidden.")
+    "is not forbidden. The text sets no limit per turn: it may be used again and again, 1 Treasure "
+    "each time (house rule `transport_once_per_turn`: once per turn).")
 
 
 @register("transport-network", "free_options")
@@ -302,6 +310,9 @@ def _network_options(state: WwnState, holder: Asset) -> list[str]:
         dests = dict.fromkeys([*state.map.within(a.location, 1), *near_net])
         out.extend(f"{a.id}->{d}" for d in dests if may_enter(state, a, d))
     return out
+
+
+register("transport-network", "free_ability")(unlimited_transport)
 
 
 @register("transport-network", "free_use")
