@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from factionsim.core.game import Agent
 from factionsim.rules.conflict import turn as T
 from factionsim.rules.conflict.actions import (
     Accept,
@@ -42,7 +43,7 @@ def p_success(tn: int) -> float:
     return min(1.0, max(0.0, tn / 6))
 
 
-class Heuristic:
+class Heuristic(Agent):
     name = "heuristic"
 
     def __init__(self, **options: Any):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from factionsim.core.game import Agent, OptionSpec
 from factionsim.rules.wwn import flow
 from factionsim.rules.wwn import turn as T
 from factionsim.rules.wwn.actions import (
@@ -46,17 +47,20 @@ from factionsim.rules.wwn.goals import GOALS
 
 from . import goals as goal_ai
 from .abilities import answer_reaction, choose_free_ability
-from .personality import Personality
+from .personality import TEMPERAMENTS, Personality
 from .tactics import XP, Situation, income_of, pct
 
 __all__ = ["HeuristicAgent", "Personality"]
 
 
-class HeuristicAgent:
+class HeuristicAgent(Agent):
     """Goal-driven WWN player. Options: ``temperament`` (aggressive, cautious, greedy, scheming,
     balanced; default from the faction's tags and best attribute)."""
 
     name = "heuristic"
+    OPTIONS = {"temperament": OptionSpec(str, "how it weighs goals and risks (default: from the "
+                                              "faction's tags and best attribute)",
+                                         choices=TEMPERAMENTS)}
 
     def __init__(self, temperament: str | None = None, **options: Any):
         self.temperament = temperament

@@ -2,7 +2,7 @@
 
 >>> from factionsim.rules.wwn.state import WwnState
 >>> from factionsim.configs import default_campaign_path
->>> from factionsim.core.campaign import load_campaign
+>>> from factionsim import load_campaign
 >>> s = load_campaign(default_campaign_path("wwn"))
 >>> s.current_actor() in s.factions
 True
@@ -14,7 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from factionsim.core.engine import DecisionState, FactionView
+from factionsim.core.engine import DecisionState
+from factionsim.core.game import View
 from factionsim.core.mapgraph import Location, MapGraph
 
 from . import goals, turn
@@ -58,10 +59,18 @@ class WwnState(DecisionState):
         """What ``faction`` can see: everything but other factions' Stealthed assets."""
         return WwnView(self, faction)
 
-    @property
-    def current_turn(self) -> int:
-        """The number of the turn being played (``turn`` + 1)."""
-        return self.turn + 1
+    def faction_summary(self) -> dict[str, dict[str, Any]]:
+        """HP, Treasure, XP and the current goal of each faction."""
+        return {f.id: {"alive": f.alive, "hp": f.hp, "treasure": f.treasure, "xp": f.xp,
+                       "goal": f.goal.id if f.goal else None} for f in self.factions.values()}
+
+    def goals_completed(self) -> dict[str, int]:
+        return {f.id: int(f.goals_completed) for f in self.factions.values()}
+
+    def display_names(self) -> dict[str, Any]:
+        return {"factions": {f.id: f.name for f in self.factions.values()},
+                "locations": {loc.id: loc.name for loc in self.map.locations.values()},
+                "asset_types": {k: v.name for k, v in ASSET_TYPES.items()}, "ruleset": "wwn"}
 
     # ----------------------------------------------------------------- queries
     def relation(self, a: str, b: str) -> str:
@@ -193,12 +202,8 @@ class WwnState(DecisionState):
             hq.max_hp = f.max_hp
             hq.hp = min(hq.hp, hq.max_hp)
 
-    def copy(self) -> WwnState:
-        """An independent deep copy (RNG included)."""
-        return WwnState.from_dict(self.to_dict())
 
-
-class WwnView(FactionView):
+class WwnView(View):
     """What one faction knows: the state minus other factions' Stealthed assets.
 
     ``to_state(rng)`` rebuilds a playable state from this knowledge alone (for planners): hidden
