@@ -18,7 +18,11 @@ from factionsim.core.engine import DecisionState
 from factionsim.core.game import View
 from factionsim.core.mapgraph import Location, MapGraph
 
-from . import goals, turn
+from . import (
+    ability,  # noqa: F401  (importing it registers the asset abilities)
+    goals,
+    turn,
+)
 from .actions import ChooseGoal
 from .data import ASSET_TYPES, BASE_OF_INFLUENCE
 from .model import Asset, AssetTable, Faction, Goal
