@@ -225,10 +225,15 @@ def test_reasons_reach_the_chronicle():
 
 
 def test_done_when_nothing_is_worth_it():
-    s = first_mover(us={"treasure": 0})
+    """In a Move Asset step where no move serves the faction (no goal, no danger where its
+    Thugs stand), the heuristic ends the step instead of moving for nothing."""
+    s = first_mover(us={"treasure": 0, "assets": [{"type": "thugs", "location": "a"}]})
     play_to(s, T.ACTION, "us")
-    choice, _ = decide(s)
-    assert choice in (ChooseAction("pass"),) or not isinstance(choice, Done)
+    s.apply(ChooseAction("move"))
+    legal = s.legal_actions()
+    assert Done() in legal and any(isinstance(a, Move) for a in legal)  # it could move
+    choice, reason = decide(s)
+    assert choice == Done() and reason == "no other move serves its goal"
 
 
 def test_heuristic_defends_against_an_attack_whose_damage_is_special():
