@@ -1,5 +1,5 @@
-"""A rule-of-thumb player for ``conflict`` scenarios (``make_agent("heuristic")`` dispatches here
-for conflict states).
+"""A rule-of-thumb player for ``conflict`` scenarios (the ``heuristic`` the conflict ruleset offers:
+``make_agent("heuristic", "conflict")``).
 
 - Planning: a character works the ritual or carries the item when the objective asks for it;
   heals a badly hurt ally or casts a harmful spell when a foe is in range; attacks when a foe is

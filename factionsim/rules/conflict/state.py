@@ -17,6 +17,7 @@ import numpy as np
 from factionsim.core.dice import Dice
 from factionsim.core.engine import DecisionState
 from factionsim.core.game import View
+from factionsim.core.ruleset import DEFAULT_AGENT
 
 from . import turn
 from .model import ACTIVE, APPROACHES, DEFAULT_SETTINGS, Character, Side, Spell
@@ -154,7 +155,7 @@ class ConflictState(DecisionState):
         s.read_rng(d)
         for sd in d["sides"]:
             side = Side(sd["id"], sd.get("name", sd["id"]), bool(sd.get("heroes", False)),
-                        bool(sd.get("surprised", False)), sd.get("agent", "random"),
+                        bool(sd.get("surprised", False)), sd.get("agent", DEFAULT_AGENT),
                         dict(sd.get("agent_options") or {}))
             s.factions[side.id] = side
             for cd in sd.get("characters", []):

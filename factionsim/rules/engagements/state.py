@@ -18,6 +18,7 @@ import numpy as np
 
 from factionsim.core.engine import DecisionState
 from factionsim.core.game import View
+from factionsim.core.ruleset import DEFAULT_AGENT
 
 from . import turn
 from .model import Faction, Pillar, Settings, slugify
@@ -144,7 +145,7 @@ class EngagementsState(DecisionState):
                     if p.get("id") is not None]
         s.next_pillar = max([int(d.get("next_pillar", 1)), *(n + 1 for n in numbered)])
         for fd in d["factions"]:
-            f = Faction(id=fd["id"], name=fd.get("name", fd["id"]), agent=fd.get("agent", "random"),
+            f = Faction(id=fd["id"], name=fd.get("name", fd["id"]), agent=fd.get("agent", DEFAULT_AGENT),
                         agent_options=dict(fd.get("agent_options", {})),
                         alive=bool(fd.get("alive", True)),
                         faction_dice=int(fd.get("faction_dice", 0)),

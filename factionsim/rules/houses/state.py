@@ -17,6 +17,7 @@ import numpy as np
 
 from factionsim.core.engine import DecisionState
 from factionsim.core.game import View
+from factionsim.core.ruleset import DEFAULT_AGENT
 
 from . import turn
 from .dice import steps
@@ -137,7 +138,7 @@ class HousesState(DecisionState):
                 trauma=hd.get("trauma", 0) or 0,
                 complications=[dict(c) for c in hd.get("complications", [])],
                 plot_points=hd.get("plot_points", 1), advances=hd.get("advances", 0),
-                sfx=list(hd.get("sfx", [])), agent=hd.get("agent", "random"),
+                sfx=list(hd.get("sfx", [])), agent=hd.get("agent", DEFAULT_AGENT),
                 agent_options=dict(hd.get("agent_options") or {}), alive=hd.get("alive", True))
             s.houses[h.id] = h
             pending.extend((h.id, ad) for ad in hd.get("assets", []) or [])

@@ -17,6 +17,7 @@ import numpy as np
 from factionsim.core.engine import DecisionState
 from factionsim.core.game import View
 from factionsim.core.mapgraph import Location, MapGraph
+from factionsim.core.ruleset import DEFAULT_AGENT
 
 from . import (
     ability,  # noqa: F401  (importing it registers the asset abilities)
@@ -162,7 +163,7 @@ class WwnState(DecisionState):
                 cunning=fd["cunning"], wealth=fd["wealth"], magic=fd.get("magic", "none"),
                 treasure=fd.get("treasure", 0), hp=0, xp=fd.get("xp", 0),
                 tags=tuple(fd.get("tags", ())), goal=Goal(**goal) if goal else None,
-                agent=fd.get("agent", "random"), headquarters=fd["headquarters"],
+                agent=fd.get("agent", DEFAULT_AGENT), headquarters=fd["headquarters"],
                 agent_options=dict(fd.get("agent_options", {})),
                 alive=fd.get("alive", True), paralysed=fd.get("paralysed", False),
                 xp_earned=fd.get("xp_earned", 0), goals_completed=fd.get("goals_completed", 0),
