@@ -228,7 +228,7 @@ def _rival_attack(sit: Situation, legal):
 
 
 def _defend(sit: Situation, legal):
-    pending = sit.state.ctx["pending"]
+    pending = sit.view.decision["pending"]
     attacker = sit.state.assets[pending["attacker"]]
     best = min(_of(legal, Defend),
                key=lambda d: (sit.defence_loss(attacker, sit.state.assets[d.asset]), d.asset))
@@ -296,7 +296,7 @@ def _move(sit: Situation, legal):
 
 # ====================================================================== repairs
 def _repair(sit: Situation, legal):
-    fixes = sit.state.ctx.get("fixes", {})
+    fixes = sit.view.decision.get("fixes", {})
     best, best_v, why = None, 0.0, ""
     for r in legal:
         if isinstance(r, Repair):
@@ -322,7 +322,7 @@ def _expand_where(sit: Situation, legal):
 
 
 def _expand_hp(sit: Situation, legal):
-    loc = sit.state.ctx["expand"]
+    loc = sit.view.decision["expand"]
     threat = sit.threat_to(loc)
     hps = sorted(b.hp for b in _of(legal, BaseHp))
     reserve = 0 if sit.p.greed < 1.2 else 2
