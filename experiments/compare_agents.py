@@ -49,10 +49,11 @@ def planner_turn_times(args: Args) -> dict[str, float]:
     from factionsim import load_campaign
     from factionsim.agents import make_agent
     from factionsim.configs import default_campaign_path
+    from factionsim.core.dice import reseed
     from factionsim.runner import play
 
     state = load_campaign(default_campaign_path())
-    state.seed, state.rng = args.seed, np.random.default_rng(args.seed)
+    reseed(state, args.seed)
     spent: dict[tuple[str, int], float] = {}
     agents = {}
     for i, fid in enumerate(state.factions):

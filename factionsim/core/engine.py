@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from factionsim.core.dice import seeded_dice
 from factionsim.core.game import Action, Event, GameState, IllegalActionError
 
 
@@ -90,8 +91,10 @@ class DecisionState(GameState):
         if "rng" in d:
             self.rng = np.random.Generator(np.random.PCG64())
             self.rng.bit_generator.state = copy.deepcopy(d["rng"])
+        elif self.seed is not None:
+            self.rng = seeded_dice(self.seed)[1]
         else:
-            self.rng = np.random.default_rng(self.seed)
+            self.rng = np.random.default_rng()  # no seed yet: fresh dice
 
     def in_progress_data(self, **fields: Any) -> dict[str, Any]:
         """The campaign field ``in_progress`` of a ruleset that plays in turn order (``order``,
