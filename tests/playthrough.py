@@ -71,7 +71,7 @@ def _event_lines(events: list[Any]) -> Iterator[str]:
 
 def record(campaign: str) -> str:
     """The recording of bundled ``campaign`` (a file name in ``factionsim.configs``)."""
-    from factionsim.core.campaign import load_campaign
+    from factionsim.rulesets import load_campaign
 
     path = resources.files("factionsim.configs").joinpath(campaign)
     ruleset = yaml.safe_load(path.read_text(encoding="utf-8"))["ruleset"]

@@ -16,7 +16,7 @@ from foundry_helpers import export_to, run
 from factionsim.configs import default_campaign_path
 from factionsim.core.calendar import parse_calendar, turn_title
 from factionsim.core.game import CampaignError
-from factionsim.core.schema import campaign_schema
+from factionsim.rulesets import get_ruleset
 
 SEASONS = ["Thaw", "Sowing", {"name": "Highsun", "days": 35}, "Reaping", "Frost",
            {"name": "Deepwinter", "days": 28}]
@@ -123,7 +123,7 @@ def test_bad_calendars_are_refused_with_field_line_and_allowed_values(
 
 
 def test_the_schema_knows_the_calendar() -> None:
-    schema = campaign_schema()
+    schema = wwn_schema()
     validator = jsonschema.Draft202012Validator(schema)
     campaign = {"ruleset": "wwn", "locations": [{"id": "a"}],
                 "factions": [{"id": "f", "force": 1, "cunning": 1, "wealth": 1, "headquarters": "a"}]}
@@ -185,3 +185,9 @@ def test_dates_in_the_foundry_log(dated: Path) -> None:
     assert entries and all(
         "Turn 1 (14th of Thaw, 1203 AR)" in e or "Turn 2 (14th of Sowing, 1203 AR)" in e
         for e in entries)
+
+
+def wwn_schema() -> dict:
+    """The WWN campaign JSON Schema, with the agents WWN offers."""
+    wwn = get_ruleset("wwn")
+    return wwn.schema([spec.usage for spec in wwn.agents])

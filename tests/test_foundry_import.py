@@ -15,10 +15,10 @@ import yaml
 from foundry_helpers import EXAMPLES, example, import_into, run, write_actor
 
 from factionsim.configs import default_campaign_path
-from factionsim.core.campaign import load_campaign
 from factionsim.foundry import jsonio
 from factionsim.foundry.importer import ImportOptions, import_actors
 from factionsim.foundry.names import ASSET_NAMES, GOAL_NAMES, TAG_NAMES, name_key, slugify
+from factionsim.rulesets import load_campaign
 
 
 def factions(campaign: Path) -> dict[str, dict[str, Any]]:

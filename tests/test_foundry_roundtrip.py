@@ -15,11 +15,10 @@ import pytest
 import yaml
 from foundry_helpers import EXAMPLES, example, export_to, import_into, run, write_actor
 
-from factionsim.chronicle.markdown import Names
 from factionsim.chronicle.views import players_events, stealthed_assets
 from factionsim.configs import default_campaign_path
-from factionsim.core.campaign import load_campaign
 from factionsim.core.history import History
+from factionsim.core.names import Names
 from factionsim.foundry.actor import (
     ASSET_SYSTEM,
     FACTION_SYSTEM,
@@ -27,6 +26,7 @@ from factionsim.foundry.actor import (
     shape_problems,
 )
 from factionsim.foundry.log import faction_lines, turn_entry
+from factionsim.rulesets import load_campaign
 
 
 def campaign_data(path: Path) -> dict[str, Any]:

@@ -24,7 +24,6 @@ from typing import Any
 import pytest
 import yaml
 
-from factionsim.core.campaign import load_campaign
 from factionsim.rules.wwn.data import (
     ASSETS,
     ATTRIBUTES,
@@ -33,6 +32,7 @@ from factionsim.rules.wwn.data import (
     max_faction_hp,
 )
 from factionsim.rules.wwn.generate import SIZES, generate_campaign
+from factionsim.rulesets import load_campaign
 
 
 def _bundled_wwn() -> list[str]:

@@ -16,13 +16,12 @@ import yaml
 from wwn_helpers import ScriptedRng, do, faction, make_state, play_to, texts
 
 from factionsim.cli import main
-from factionsim.core.campaign import load_campaign
 from factionsim.core.game import CampaignError
-from factionsim.core.schema import campaign_schema
 from factionsim.rules.wwn import movement, turn
 from factionsim.rules.wwn.actions import parse_action
 from factionsim.rules.wwn.house_rules import HouseRules
 from factionsim.rules.wwn.state import WwnState
+from factionsim.rulesets import get_ruleset, load_campaign
 
 
 def A(type_id, loc, **kw):
@@ -221,7 +220,7 @@ def test_house_rules_round_trip_through_a_file(tmp_path):
 
 
 def test_the_schema_knows_the_block():
-    schema = campaign_schema()
+    schema = wwn_schema()
     validator = jsonschema.Draft202012Validator(schema)
     base = {"ruleset": "wwn", "locations": [{"id": "a"}],
             "factions": [{"id": "x", "force": 2, "cunning": 1, "wealth": 1, "headquarters": "a"}]}
@@ -272,3 +271,9 @@ def test_the_documented_example_block_loads(tmp_path):
                                                        textwrap.dedent(block)))
     rules = load_campaign(path).house_rules
     assert rules.to_data() == yaml.safe_load(block)["house_rules"]
+
+
+def wwn_schema() -> dict:
+    """The WWN campaign JSON Schema, with the agents WWN offers."""
+    wwn = get_ruleset("wwn")
+    return wwn.schema([spec.usage for spec in wwn.agents])

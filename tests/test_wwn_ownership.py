@@ -12,9 +12,10 @@ import numpy as np
 import pytest
 from wwn_helpers import ScriptedRng, do, faction, make_state, play_to, texts
 
-from factionsim.core.campaign import load_campaign, save_campaign
+from factionsim.core.campaign import save_campaign
 from factionsim.rules.wwn import movement
 from factionsim.rules.wwn.state import WwnState
+from factionsim.rulesets import load_campaign
 
 RULES = Path(__file__).resolve().parents[1] / "factionsim" / "rules" / "wwn"
 

@@ -39,15 +39,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from factionsim.core.campaign import (
-    LineLoader,
-    dump_campaign_data,
-    load_campaign,
-    load_campaign_data,
-    write_atomic,
-)
+from factionsim.core.campaign import LineLoader, dump_campaign_data, load_campaign_data, write_atomic
 from factionsim.core.game import CampaignError
 from factionsim.rules.wwn.data import ASSETS, BASE_OF_INFLUENCE
+from factionsim.rulesets import build_campaign, load_campaign
 
 from .actor import FoundryFaction, FoundryItem, Reader, read_faction, stable_id
 from .block import ActorLink, block_data, read_block
@@ -185,12 +180,9 @@ def _map_locations(path: Path) -> list[dict[str, Any]]:
 
 def _validate(text: str, campaign: Path) -> None:
     """Check the campaign text as ``load_campaign`` checks a file (and build its state)."""
-    from factionsim.rules.wwn.state import WwnState
-    from factionsim.rules.wwn.validate import validate
-
     source = f"{campaign} (as the import would write it)"
     loader = LineLoader(text, source)
-    WwnState.from_dict(validate(loader.load_with_lines(), source, loader.lines))
+    build_campaign(loader.load_with_lines(), loader.lines, source)
 
 
 # ------------------------------------------------------------------------------ places

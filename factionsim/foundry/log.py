@@ -19,9 +19,10 @@ import html
 import re
 from collections.abc import Iterable
 
-from factionsim.chronicle.markdown import Names, describe
+from factionsim.chronicle.markdown import describe
 from factionsim.chronicle.report import _inline
 from factionsim.core.game import Event
+from factionsim.core.names import Names
 
 #: event kinds that structure the chronicle rather than tell something
 _FRAME_KINDS = frozenset({"initiative", "round", "faction-turn", "turn-end", "decision"})

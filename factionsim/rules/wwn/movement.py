@@ -107,3 +107,12 @@ def attack_targets(state: WwnState, attacker: Asset) -> list[str]:
     here = [a for a in state.assets_at(attacker.location) if not a.stealth]
     owners = dict.fromkeys(a.owner for a in here if state.hostile(attacker.owner, a.owner))
     return [fid for fid in owners if defenders(state, fid, attacker)]
+
+
+def start_of_turn(state: WwnState, asset: Asset, events: list[Event]) -> None:
+    """An asset's effect at the start of its owner's turn (one of
+    :func:`~factionsim.rules.wwn.abilities.turn_start_holders`): a delayed move completes
+    (``status["arriving"]``), then its ``turn_start`` ability runs."""
+    if "arriving" in asset.status:
+        move_asset(state, asset, asset.status["arriving"], events, cause="arrive")
+    abilities.turn_start(state, asset, events)

@@ -2,7 +2,7 @@
 
 >>> from factionsim.rules.wwn.state import WwnState
 >>> from factionsim.configs import default_campaign_path
->>> from factionsim.core.campaign import load_campaign
+>>> from factionsim import load_campaign
 >>> s = load_campaign(default_campaign_path("wwn"))
 >>> s.current_actor() in s.factions
 True
@@ -14,10 +14,17 @@ from typing import Any
 
 import numpy as np
 
-from factionsim.core.engine import DecisionState, FactionView
+from factionsim.core.calendar import campaign_calendar
+from factionsim.core.engine import DecisionState
+from factionsim.core.game import View
 from factionsim.core.mapgraph import Location, MapGraph
+from factionsim.core.ruleset import DEFAULT_AGENT
 
-from . import goals, turn
+from . import (
+    ability,  # noqa: F401  (importing it registers the asset abilities)
+    goals,
+    turn,
+)
 from .actions import ChooseGoal
 from .data import ASSET_TYPES, BASE_OF_INFLUENCE
 from .house_rules import BLOCK as HOUSE_RULES
@@ -71,10 +78,19 @@ class WwnState(DecisionState):
         """What ``faction`` can see: everything but other factions' Stealthed assets."""
         return WwnView(self, faction)
 
-    @property
-    def current_turn(self) -> int:
-        """The number of the turn being played (``turn`` + 1)."""
-        return self.turn + 1
+    def faction_summary(self) -> dict[str, dict[str, Any]]:
+        """HP, Treasure, XP and the current goal of each faction."""
+        return {f.id: {"alive": f.alive, "hp": f.hp, "treasure": f.treasure, "xp": f.xp,
+                       "goal": f.goal.id if f.goal else None} for f in self.factions.values()}
+
+    def goals_completed(self) -> dict[str, int]:
+        return {f.id: int(f.goals_completed) for f in self.factions.values()}
+
+    def display_names(self) -> dict[str, Any]:
+        return {"factions": {f.id: f.name for f in self.factions.values()},
+                "locations": {loc.id: loc.name for loc in self.map.locations.values()},
+                "asset_types": {k: v.name for k, v in ASSET_TYPES.items()}, "ruleset": "wwn",
+                "notes": (self.house_rules.summary(),), "calendar": campaign_calendar(self.extra)}
 
     # ----------------------------------------------------------------- queries
     def relation(self, a: str, b: str) -> str:
@@ -173,7 +189,7 @@ class WwnState(DecisionState):
                 cunning=fd["cunning"], wealth=fd["wealth"], magic=fd.get("magic", "none"),
                 treasure=fd.get("treasure", 0), hp=0, xp=fd.get("xp", 0),
                 tags=tuple(fd.get("tags", ())), goal=Goal(**goal) if goal else None,
-                agent=fd.get("agent", "random"), headquarters=fd["headquarters"],
+                agent=fd.get("agent", DEFAULT_AGENT), headquarters=fd["headquarters"],
                 agent_options=dict(fd.get("agent_options", {})),
                 alive=fd.get("alive", True), paralysed=fd.get("paralysed", False),
                 xp_earned=fd.get("xp_earned", 0), goals_completed=fd.get("goals_completed", 0),
@@ -220,12 +236,8 @@ class WwnState(DecisionState):
             hq.max_hp = f.max_hp
             hq.hp = min(hq.hp, hq.max_hp)
 
-    def copy(self) -> WwnState:
-        """An independent deep copy (RNG included)."""
-        return WwnState.from_dict(self.to_dict())
 
-
-class WwnView(FactionView):
+class WwnView(View):
     """What one faction knows: the state minus other factions' Stealthed assets.
 
     ``to_state(rng)`` rebuilds a playable state from this knowledge alone (for planners): hidden

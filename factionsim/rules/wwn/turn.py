@@ -44,7 +44,7 @@ from .actions import (
     UseAbility,
     parse_action,
 )
-from .checks import start_check
+from .checks import CheckResult, start_check
 from .combat import resolve_attack
 from .data import ATTRIBUTES, BASE_OF_INFLUENCE
 from .house_rules import HouseRules
@@ -149,7 +149,7 @@ def _start_effects(state: WwnState, events: list[Event]) -> None:
     while queue:
         asset = state.assets.get(queue.pop(0))
         if asset is not None and abilities.usable(state, asset):
-            flow.run(state, abilities.turn_start, state, asset, events)
+            flow.run(state, movement.start_of_turn, state, asset, events)
             return
     del state.ctx["start_effects"]
     if f.paralysed:
@@ -514,8 +514,6 @@ def _expand_check(state: WwnState, args: dict, events: list[Event]) -> None:
 
 @flow.step("expand-check-done")
 def _expand_check_done(state: WwnState, args: dict, events: list[Event]) -> None:
-    from .checks import CheckResult
-
     check = CheckResult.from_state(args["check"])
     rival = args["present"][args["i"]]
     events.append(_log(state, "expand-check", acting(state).id, rival=rival,

@@ -46,7 +46,6 @@ TAG_HIGHEST = {"machiavellian": "cunning", "martial": "force", "rich": "wealth"}
 GOALS = ("blood-the-enemy", "destroy-the-foe", "eliminate-target", "expand-influence",
          "inside-enemy-territory", "invincible-valor", "peaceable-kingdom", "root-out-the-enemy",
          "sphere-dominance", "wealth-of-kingdoms")
-AGENTS = ("random", "idle", "heuristic", "planner", "manual", "policy:PATH")
 
 LOCATION_KEYS = ("id", "name", "neighbors", "coastal", "ruler")
 FACTION_KEYS = ("id", "name", "force", "cunning", "wealth", "magic", "treasure", "hp", "xp", "tags",
@@ -321,7 +320,7 @@ class _Validator(FieldChecker):
         out["tags"] = tags
         if fd.get("goal") is not None:
             out["goal"] = self.goal(fd["goal"], (*path, "goal"))
-        self.agent(fd.get("agent", "random"), (*path, "agent"))
+        # agent and agent_options: checked against the agents WWN offers when the campaign loads
         if "agent_options" in fd:
             self.mapping(fd["agent_options"], (*path, "agent_options"), "agent option")
         hq = self.ref(fd["headquarters"], (*path, "headquarters"), location_ids, "location")
@@ -363,17 +362,6 @@ class _Validator(FieldChecker):
         if not isinstance(baseline, list) or not all(isinstance(x, str) for x in baseline):
             self.fail((*path, "baseline"), "must be a list of text", baseline)
         return dict(goal)
-
-    def agent(self, agent: Any, path: Path) -> None:
-        if not isinstance(agent, str):
-            self.fail(path, f"must be text, not {_kind(agent)}", agent, _one_of(AGENTS))
-        if agent.startswith("policy:"):
-            if not agent[len("policy:"):].strip():
-                self.fail(path, "a policy agent needs the path of its model", agent,
-                          "policy:PATH, e.g. policy:models/wwn.zip")
-            return
-        if agent not in AGENTS[:-1]:
-            self.fail_choice(path, "agent", agent, AGENTS[:-1], _one_of(AGENTS))
 
     def asset(self, ad: Any, path: Path, location_ids: list[str], asset_ids: dict[int, Path],
               hq: str | None, faction_max_hp: int, bases: dict[str, int]) -> dict[str, Any]:

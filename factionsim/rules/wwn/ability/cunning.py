@@ -1,8 +1,4 @@
-"""Cunning asset abilities (6.8.0), registered on import.
-
-This module is loaded while :mod:`abilities` is still being imported: rule modules are imported as
-modules (``abilities.usable`` is looked up at call time) or inside functions.
-"""
+"""Cunning asset abilities (6.8.0), registered on import (:mod:`factionsim.rules.wwn.hooks`)."""
 
 from __future__ import annotations
 
@@ -14,6 +10,9 @@ from factionsim.core.game import Event
 from .. import abilities, flow
 from ..abilities import SUMMARIES, register
 from ..actions import Decline, UseAbility
+from ..checks import CheckResult, start_check
+from ..combat import begin_attack, damage_asset, remove_asset
+from ..movement import entry_affordable, forbids, move_asset, move_range
 from .force import unlimited_transport
 
 if TYPE_CHECKING:
@@ -63,8 +62,6 @@ def _rival_targets(state: WwnState, holder: Asset, locations: list[str]) -> list
 
 
 def _move(state: WwnState, asset: Asset, dest: str, events: list[Event], cause: str) -> None:
-    from ..movement import move_asset
-
     move_asset(state, asset, dest, events, cause=cause)
 
 
@@ -155,7 +152,6 @@ def _carried(state: WwnState, holder: Asset, allied: bool) -> list[Asset]:
 def _ranged_moves(state: WwnState, holder: Asset, cargo: list[Asset], tolled: bool) -> list[str]:
     """Moves of ``cargo`` to places within the faction's move range; ``tolled``: only where the
     owner could pay an entry toll (the cargo arrives unstealthed)."""
-    from ..movement import entry_affordable, move_range
 
     reach = state.map.within(holder.location, move_range(state, holder.owner))
     return [f"{a.id}->{loc}" for a in cargo for loc in reach if loc != a.location
@@ -198,8 +194,6 @@ def _crypto_options(state: WwnState, holder: Asset) -> list[str]:
 
 @register("cryptomancers", "attack_use")
 def _crypto_use(state: WwnState, holder: Asset, option: str, events: list[Event]) -> None:
-    from ..checks import start_check
-    from ..combat import begin_attack
 
     target = state.assets[option]
     begin_attack(state, holder, events)
@@ -212,8 +206,6 @@ def _crypto_use(state: WwnState, holder: Asset, option: str, events: list[Event]
 
 @flow.step("cryptomancers-outcome")
 def _crypto_outcome(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
-    from ..checks import CheckResult
-
     holder, target = state.assets.get(args["attacker"]), state.assets.get(args["defender"])
     if holder is None or target is None:
         return
@@ -270,8 +262,6 @@ SUMMARIES["expert-treachery"] = (
 
 @register("expert-treachery", "special_hit")
 def _treachery_hit(state: WwnState, attacker: Asset, defender: Asset, events: list[Event]) -> None:
-    from ..combat import remove_asset
-
     owner = state.factions[attacker.owner]
     owner.treasure += 5
     converted = not defender.is_base
@@ -337,8 +327,6 @@ def _informers_options(state: WwnState, holder: Asset) -> list[str]:
 
 @register("informers", "free_use")
 def _informers_use(state: WwnState, holder: Asset, option: str, events: list[Event]) -> None:
-    from ..checks import start_check
-    from ..combat import begin_attack
 
     _pay(state, holder.owner, 1)
     begin_attack(state, holder, events)
@@ -348,8 +336,6 @@ def _informers_use(state: WwnState, holder: Asset, option: str, events: list[Eve
 
 @flow.step("informers-outcome")
 def _informers_outcome(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
-    from ..checks import CheckResult
-
     holder = state.assets.get(args["source"])
     if holder is None:
         return
@@ -414,8 +400,6 @@ def _jap_options(state: WwnState, check: CheckResult, holder: Asset) -> list[Use
 @register("just-as-planned", "reroll_use")
 def _jap_use(state: WwnState, check: CheckResult, choice: str, holder: Asset,
              events: list[Event]) -> None:
-    from ..combat import damage_asset
-
     side = check.loser()
     before = list(side.rolls)
     side.roll(state.rng)
@@ -553,8 +537,6 @@ def _seers_start(state: WwnState, holder: Asset, events: list[Event]) -> None:
 
 @flow.step("seers-next")
 def _seers_next(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
-    from ..checks import start_check
-
     holder = state.assets.get(args["seers"])
     targets, i = args["targets"], args["i"]
     while holder is not None and i < len(targets):
@@ -568,8 +550,6 @@ def _seers_next(state: WwnState, args: dict[str, Any], events: list[Event]) -> N
 
 @flow.step("seers-done")
 def _seers_done(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
-    from ..checks import CheckResult
-
     holder, target = state.assets.get(args["seers"]), state.assets.get(args["targets"][args["i"]])
     check = CheckResult.from_state(args["check"])
     if holder is not None and target is not None:
@@ -687,7 +667,6 @@ register("underground-roads", "free_ability")(unlimited_transport)
 
 @register("underground-roads", "free_options")
 def _roads_options(state: WwnState, holder: Asset) -> list[str]:
-    from ..movement import entry_affordable, forbids
 
     if state.factions[holder.owner].treasure < 1:
         return []
@@ -729,8 +708,6 @@ def _idiots_options(state: WwnState, attacker: Asset, defender: Asset,
 
 @register("useful-idiots", "negate_use")
 def _idiots_use(state: WwnState, args: dict[str, Any], holder: Asset, events: list[Event]) -> None:
-    from ..combat import remove_asset
-
     state.extra.setdefault(_IDIOTS_KEY, {})[holder.owner] = state.current_turn
     _log(state, holder, "negate-attack", events, attacker=args["attacker"],
          defender=args["defender"])
@@ -762,8 +739,6 @@ def _agents_watch(state: WwnState, asset: Asset, origin: str, holder: Asset,
 
 @flow.step("agents-next")
 def _agents_next(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
-    from ..checks import start_check
-
     moved = state.assets.get(args["moved"])
     agents, i = args["agents"], args["i"]
     while moved is not None and moved.stealth and i < len(agents):
@@ -780,8 +755,6 @@ def _agents_next(state: WwnState, args: dict[str, Any], events: list[Event]) -> 
 
 @flow.step("agents-done")
 def _agents_done(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
-    from ..checks import CheckResult
-
     agent, moved = state.assets.get(args["agents"][args["i"]]), state.assets.get(args["moved"])
     check = CheckResult.from_state(args["check"])
     if agent is not None and moved is not None:

@@ -24,7 +24,9 @@ from factionsim.core.game import Event
 
 from .. import flow
 from ..abilities import SUMMARIES, UNSELLABLE, can_defend, can_leave, register, usable
-from ..actions import Defend
+from ..actions import Defend, parse_action
+from ..combat import remove_asset, start_attack
+from ..movement import can_attack, defenders, destinations
 from .force import log, may_enter, move, move_range, split_move, unlimited_transport
 
 if TYPE_CHECKING:
@@ -33,8 +35,6 @@ if TYPE_CHECKING:
 
 
 def _self_moves(state: WwnState, holder: Asset) -> list[str]:
-    from ..movement import destinations
-
     return destinations(state, holder)
 
 
@@ -117,8 +117,6 @@ def _merc_moves(state: WwnState, holder: Asset) -> list[str]:
 
 
 def _merc_upkeep(state: WwnState, asset: Asset, events: list[Event]) -> None:
-    from ..combat import remove_asset
-
     f = state.factions[asset.owner]
     owed = asset.status.get("arrears", 0)
     due = UPKEEP[asset.type] + owed
@@ -144,8 +142,6 @@ def _value(asset: Asset) -> int:
 
 def rogue_target(state: WwnState, merc: Asset) -> Asset | None:
     """The most profitable-looking target of a rogue mercenary (see the module docstring)."""
-    from ..movement import can_attack
-
     if not can_attack(state, merc):
         return None
     here = merc.location
@@ -161,9 +157,6 @@ def rogue_target(state: WwnState, merc: Asset) -> Asset | None:
 
 
 def _rogue_attack(state: WwnState, merc: Asset, events: list[Event]) -> None:
-    from ..combat import start_attack
-    from ..movement import defenders
-
     if not merc.status.get("rogue"):
         return
     target = rogue_target(state, merc)
@@ -185,9 +178,6 @@ def _rogue_attack(state: WwnState, merc: Asset, events: list[Event]) -> None:
 
 @flow.step("rogue-defend")
 def _rogue_defend(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
-    from ..actions import parse_action
-    from ..combat import start_attack
-
     choice = parse_action(args["choice"])
     merc = state.assets.get(args["attacker"])
     if merc is not None and isinstance(choice, Defend) and choice.asset in state.assets:
@@ -227,8 +217,6 @@ def _genius_ability(state: WwnState, holder: Asset, option: str) -> str:
 
 @register("mad-genius", "free_use")
 def _genius_use(state: WwnState, holder: Asset, option: str, events: list[Event]) -> None:
-    from ..combat import remove_asset
-
     if option != "sacrifice":
         _self_move(state, holder, option, events)
         return
