@@ -239,7 +239,7 @@ class ConflictView(FactionView):
         c = self.state.chars[cid]
         if c.side == self.faction_id or c.acted:
             return c.plan
-        if self.state.phase == turn.ACT and c.plan is not None and c.plan in _past(self.state):
+        if c.plan is not None and turn.is_past(self.state, c, c.plan):
             return c.plan
         return None
 
@@ -257,8 +257,3 @@ class ConflictView(FactionView):
         s.rng = rng
         return s
 
-
-def _past(state: ConflictState) -> tuple[str, ...]:
-    from .model import CATEGORIES
-
-    return CATEGORIES[:state.category]
