@@ -78,7 +78,10 @@ def test_run_turn_undo_show_report_and_validate(tmp_path, capsys):
     assert main(["turn", str(campaign), "--quiet"]) == 0
     capsys.readouterr()
     assert main(["show", str(campaign)]) == 0
-    assert "Black Lances C3/D2" in capsys.readouterr().out
+    shown = capsys.readouterr().out
+    state = load_campaign(campaign)
+    p = next(iter(state.pillars.values()))  # a pillar still standing, as show writes it
+    assert f"{p.name} C{p.competence}/D{p.defense}" in shown
     assert main(["report", str(campaign), "--out", str(tmp_path / "r.html")]) == 0
     assert "The Ashen Thrones" in (tmp_path / "r.html").read_text()
     assert main(["validate", str(campaign)]) == 0

@@ -66,6 +66,25 @@ def test_a_thousand_random_seasons_keep_the_invariants():
     assert not missing - {"taken-out", "trauma-escalates", "permanent-loss"}, missing
 
 
+def test_many_random_games_of_the_bundled_war_break_nothing():
+    """Forty whole Successions Wars (12 seasons, random play everywhere, the tournament's
+    seeding). Before fleeting assets were spent at the end of their action, two of these games
+    raised KeyError (a fleeting asset defending itself, or helping its own repair)."""
+    from factionsim.tournament import load_template, seeded_state
+
+    template = load_template(str(default_campaign_path("houses")))
+    ended = 0
+    for game in range(40):
+        s = seeded_state(template, 7, game)
+        rng = np.random.default_rng(game)
+        while s.current_actor() is not None:
+            legal = s.legal_actions()
+            s.apply(legal[int(rng.integers(len(legal)))])
+        check_invariants(s)
+        ended += s.is_over()
+    assert ended == 40
+
+
 def test_every_event_kind_has_prose():
     s = load_campaign(default_campaign_path("houses"))
     s.max_turns = 20

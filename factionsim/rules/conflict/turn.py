@@ -178,9 +178,9 @@ def advantage_bonus(state: ConflictState, c: Character, t: Character | None) -> 
         return 0, []
     best: dict[str, dict[str, Any]] = {}
     for a in state.advantages:
-        if a["side"] == c.side and a["by"] != c.id and t.id in a["targets"]:
-            if a["by"] not in best or a["bonus"] > best[a["by"]]["bonus"]:
-                best[a["by"]] = a
+        if a["side"] == c.side and a["by"] != c.id and t.id in a["targets"] \
+                and (a["by"] not in best or a["bonus"] > best[a["by"]]["bonus"]):
+            best[a["by"]] = a
     return sum(a["bonus"] for a in best.values()), [a["id"] for a in best.values()]
 
 
