@@ -46,6 +46,7 @@ from factionsim.rules.engagements.actions import (
     Raise,
 )
 from factionsim.rules.engagements.dice import wounds as wounds_for
+from factionsim.rules.engagements.prose import dice_text
 
 P_SUCCESS = 2 / 3
 
@@ -295,7 +296,7 @@ class Heuristic:
                                   reverse=True)[:1])
                 value, _ = best_split(dice, self.targets_of(state, state.factions[leader].pillars, {}))
                 if value * 1.5 >= a.price:
-                    self.last_reason = f"pays {a.faction} {a.price} faction dice to engage the leader"
+                    self.last_reason = f"pays {a.faction} {dice_text(a.price, 'faction')} to engage the leader"
                     return a
         return None
 
@@ -313,14 +314,14 @@ class Heuristic:
                     self.last_reason = f"calls on {a.faction} against the leader"
                     return a
                 if a.price and against_leader and f.faction_dice - a.price >= 2:
-                    self.last_reason = f"hires {a.faction} for {a.price} faction dice"
+                    self.last_reason = f"hires {a.faction} for {dice_text(a.price, 'faction')}"
                     return a
             self.last_reason = "goes on without (more) allies"
             return Done()
         if stage == eng_rules.ANSWER:
             gain, risk = self.join_value(state, me, e)
             inv = e["invite"]
-            paid = f" and {inv['price']} faction dice" if inv["price"] else ""
+            paid = f" and {dice_text(inv['price'], 'faction')}" if inv["price"] else ""
             if gain > risk:
                 self.last_reason = (f"joins against {e['defender']}: expects {gain:.1f}{paid} for "
                                     f"a risk of {risk:.1f}")
@@ -358,7 +359,7 @@ class Heuristic:
                 pool = f.pool(e["defender"])
                 if e["defender"] == threat and pool - n < 1 and n > 1:
                     n -= 1  # keep a die to counter the threat later
-            self.last_reason = f"draws {n} engagement dice"
+            self.last_reason = f"draws {dice_text(n, 'engagement')}"
             return Draw(n)
         if stage in (eng_rules.ALLOCATE, eng_rules.C_ALLOCATE):
             allocs = [a for a in legal if isinstance(a, Allocate)]
@@ -376,6 +377,6 @@ class Heuristic:
                 others[pid] = others.get(pid, 0) + k
             value, split = best_split(part["remaining"], self.targets_of(state, targets, others))
             pid, k = max(split.items(), key=lambda kv: kv[1])
-            self.last_reason = f"concentrates {k} dice on {state.pillars[pid].name} (expected {value:.1f})"
+            self.last_reason = f"concentrates {dice_text(k)} on {state.pillars[pid].name} (expected {value:.1f})"
             return Allocate(k, pid)
         return None

@@ -6,8 +6,8 @@ cap or to the last one standing, and its chronicle sentence.
 ...     def faction(self, fid): return {"a": "House A", "b": "House B"}[fid]
 >>> e = Event(12, "game-end", None, {"reason": "cap", "turns": 12, "unit": "season",
 ...     "winners": ["a"], "scores": {"a": 14.5, "b": 9.0}, "standing": ["a", "b"]})
->>> game_end_text(e, N())
-'**The game ends after 12 seasons, the scenario\\'s limit. House A wins** with a score of 14.5 (House B 9.0).'
+>>> print(game_end_text(e, N()))
+**The game ends after 12 seasons, the scenario's limit. House A wins** with a score of 14.5 (House B 9.0).
 """
 
 from __future__ import annotations
@@ -56,6 +56,7 @@ def game_end_text(e: Event, n: Any) -> str:
     who = (f"{winners[0]} wins" if len(winners) == 1
            else " and ".join(winners) + " share the victory")
     best = d["scores"][d["winners"][0]]
-    others = ", ".join(f"{n.faction(k)} {v}" for k, v in d["scores"].items() if k not in d["winners"])
+    others = ", ".join(f"{n.faction(k)} {v}" if k in d["standing"] else f"{n.faction(k)} fallen"
+                       for k, v in d["scores"].items() if k not in d["winners"])
     return (f"**The game ends {why}. {who}** with a score of {best}"
             + (f" ({others})" if others else "") + ".")

@@ -127,7 +127,7 @@ def _action(e: Event, n: Names) -> str:
             "recover-complication": "recover from a complication"}.get(d["action"], d["action"])
     target = f" of {n.faction(d['target'])}" if d["action"] in ("attack-trait", "seize") else (
         f" {n.faction(d['target'])}" if d["action"] == "attack-house" else (
-            f" for {n.faction(d['target'])}" if d.get("target") else ""))
+            f" on {n.faction(d['target'])}" if d.get("target") else ""))
     return ("Free recovery: " if d.get("free") else "Chooses to ") + what + target + "."
 
 
