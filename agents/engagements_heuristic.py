@@ -296,7 +296,8 @@ class Heuristic:
                                   reverse=True)[:1])
                 value, _ = best_split(dice, self.targets_of(state, state.factions[leader].pillars, {}))
                 if value * 1.5 >= a.price:
-                    self.last_reason = f"pays {a.faction} {dice_text(a.price, 'faction')} to engage the leader"
+                    price = dice_text(a.price, "faction")
+                    self.last_reason = f"pays {a.faction} {price} to engage the leader"
                     return a
         return None
 
@@ -377,6 +378,7 @@ class Heuristic:
                 others[pid] = others.get(pid, 0) + k
             value, split = best_split(part["remaining"], self.targets_of(state, targets, others))
             pid, k = max(split.items(), key=lambda kv: kv[1])
-            self.last_reason = f"concentrates {dice_text(k)} on {state.pillars[pid].name} (expected {value:.1f})"
+            self.last_reason = (f"concentrates {dice_text(k)} on {state.pillars[pid].name} "
+                                f"(expected {value:.1f})")
             return Allocate(k, pid)
         return None
