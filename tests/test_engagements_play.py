@@ -96,6 +96,30 @@ def test_heuristic_beats_random_small_sample():
     assert wins["heuristic"] >= 0.8 * 8
 
 
+@pytest.mark.parametrize("own, defender, joins", [
+    # a sturdy pillar against a lone fragile defender: much to gain, little to fear
+    ((3, 3), [(1, 0)], True),
+    # a fragile pillar against three hard hitters that will counter it: it stays out
+    ((1, 0), [(5, 4), (5, 4), (5, 4)], False),
+])
+def test_heuristic_joins_only_when_the_gain_outweighs_the_risk(own, defender, joins):
+    """Joining a combined engagement is a choice (issue 20, item 9): the invitee weighs the
+    wounds its dice may make against the counter its committed pillar would face."""
+    from engagements_helpers import drive, faction, make_state, pillar
+
+    from factionsim.agents.engagements_heuristic import Heuristic
+
+    a = faction("a", pillar("A", 2, 1), engagement={"b": 1})
+    b = faction("b", *[pillar(f"B{i}", c, d) for i, (c, d) in enumerate(defender)])
+    c = faction("c", pillar("C", *own))
+    s = make_state(a, b, c, settings={"income_base": 0, "income_per_pillars": 10})
+    drive(s, "engage b", "invite c")
+    assert s.actor == "c"
+    h = Heuristic()
+    choice = h.act(s.view("c"), s.legal_actions(), None)
+    assert str(choice) == ("join" if joins else "decline"), h.last_reason
+
+
 def test_heuristic_explains_itself_and_never_plays_illegal():
     from factionsim.runner import agents_from_campaign, play
 
