@@ -65,12 +65,12 @@ def test_engaging_needs_engagement_dice_gained_against_the_target():
     s.factions["a"].faction_dice = 1
     assert "engage b" not in texts(s) and "convert 1 -> b" in texts(s)
     s = duel(ScriptedRng(*[1] * 4, 1, *[1] * 5, 1), pool=2)
-    s.factions["a"].faction_dice = 1
+    s.factions["a"].faction_dice = 2
     assert "engage b" in texts(s)
     drive(s, "engage b", "draw 1")
     assert s.phase == "spend" and s.factions["a"].pool("b") == 1 and "engage b" not in texts(s)
-    drive(s, "convert 1 -> b")  # it gains a die against b: it may engage b again
-    assert "engage b" in texts(s)
+    drive(s, "convert 1 -> b")  # it gains a die against b: it may engage b again, this turn
+    assert (s.turn, s.actor) == (0, "a") and "engage b" in texts(s)
     events = drive(s, "engage b", "draw 2")
     assert kinds(events, "strike")[0]["rolls"]["a"] == [1] * 5
 
@@ -370,11 +370,13 @@ def test_defeating_the_last_pillar_exposes_the_core_and_it_collapses_at_the_end_
     its last pillar fell -- here the aggressor's, in which the defender cannot rebuild."""
     s = duel(ScriptedRng(6, 6, 6, 6), b_pillars=[pillar("Wall", 1, 0)], pool=1)
     s.factions["a"].faction_dice = 1  # a's turn goes on after the engagement
+    s.factions["b"].faction_dice = 3  # b could rebuild, were it its turn
     events = drive(s, "engage b", "draw 1")
     assert kinds(events, "exposed") and s.factions["b"].pillars == []
     assert s.factions["a"].renown == 1 and s.factions["b"].alive  # the turn is not over yet
     events = drive(s, "done")
     assert kinds(events, "collapse")[0]["faction"] == "b" and not s.factions["b"].alive
+    assert s.is_over()  # before b's own turn: a stands alone
 
 
 def test_a_faction_that_rebuilds_in_the_turn_its_last_pillar_fell_stands():
