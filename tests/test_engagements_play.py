@@ -8,6 +8,7 @@ import warnings
 
 import numpy as np
 import pytest
+import yaml
 
 from factionsim.configs import default_campaign_path
 from factionsim.core.campaign import load_campaign
@@ -60,6 +61,30 @@ def test_a_thousand_random_turns_break_nothing():
         assert s.is_over()
         turns += s.turn
         game += 1
+
+
+def test_a_game_reloaded_again_and_again_writes_the_same_file_as_one_played_through():
+    """Saving and reloading keeps every file byte-identical to continuous play (engagement pools
+    used to be written in the order they were last filled, which a reload changes)."""
+    from factionsim.core.campaign import dump_campaign_text
+
+    for game in range(3):
+        live, saved = (load_campaign(SCENARIO) for _ in range(2))
+        for s in (live, saved):
+            s.rng = np.random.default_rng(game)
+        rng = np.random.default_rng(100 + game)
+        n = 0
+        while live.current_actor() is not None:
+            legal = live.legal_actions()
+            i = int(rng.integers(len(legal)))
+            live.apply(legal[i])
+            saved.current_actor()
+            saved.apply(saved.legal_actions()[i])
+            n += 1
+            if n % 13 == 0:
+                saved = EngagementsState.from_dict(yaml.safe_load(dump_campaign_text(saved)))
+                assert dump_campaign_text(saved) == dump_campaign_text(live)
+        assert dump_campaign_text(saved) == dump_campaign_text(live)
 
 
 def test_run_turn_undo_show_report_and_validate(tmp_path, capsys):

@@ -120,7 +120,7 @@ class EngagementsState(DecisionState):
             if not f.alive:
                 fd["alive"] = False
             fd["faction_dice"] = f.faction_dice
-            pools = {k: v for k, v in f.engagement.items() if v}
+            pools = {k: f.engagement[k] for k in self.factions if f.engagement.get(k)}  # file order
             if pools:
                 fd["engagement"] = pools
             if f.mercenary is not None:

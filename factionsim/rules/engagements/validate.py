@@ -140,7 +140,8 @@ class _Validator(FieldChecker):
                   and low <= v <= high)
             if not ok:
                 what = "a number" if kind is float else "a whole number"
-                self.fail(("settings", k), f"must be {what} from {low:g} to {high:g}", v)
+                none = " or null (no limit)" if k in NULLABLE_SETTINGS else ""
+                self.fail(("settings", k), f"must be {what} from {low:g} to {high:g}{none}", v)
         Settings.from_dict(s)
         return dict(s)
 
