@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from factionsim.core.game import CampaignError
+from factionsim.core.game import Agent, CampaignError, OptionSpec
 
 _MODELS: dict[str, Any] = {}
 
@@ -36,10 +36,12 @@ def load_model(path: str | Path) -> Any:
     return _MODELS[key]
 
 
-class PolicyAgent:
+class PolicyAgent(Agent):
     """Plays a saved MaskablePPO model over the env codec of the faction's ruleset."""
 
     name = "policy"
+    OPTIONS = {"deterministic": OptionSpec(bool, "take the most probable action instead of "
+                                                 "sampling one")}
 
     def __init__(self, path: str | None = None, deterministic: bool = False, **options: Any):
         if not path:

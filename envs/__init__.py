@@ -8,8 +8,10 @@
 True
 
 ``make_env(campaign=None, ruleset="wwn", **options)``: ``campaign`` is a campaign file path or an
-already-loaded state; with none, the ruleset's bundled default. Options: ``max_turns`` (turn cap,
-default 30, ``None`` for none), ``shaping`` (weight of the shaped reward, default 0.1),
+already-loaded state; with none, the ruleset's bundled default. The codec is the one the
+ruleset's descriptor names (``RulesetInfo.codec``, see :class:`factionsim.envs.codec.Codec`).
+Options: ``max_turns`` (turn cap, default 30, ``None`` for none), ``shaping`` (weight of the
+shaped reward, default 0.1),
 ``render_mode`` (``None`` or ``"ansi"``), and the codec's limits (WWN: ``own_assets``,
 ``other_assets``, ``options``; see :class:`factionsim.envs.wwn_codec.Limits`).
 
@@ -62,48 +64,33 @@ Version history
 
 from __future__ import annotations
 
-from importlib import import_module
 from pathlib import Path
 from typing import Any
 
+from factionsim.core.ruleset import DEFAULT_RULESET
+
 from .aec import FactionEnv
+from .codec import Codec, EncodingError
 
-#: ruleset -> "module:CodecClass"
-CODECS = {"wwn": "factionsim.envs.wwn_codec:WwnCodec"}
-CODECS["engagements"] = "factionsim.envs.engagements_codec:EngagementsCodec"
-CODECS["conflict"] = "factionsim.envs.conflict_codec:ConflictCodec"
-CODECS["houses"] = "factionsim.envs.houses_codec:HousesCodec"
+#: make_env's own options; the others are the codec's ``Limits``.
+ENV_OPTIONS = ("max_turns", "shaping", "render_mode")
 
 
-def make_env(campaign: Any = None, ruleset: str = "wwn", **options: Any) -> FactionEnv:
-    """Build the AEC env over a campaign (path, loaded state, or the ruleset's default)."""
-    from factionsim.configs import default_campaign_path
-    from factionsim.core.campaign import load_campaign
+def make_env(campaign: Any = None, ruleset: str = DEFAULT_RULESET, **options: Any) -> FactionEnv:
+    """Build the AEC env over a campaign (path, loaded state, or ``ruleset``'s bundled one)."""
+    from factionsim.rulesets import RULESETS, get_ruleset, load_campaign, ruleset_of
 
     if campaign is None:
-        campaign = default_campaign_path(ruleset)
+        campaign = get_ruleset(ruleset).default_campaign_path()
     state = load_campaign(Path(campaign)) if isinstance(campaign, str | Path) else campaign
-    ruleset = getattr(state, "ruleset", ruleset)
-    if ruleset not in CODECS:
-        raise ValueError(f"no environment codec for ruleset {ruleset!r}; available: "
-                         f"{', '.join(CODECS)}")
-    module, cls = CODECS[ruleset].split(":")
-    codec_cls = getattr(import_module(module), cls)
-    env_keys = {"max_turns", "shaping", "render_mode"}
-    env_opts = {k: v for k, v in options.items() if k in env_keys}
-    codec_opts = {k: v for k, v in options.items() if k not in env_keys}
-    factory = _codec_factory(codec_cls, codec_opts)
-    return FactionEnv(state, factory, **env_opts)
+    info = ruleset_of(state)
+    if info.codec is None:
+        raise ValueError(f"no environment codec for ruleset {info.name!r}; available: "
+                         f"{', '.join(name for name, r in RULESETS.items() if r.codec)}")
+    codec_cls = info.codec()
+    env_opts = {k: v for k, v in options.items() if k in ENV_OPTIONS}
+    limits = {k: v for k, v in options.items() if k not in ENV_OPTIONS}
+    return FactionEnv(state, lambda s: codec_cls(s, codec_cls.Limits(**limits)), **env_opts)
 
 
-def _codec_factory(codec_cls: Any, codec_opts: dict[str, Any]) -> Any:
-    def build(state: Any) -> Any:
-        if not codec_opts:
-            return codec_cls(state)
-        limits_cls = import_module(codec_cls.__module__).Limits
-        return codec_cls(state, limits_cls(**codec_opts))
-
-    return build
-
-
-__all__ = ["CODECS", "FactionEnv", "make_env"]
+__all__ = ["Codec", "EncodingError", "FactionEnv", "make_env"]

@@ -19,33 +19,27 @@ import json
 import os
 import sys
 from collections.abc import Iterator
-from importlib import import_module
 from pathlib import Path
-from typing import Any
 
+from factionsim.commands import batch, foundry, gm, show, tools, tournament, train
 from factionsim.commands.options import seed
 from factionsim.core.game import CampaignError, FactionsimError
+from factionsim.core.ruleset import DEFAULT_RULESET
 
 #: Modules that add a subcommand: each has ``add_parser(subparsers)`` and imports its heavy
 #: dependencies only inside the command function.
-COMMAND_MODULES: list[str] = [
-    "factionsim.commands.batch",
-    "factionsim.commands.gm",
-    "factionsim.commands.show",
-    "factionsim.commands.tools",
-    "factionsim.commands.tournament",
-    "factionsim.commands.train",
-]
+COMMAND_MODULES = (batch, foundry, gm, show, tools, tournament, train)
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    import numpy as np
-
     from factionsim.chronicle import Names, render_markdown
     from factionsim.configs import default_campaign_path
-    from factionsim.core.campaign import load_campaign, save_campaign, write_atomic
+    from factionsim.core.campaign import save_campaign
+    from factionsim.core.dice import fresh_seed, reseed
+    from factionsim.core.files import write_atomic
     from factionsim.core.lock import campaign_lock
     from factionsim.core.text import terminal_safe
+    from factionsim.rulesets import load_campaign
     from factionsim.runner import agents_from_campaign, event_lines, play
 
     path = Path(args.campaign) if args.campaign else default_campaign_path(args.ruleset)
@@ -53,10 +47,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
     _refuse_overwriting_input(path, out)
     state = load_campaign(path)
     if args.seed is not None:
-        state.seed = args.seed
-        state.rng = np.random.default_rng(args.seed)
+        reseed(state, args.seed)
     elif state.seed is None:
-        state.seed = int(np.random.SeedSequence().entropy % 2**32)
+        state.seed = fresh_seed()
     agents = agents_from_campaign(state, source=path)
     start = state.turn
     bar = None
@@ -77,7 +70,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     summary = {
         "campaign": str(path), "turns_played": state.turn - start, "turn": state.turn,
         "seed": state.seed, "events": len(events), "out": str(out),
-        "factions": faction_summary(state),
+        "factions": state.faction_summary(),
     }
     if args.json:
         print(json.dumps(summary, indent=2))
@@ -108,26 +101,12 @@ def _refuse_overwriting_input(campaign: Path, out: Path) -> None:
                 "turn' advances a campaign file in place).")
 
 
-def faction_summary(state: Any) -> dict[str, dict[str, Any]]:
-    """Each faction's headline numbers: WWN's sheet, or the ruleset's own ``faction_summary()``."""
-    if hasattr(state, "faction_summary"):
-        return state.faction_summary()
-    return {f.id: {"alive": f.alive, "hp": f.hp, "treasure": f.treasure, "xp": f.xp,
-                   "goal": f.goal.id if f.goal else None} for f in state.factions.values()}
-
-
 def _cmd_validate(args: argparse.Namespace) -> int:
-    from factionsim.core.campaign import load_campaign
+    from factionsim.rulesets import load_campaign, ruleset_of
 
     state = load_campaign(Path(args.campaign))
-    if getattr(state, "ruleset", "wwn") != "wwn":  # other rulesets: no map, no asset table
-        print(f"{args.campaign}: valid {state.ruleset} campaign '{state.name}', turn {state.turn}, "
-              f"{len(state.factions)} factions")
-        return 0
-    n_assets = len(state.assets)
     print(f"{args.campaign}: valid {state.ruleset} campaign '{state.name}', turn {state.turn}, "
-          f"{len(state.factions)} factions, {len(state.map.locations)} locations, "
-          f"{n_assets} assets")
+          f"{ruleset_of(state).present.campaign_text(state)}")
     return 0
 
 
@@ -143,7 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
                          description="Play N turns of CAMPAIGN (default: the bundled campaign) "
                          "and write DIR/campaign.yaml, DIR/events.jsonl and DIR/chronicle.md.")
     run.add_argument("campaign", nargs="?", help="campaign file (default: the bundled campaign)")
-    run.add_argument("--ruleset", default="wwn", help="ruleset of the bundled campaign (default wwn)")
+    run.add_argument("--ruleset", default=DEFAULT_RULESET,
+                     help=f"ruleset of the bundled campaign (default {DEFAULT_RULESET})")
     run.add_argument("--turns", type=int, default=12, help="turns to play (default 12)")
     run.add_argument("--seed", type=seed, default=None,
                      help="seed the dice (default: the campaign's own generator state or seed)")
@@ -156,7 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
     val.add_argument("campaign")
     val.set_defaults(func=_cmd_validate)
     for module in COMMAND_MODULES:
-        import_module(module).add_parser(sub)
+        module.add_parser(sub)
     return parser
 
 

@@ -308,12 +308,13 @@ def test_a_journal_that_names_other_files_is_refused(tmp_path: Path) -> None:
     assert tree(c.parent) == before
 
 
-def test_report_finishes_a_pending_turn_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A reader of the history (report) finishes a committed change before reading it."""
+def interrupt_a_turn_after_its_commit(c: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Play a turn of ``c`` that stops right after its commit point: the journal is left
+    pending and the campaign still at its old turn."""
     from factionsim.core.journal import Journal
 
-    c = played(tmp_path / "c", 1)
     apply = Journal._apply
+    turn = turn_of(c)
 
     def stop(self: Journal, writes: object, deletes: object) -> None:
         raise KeyboardInterrupt  # interrupted right after the commit point
@@ -321,8 +322,39 @@ def test_report_finishes_a_pending_turn_first(tmp_path: Path, monkeypatch: pytes
     monkeypatch.setattr(Journal, "_apply", stop)
     assert main(["turn", str(c), "--quiet"]) == 130
     monkeypatch.setattr(Journal, "_apply", apply)
-    assert History(c).journal.pending() and turn_of(c) == 1
+    assert History(c).journal.pending() and turn_of(c) == turn
+
+
+def test_report_finishes_a_pending_turn_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reader of the history (report) finishes a committed change before reading it."""
+    c = played(tmp_path / "c", 1)
+    interrupt_a_turn_after_its_commit(c, monkeypatch)
     assert main(["report", str(c), "-o", str(tmp_path / "r.html"), "--quiet"]) == 0
     assert not History(c).journal.pending()
     assert turn_of(c) == 2
     assert_consistent(c)
+
+
+def test_foundry_import_is_a_writer_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`foundry import --into CAMPAIGN` changes the campaign: it takes the lock like `turn`
+    (refused while another command writes, nothing changed), and finishes a turn a killed
+    command left committed before it reads the campaign."""
+    from foundry_helpers import EXAMPLES
+
+    c = played(tmp_path / "c", 1)
+    before = tree(c.parent)
+    err = tmp_path / "err.txt"
+    argv = ["foundry", "import", str(EXAMPLES[0]), "--into", str(c), "--quiet"]
+    with campaign_lock(c):
+        def run() -> int:
+            with open(err, "w") as sys.stderr:  # the child's own standard error
+                return main(argv)
+
+        assert in_child(run) == 2
+    assert f"another factionsim command is writing {c}" in err.read_text()
+    assert tree(c.parent) == before
+    # a turn interrupted right after its commit point is finished before the import reads
+    interrupt_a_turn_after_its_commit(c, monkeypatch)
+    assert main(argv) == 0
+    assert not History(c).journal.pending() and turn_of(c) == 2
+    assert "foundry:" in c.read_text(encoding="utf-8")  # the import wrote the turn-2 campaign

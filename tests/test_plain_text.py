@@ -25,9 +25,9 @@ from factionsim.chronicle.views import render_turn
 from factionsim.cli import main
 from factionsim.commands.gm import turn_blocks
 from factionsim.configs import default_campaign_path
-from factionsim.core.campaign import load_campaign
 from factionsim.core.history import History, appended_chronicle, chronicle_turns, trimmed_chronicle
 from factionsim.core.text import TerminalStream, markdown_text, terminal_safe
+from factionsim.rulesets import load_campaign
 
 EVIL = {
     "iron-legion": "<script>alert('x')</script> *The* _Iron_ [Legion](http://x)",
@@ -164,3 +164,34 @@ def test_render_turn_escapes_names_but_keeps_its_own_markup() -> None:
                         Event(1, "faction-turn", "a", {}),
                         Event(1, "collapse", "a", {})], n)
     assert "### \\<b\\>A\\*\\</b\\>" in text and "**\\<b\\>A\\*\\</b\\> collapses**" in text
+
+
+def test_calendar_dates_are_plain_text_in_chronicles_and_reports(tmp_path: Path) -> None:
+    """A campaign's month names are campaign text like its names: a turn heading made from one
+    reads as itself in the chronicle (escaped markdown) and in the HTML report (escaped HTML)."""
+    month = "<i>Frost*</i>"
+    c = new_campaign(tmp_path / "c")
+    c.write_text(c.read_text() + f'\ncalendar:\n  start: {{year: 1203, month: "{month}"}}\n'
+                 f'  turn_length: 1 month\n  months: ["{month}", Thaw]\n')
+    assert main(["turn", str(c), "--quiet"]) == 0
+    chronicle = History(c).chronicle_text("gm") or ""
+    assert "## Turn 1 (1 \\<i\\>Frost\\*\\</i\\> 1203)" in chronicle
+    assert month not in chronicle
+    out = tmp_path / "r.html"
+    assert main(["report", str(c), "-o", str(out), "--quiet"]) == 0
+    report = out.read_text()
+    assert month not in report and "<i>Frost" not in report
+    assert "1 &lt;i&gt;Frost*&lt;/i&gt; 1203" in report
+
+
+def test_foundry_log_entries_escape_names() -> None:
+    """The faction logs a Foundry export writes are the chronicle's lines as HTML: a name is
+    shown as itself there too, never as markup."""
+    from factionsim.core.game import Event
+    from factionsim.foundry.log import turn_entry
+
+    n = Names({"a": "<b>A*</b>", "b": "*Bee*"}, {}, {}, "wwn")
+    entry = turn_entry(1, [Event(1, "collapse", "a", {}),
+                           Event(1, "collapse", "b", {"owner": "a"})], n, "a") or ""
+    assert "<b>A" not in entry and "&lt;b&gt;A*&lt;/b&gt;" in entry
+    assert "<em>Bee</em>" not in entry and "*Bee*" in entry

@@ -18,7 +18,8 @@ import numpy as np
 import pytest
 
 from factionsim.configs import default_campaign_path
-from factionsim.core.campaign import dump_campaign_text, load_campaign
+from factionsim.core.campaign import dump_campaign_text
+from factionsim.rulesets import load_campaign
 from factionsim.runner import agent_rng, agents_from_campaign
 
 #: decisions played per game (the failures seen came after ~18 to ~50 decisions)

@@ -11,9 +11,10 @@ pytest.importorskip("sb3_contrib")
 
 
 def test_train_save_reload_and_play(tmp_path):
+    from factionsim import load_campaign
     from factionsim.commands.train import load_script
     from factionsim.configs import default_campaign_path
-    from factionsim.core.campaign import load_campaign, save_campaign
+    from factionsim.core.campaign import save_campaign
     from factionsim.runner import agents_from_campaign, play
 
     script = load_script()
@@ -43,7 +44,7 @@ def test_policy_agent_needs_a_path():
     from factionsim.core.game import CampaignError
 
     with pytest.raises(CampaignError, match="no saved model"):
-        make_agent("policy:/nonexistent/model.zip")
+        make_agent("policy:/nonexistent/model.zip", "wwn")
 
 
 def test_train_command_with_eval_only_evaluates_and_trains_nothing(tmp_path, capsys):

@@ -35,6 +35,14 @@ def _titles(name: str) -> dict[str, str]:
     return {"gm": f"{name}: the GM's chronicle", "players": f"{name}: what the players know"}
 
 
+def _header(names: Any) -> tuple[str, ...]:
+    """The lines under a new chronicle's title: the ruleset's ``names.notes`` (a WWN campaign's
+    house rules), each kept on one line without raw HTML."""
+    from factionsim.core.text import markdown_line
+
+    return tuple(markdown_line(line) for line in names.notes)
+
+
 def turn_blocks(names: Any, turn: int, events: list[Any], hidden: set[str]) -> dict[str, str]:
     """Turn ``turn``'s block of each chronicle (``{"gm": ..., "players": ...}``)."""
     from factionsim.chronicle.views import render_turn
@@ -44,8 +52,9 @@ def turn_blocks(names: Any, turn: int, events: list[Any], hidden: set[str]) -> d
 
 
 def settle(path: Path) -> None:
-    """For commands that only read a campaign and its history (``report``): refuse a history
-    folder with links, and finish a change a killed command committed (taking the lock)."""
+    """For commands that only read a campaign and its history (``report``, ``foundry export``):
+    refuse a history folder with links, and finish a change a killed command committed (taking
+    the lock)."""
     from factionsim.core.history import History
 
     history = History(path)
@@ -56,15 +65,19 @@ def settle(path: Path) -> None:
 
 
 @contextlib.contextmanager
-def changing(path: Path, args: argparse.Namespace) -> Iterator[Any]:
+def changing(path: Path, args: argparse.Namespace, create: bool = False) -> Iterator[Any]:
     """Hold ``path``'s lock (waiting up to ``--wait``), finish what a killed command left
-    half-done, and yield the campaign's :class:`~factionsim.core.history.History`."""
+    half-done, and yield the campaign's :class:`~factionsim.core.history.History`.
+
+    ``create``: the command may write a campaign that does not exist yet (its folder is made)."""
     from factionsim.core.history import History
     from factionsim.core.lock import campaign_lock
 
-    if not path.is_file():
+    if path.is_dir() or not (path.is_file() or create):
         what = "is a folder, not a campaign file" if path.is_dir() else "campaign file not found"
         raise CampaignError(f"{path}: {what}; give the path of an existing campaign file.")
+    if create:
+        path.parent.mkdir(parents=True, exist_ok=True)
     history = History(path)
     with campaign_lock(path, args.wait):
         if history.recover() and not getattr(args, "quiet", False):
@@ -75,43 +88,17 @@ def changing(path: Path, args: argparse.Namespace) -> Iterator[Any]:
 
 
 def _summary(state: Any) -> dict[str, Any]:
-    if getattr(state, "ruleset", "wwn") != "wwn":  # other rulesets: their own headline numbers
-        return {fid: {"name": state.factions[fid].name, **v}
-                for fid, v in state.faction_summary().items()}
-    return {fid: {"name": f.name, "alive": f.alive, "hp": f.hp, "max_hp": f.max_hp,
-                  "treasure": f.treasure, "xp": f.xp, "goal": f.goal.id if f.goal else None,
-                  "assets": sum(a.owner == fid for a in state.assets.values())}
-            for fid, f in state.factions.items()}
+    from factionsim.rulesets import ruleset_of
+
+    return ruleset_of(state).present.faction_status(state)
 
 
 def _print_summary(state: Any) -> None:
-    if getattr(state, "ruleset", "wwn") != "wwn":
-        for fid, v in state.faction_summary().items():
-            details = ", ".join(f"{k} {x}" for k, x in v.items() if k != "alive")
-            print(f"  {state.factions[fid].name}: {details if v['alive'] else 'collapsed'}")
-        return
-    for f in state.factions.values():
-        if not f.alive:
-            print(f"  {f.name}: collapsed")
-            continue
-        goal = f.goal.id if f.goal else "none"
-        print(f"  {f.name}: HP {f.hp}/{f.max_hp}, Treasure {f.treasure}, XP {f.xp}, goal {goal}")
+    from factionsim.rulesets import ruleset_of
 
-
-def _finish_turn(state: Any, agents: dict[str, Any]) -> list[Any]:
-    """The game ended mid-turn (a faction collapsed): play the turn out so the file is whole."""
-    from factionsim.runner import agent_rng
-
-    events: list[Any] = []
-    rng = agent_rng(state)
-    start = state.turn
-    while state.turn == start and state.phase != "turn-start":
-        actor = state.current_actor()
-        if actor is None:
-            break
-        action = agents[actor].act(state.view(actor), state.legal_actions(), rng)
-        events.extend(state.apply(action))
-    return events
+    present = ruleset_of(state).present
+    for fid in state.factions:
+        print(f"  {present.faction_line(state, fid)}")
 
 
 def cmd_turn(args: argparse.Namespace) -> int:
@@ -121,17 +108,17 @@ def cmd_turn(args: argparse.Namespace) -> int:
 
 
 def _play_turns(args: argparse.Namespace, path: Path, history: Any) -> int:
-    import numpy as np
-
     from factionsim.chronicle import Names
     from factionsim.chronicle.views import stealthed_assets
-    from factionsim.core.campaign import dump_campaign_text, load_campaign
-    from factionsim.runner import agents_from_campaign, play
+    from factionsim.core.campaign import dump_campaign_text
+    from factionsim.core.dice import fresh_seed
+    from factionsim.rulesets import load_campaign
+    from factionsim.runner import agents_from_campaign, finish_turn, play
 
     text = history.read_campaign()  # once, under the lock
     state = load_campaign(path, text)
     if state.seed is None:
-        state.seed = int(np.random.SeedSequence().entropy % 2**32)
+        state.seed = fresh_seed()
     agents = agents_from_campaign(state, source=path)
     prompting = args.interactive or any(f.agent == "manual" and f.alive
                                         for f in state.factions.values())
@@ -141,7 +128,7 @@ def _play_turns(args: argparse.Namespace, path: Path, history: Any) -> int:
         agents = {fid: a if isinstance(a, ManualAgent) else GmReview(a)
                   for fid, a in agents.items()}
     names = Names.from_state(state)
-    titles = _titles(state.name or path.stem)
+    titles, header = _titles(state.name or path.stem), _header(names)
     bar = None
     if not args.quiet and not args.json and not prompting and args.turns > 1:
         from tqdm import tqdm
@@ -159,12 +146,12 @@ def _play_turns(args: argparse.Namespace, path: Path, history: Any) -> int:
         hidden = stealthed_assets(state.to_dict())
         events = play(state, 1, agents)
         if state.turn == turn_before:
-            events += _finish_turn(state, agents)
+            events += finish_turn(state, agents)  # a faction collapsed mid-turn
         if state.turn == turn_before:  # nothing could be played
             break
         after = dump_campaign_text(state)
         history.record_turn(before, turn_before, after, state.turn, events,
-                            turn_blocks(names, state.turn, events, hidden), titles)
+                            turn_blocks(names, state.turn, events, hidden), titles, header)
         before = after
         played += 1
         n_events += len(events)
@@ -200,8 +187,8 @@ def _step(args: argparse.Namespace, forward: bool) -> int:
 def _step_locked(args: argparse.Namespace, path: Path, history: Any, forward: bool) -> int:
     from factionsim.chronicle import Names
     from factionsim.chronicle.views import stealthed_assets
-    from factionsim.core.campaign import load_campaign
     from factionsim.core.history import HistoryError
+    from factionsim.rulesets import load_campaign
 
     if not history.dir.is_dir():
         raise HistoryError(f"{path}: no history yet ({history.dir} does not exist); "
@@ -225,9 +212,11 @@ def _step_locked(args: argparse.Namespace, path: Path, history: Any, forward: bo
         if forward:
             snapshot = history.snapshot(target) or ""
             state = load_campaign(history.snapshot_path(target), snapshot)
-            blocks = turn_blocks(Names.from_state(state), target, history.events(target),
+            names = Names.from_state(state)
+            blocks = turn_blocks(names, target, history.events(target),
                                  stealthed_assets(history.snapshot_data(target - 1)))
-            reached = history.redo_to(target, text, blocks, _titles(state.name or path.stem))
+            reached = history.redo_to(target, text, blocks, _titles(state.name or path.stem),
+                                      _header(names))
         else:
             reached = history.undo_to(target, text)
         text = history.snapshot(reached) or ""

@@ -58,7 +58,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -111,7 +111,7 @@ def campaign_turn(text: str, source: str) -> int | None:
     with a whole, non-negative ``turn`` (0 when the field is absent). Parsed with the campaign
     loader, so the same bounds apply."""
     try:
-        data, _ = load_campaign_data(source, text)
+        data, _ = load_campaign_data(source, text=text)
     except Exception:  # noqa: BLE001 - whatever the loader makes of it, the text is unreadable
         return None
     turn = data.get("turn", 0)
@@ -141,13 +141,15 @@ def trimmed_chronicle(text: str, keep_upto: int) -> str:
     return text
 
 
-def appended_chronicle(text: str | None, title: str, turn: int, block: str) -> str:
-    """``text`` (or a new chronicle titled ``title``) with turn ``turn``'s block at the end.
+def appended_chronicle(text: str | None, title: str, turn: int, block: str,
+                       header: Sequence[str] = ()) -> str:
+    """``text`` (or a new chronicle titled ``title``, with the ``header`` lines under the title:
+    a campaign's house rules) with turn ``turn``'s block at the end.
 
     A line of ``block`` that looks like a block marker is defused (a backslash in front), so
     no text in a block can ever start a block of its own.
     """
-    text = text if text is not None else f"# {title}\n"
+    text = text if text is not None else f"# {title}\n" + "".join(f"\n{line}\n" for line in header)
     body = _MARK.sub(lambda m: "\\" + m.group(0), block.strip())
     return text.rstrip("\n") + f"\n\n{TURN_MARK.format(turn=turn)}\n{body}\n"
 
@@ -229,7 +231,7 @@ class History:
             return None
         path = self.snapshot_path(turn)
         try:
-            return load_campaign_data(path, text)[0]
+            return load_campaign_data(path, text=text)[0]
         except CampaignError as exc:
             why = str(exc)
         except (yaml.YAMLError, RecursionError, ValueError) as exc:  # the loader's own limits
@@ -347,32 +349,35 @@ class History:
         return sorted(out)
 
     def _chronicles(self, keep_upto: int, turn: int | None, blocks: Mapping[str, str] | None,
-                    titles: Mapping[str, str] | None) -> dict[Path, str]:
-        """Both chronicles cut after ``keep_upto`` and, given ``turn``, with its block appended."""
+                    titles: Mapping[str, str] | None, header: Sequence[str] = ()
+                    ) -> dict[Path, str]:
+        """Both chronicles cut after ``keep_upto`` and, given ``turn``, with its block appended
+        (a new chronicle starts with its title and the ``header`` lines)."""
         out: dict[Path, str] = {}
         for view, path in self.chronicles.items():
             old = self.chronicle_text(view)
             new = trimmed_chronicle(old, keep_upto) if old is not None else None
             if turn is not None and blocks is not None and titles is not None:
-                new = appended_chronicle(new, titles[view], turn, blocks[view])
+                new = appended_chronicle(new, titles[view], turn, blocks[view], header)
             if new is not None and new != old:
                 out[path] = new
         return out
 
     def record_turn(self, before: str, before_turn: int, after: str, turn: int,
                     events: Iterable[Event], blocks: Mapping[str, str],
-                    titles: Mapping[str, str]) -> None:
+                    titles: Mapping[str, str], header: Sequence[str] = ()) -> None:
         """Commit one played turn as a unit: the snapshot ``before`` (when the file was edited
         since it was recorded), the snapshot ``after`` and the events of ``turn``, ``HEAD``,
-        each chronicle's ``blocks[view]`` (titled ``titles[view]`` in a new chronicle), the
-        campaign file, and the redo stack beyond ``before_turn`` dropped."""
+        each chronicle's ``blocks[view]`` (a new chronicle titled ``titles[view]``, the
+        ``header`` lines under its title), the campaign file, and the redo stack beyond
+        ``before_turn`` dropped."""
         writes: dict[Path, str] = {}
         if self.snapshot(before_turn) != before:
             writes[self.snapshot_path(before_turn)] = before
         writes[self.events_path(turn)] = event_lines(events)
         writes[self.snapshot_path(turn)] = after
         writes[self.dir / "HEAD"] = f"{turn}\n"
-        writes.update(self._chronicles(turn - 1, turn, blocks, titles))
+        writes.update(self._chronicles(turn - 1, turn, blocks, titles, header))
         writes[self.campaign] = after
         self._commit(writes, self._recorded_after(before_turn))
 
@@ -392,10 +397,11 @@ class History:
         return self._move_to(target, text, self._chronicles(target, None, None, None))
 
     def redo_to(self, target: int, text: str, blocks: Mapping[str, str],
-                titles: Mapping[str, str]) -> int:
+                titles: Mapping[str, str], header: Sequence[str] = ()) -> int:
         """Put the campaign forward to recorded turn ``target``, appending its chronicle
-        ``blocks``; returns ``target``."""
-        return self._move_to(target, text, self._chronicles(target - 1, target, blocks, titles))
+        ``blocks`` (``titles`` and ``header``: as :meth:`record_turn`); returns ``target``."""
+        return self._move_to(target, text,
+                             self._chronicles(target - 1, target, blocks, titles, header))
 
     def _move_to(self, target: int, text: str, chronicles: dict[Path, str]) -> int:
         """Commit the campaign at snapshot ``target`` with ``HEAD`` and the ``chronicles``."""

@@ -1,11 +1,11 @@
 """One writer at a time: an exclusive lock on a campaign file.
 
-Every command that changes a campaign file (``turn``, ``undo``, ``redo``, ``new``, ``run`` for
-the campaign it writes) holds the campaign's lock while it reads and writes it. The lock is an
-operating-system lock (``flock``) on the file ``.march.yaml.lock`` beside ``march.yaml``: the
-system releases it when the process ends, even after ``kill -9``, so a crashed command never
-leaves a campaign locked. The holder writes its process id into the file (for the message a
-second command prints) and deletes the file when it is done.
+Every command that changes a campaign file (``turn``, ``undo``, ``redo``, ``new``, ``foundry
+import``, ``run`` for the campaign it writes) holds the campaign's lock while it reads and
+writes it. The lock is an operating-system lock (``flock``) on the file ``.march.yaml.lock``
+beside ``march.yaml``: the system releases it when the process ends, even after ``kill -9``, so
+a crashed command never leaves a campaign locked. The holder writes its process id into the file
+(for the message a second command prints) and deletes the file when it is done.
 
 A second command either refuses at once (the default) or, with ``--wait SECONDS``, waits up to
 that long for the first to finish:
