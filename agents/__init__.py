@@ -33,6 +33,7 @@ REGISTRY = {
     "planner": "factionsim.agents.planner:PlannerAgent",
     "manual": "factionsim.agents.manual:ManualAgent",
     "policy": "factionsim.agents.policy:PolicyAgent",
+    "trained": "factionsim.agents.policy:TrainedAgent",
 }
 #: agents the campaign format knows that arrive with later versions
 PLANNED = ("policy",)

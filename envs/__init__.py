@@ -64,9 +64,14 @@ from __future__ import annotations
 
 from importlib import import_module
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .aec import FactionEnv
+if TYPE_CHECKING:
+    from .aec import FactionEnv
+
+#: The version of the spaces (observation layout, action catalogue); see "Version history".
+#: A trained policy records the version it was trained on and plays only on the same one.
+ENV_VERSION = 1
 
 #: ruleset -> "module:CodecClass"
 CODECS = {"wwn": "factionsim.envs.wwn_codec:WwnCodec"}
@@ -80,30 +85,36 @@ def make_env(campaign: Any = None, ruleset: str = "wwn", **options: Any) -> Fact
     from factionsim.configs import default_campaign_path
     from factionsim.core.campaign import load_campaign
 
+    from .aec import FactionEnv
+
     if campaign is None:
         campaign = default_campaign_path(ruleset)
     state = load_campaign(Path(campaign)) if isinstance(campaign, str | Path) else campaign
-    ruleset = getattr(state, "ruleset", ruleset)
-    if ruleset not in CODECS:
-        raise ValueError(f"no environment codec for ruleset {ruleset!r}; available: "
-                         f"{', '.join(CODECS)}")
-    module, cls = CODECS[ruleset].split(":")
-    codec_cls = getattr(import_module(module), cls)
     env_keys = {"max_turns", "shaping", "render_mode"}
     env_opts = {k: v for k, v in options.items() if k in env_keys}
     codec_opts = {k: v for k, v in options.items() if k not in env_keys}
-    factory = _codec_factory(codec_cls, codec_opts)
-    return FactionEnv(state, factory, **env_opts)
+    return FactionEnv(state, lambda s: make_codec(s, **codec_opts), **env_opts)
 
 
-def _codec_factory(codec_cls: Any, codec_opts: dict[str, Any]) -> Any:
-    def build(state: Any) -> Any:
-        if not codec_opts:
-            return codec_cls(state)
-        limits_cls = import_module(codec_cls.__module__).Limits
-        return codec_cls(state, limits_cls(**codec_opts))
+def make_codec(state: Any, **limits: Any) -> Any:
+    """The codec of ``state``'s ruleset, with its ``Limits`` raised or lowered by ``limits``
+    (numpy only: no gymnasium or pettingzoo needed until its spaces are asked for)."""
+    ruleset = getattr(state, "ruleset", "wwn")
+    if ruleset not in CODECS:
+        raise ValueError(f"no environment codec for ruleset {ruleset!r}; available: "
+                         f"{', '.join(CODECS)}")
+    module_name, cls = CODECS[ruleset].split(":")
+    module = import_module(module_name)
+    codec_cls = getattr(module, cls)
+    return codec_cls(state, module.Limits(**limits)) if limits else codec_cls(state)
 
-    return build
+
+def __getattr__(name: str) -> Any:
+    if name == "FactionEnv":  # pettingzoo is imported only when the env itself is wanted
+        from .aec import FactionEnv
+
+        return FactionEnv
+    raise AttributeError(name)
 
 
-__all__ = ["CODECS", "FactionEnv", "make_env"]
+__all__ = ["CODECS", "ENV_VERSION", "FactionEnv", "make_codec", "make_env"]

@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
 
 from factionsim.core.game import FactionsimError
+from factionsim.envs.spaces import CodecSpaces
 from factionsim.rules.conflict import turn as T
 from factionsim.rules.conflict.actions import (
     Accept,
@@ -67,7 +67,7 @@ class Limits:
     spells: int = 3
 
 
-class ConflictCodec:
+class ConflictCodec(CodecSpaces):
     def __init__(self, state: Any, limits: Limits | None = None):
         self.limits = limits or Limits()
         self.sides = list(state.factions)
@@ -93,11 +93,6 @@ class ConflictCodec:
         self.global_size = 1 + len(PHASES) + len(CATEGORIES) + 2 + len(OBJECTIVES) + 4 + 3
         self.row = 19 + len(APPROACHES) + len(SKILLS) + len(CATEGORIES) + 14
         self.obs_size = self.global_size + self.row * self.n_chars
-        self.action_space = spaces.Discrete(self.n_actions)
-        self.observation_space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (self.obs_size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (self.n_actions,), np.int8),
-        })
 
     # ------------------------------------------------------------------ numbering
     def order(self, state: Any, agent: str) -> list[str]:

@@ -37,9 +37,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
 
 from factionsim.core.game import Action, FactionsimError
+from factionsim.envs.spaces import CodecSpaces
 from factionsim.rules.houses import turn
 from factionsim.rules.houses.actions import (
     ACTION_KINDS,
@@ -80,7 +80,7 @@ class Limits:
     assets: int = 32  # asset slots per House
 
 
-class HousesCodec:
+class HousesCodec(CodecSpaces):
     def __init__(self, state: Any, limits: Limits | None = None):
         self.limits = limits or Limits()
         self.houses = list(state.houses)
@@ -110,11 +110,6 @@ class HousesCodec:
         self._slot_size = 3 + len(ASSET_KINDS) + len(DURATIONS) + 1
         self._head = len(PHASES) + 1 + 1 + len(ACTION_KINDS) + F + 1 + 4 + 2 + 1
         self.obs_size = self._head + F * self._seat_size + F * A * self._slot_size
-        self.action_space = spaces.Discrete(self.n_actions)
-        self.observation_space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (self.obs_size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (self.n_actions,), np.int8),
-        })
 
     def _check_assets(self, state: Any, hid: str) -> None:
         n = sum(a.owner == hid for a in state.assets.values())

@@ -53,9 +53,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
 
 from factionsim.core.game import Action, FactionsimError
+from factionsim.envs.spaces import CodecSpaces
 from factionsim.rules.wwn import actions as wwn_actions
 from factionsim.rules.wwn import flow, turn
 from factionsim.rules.wwn.actions import (
@@ -134,7 +134,7 @@ class Limits:
     options_overflow: str = "drop"
 
 
-class WwnCodec:
+class WwnCodec(CodecSpaces):
     """Observation and action encoding of WWN states for one campaign's factions and map."""
 
     def __init__(self, state: Any, limits: Limits | None = None):
@@ -165,11 +165,6 @@ class WwnCodec:
         self._build_catalogue()
         self._goal_index: dict[tuple[str, str, int], int] = {}  # (goal, target, seat) -> index
         self._build_observation_layout()
-        self.action_space = spaces.Discrete(self.n_actions)
-        self.observation_space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (self.obs_size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (self.n_actions,), np.int8),
-        })
 
     # ------------------------------------------------------------------ action catalogue
     def _build_catalogue(self) -> None:

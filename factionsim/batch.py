@@ -201,6 +201,7 @@ def run_batch(campaign: str | None, runs: int, turns: int, seed: int = 0, out: s
     from factionsim.backends import map_jobs
     from factionsim.chronicle import Names
     from factionsim.core.campaign import write_atomic
+    from factionsim.models.trust import carry_trust
     from factionsim.runner import agents_from_campaign
     from factionsim.tournament import load_template
 
@@ -213,7 +214,7 @@ def run_batch(campaign: str | None, runs: int, turns: int, seed: int = 0, out: s
     shared = (template, turns, seed, title)
     kept: list[dict[str, Any]] = []
     out = Path(out) if out is not None else None
-    for _i, r in map_jobs(_run_job, range(runs), shared=shared, backend=backend, workers=workers,
+    for _i, r in map_jobs(carry_trust(_run_job), range(runs), shared=shared, backend=backend, workers=workers,
                           address=address):
         if out is not None:
             d = out / run_dir_name(r["run"], runs)

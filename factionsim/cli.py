@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from factionsim.core.game import FactionsimError
+from factionsim.models.trust import add_trust_argument, trusting_pickled_models
 
 #: Modules that add a subcommand: each has ``add_parser(subparsers)`` and imports its heavy
 #: dependencies only inside the command function.
@@ -91,6 +92,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     from factionsim.core.campaign import load_campaign
 
     state = load_campaign(Path(args.campaign))
+    check_model_agents(state, Path(args.campaign))
     if getattr(state, "ruleset", "wwn") != "wwn":  # other rulesets: no map, no asset table
         print(f"{args.campaign}: valid {state.ruleset} campaign '{state.name}', turn {state.turn}, "
               f"{len(state.factions)} factions")
@@ -100,6 +102,45 @@ def _cmd_validate(args: argparse.Namespace) -> int:
           f"{len(state.factions)} factions, {len(state.map.locations)} locations, "
           f"{n_assets} assets")
     return 0
+
+
+def _agent_field(data: Any, faction: str, path: tuple = ()) -> tuple | None:
+    """Field path of ``faction``'s ``agent`` in the raw campaign data (any ruleset's layout)."""
+    if isinstance(data, dict):
+        if "agent" in data and (data.get("id") == faction or (path and path[-1] == faction)):
+            return (*path, "agent")
+        items: Any = data.items()
+    elif isinstance(data, list):
+        items = enumerate(data)
+    else:
+        return None
+    for key, value in items:
+        found = _agent_field(value, faction, (*path, key))
+        if found:
+            return found
+    return None
+
+
+def check_model_agents(state: Any, path: Path) -> None:
+    """``validate``'s check of trained-policy agents (``policy:PATH``, ``trained``): the file
+    loads (a pickled zip only with ``--trust-model``) and fits the campaign; an error names the
+    file, the line and the field."""
+    from factionsim.core.campaign import format_path, load_campaign_data
+    from factionsim.core.game import CampaignError
+    from factionsim.runner import agent_for_campaign
+
+    for fid, f in state.factions.items():
+        if not isinstance(f.agent, str) or not (f.agent == "trained"
+                                                or f.agent.startswith("policy:")):
+            continue
+        try:
+            agent_for_campaign(state, fid, f.agent, f.agent_options)
+        except CampaignError as exc:
+            data, lines = load_campaign_data(path)
+            field = _agent_field(data, fid)
+            line = f", line {lines[field]}" if field in lines else ""
+            raise CampaignError(f"{path}{line}, {format_path(field or ('factions',))}: {exc}") \
+                from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -121,10 +162,12 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--out", default="out", help="output folder (default ./out)")
     run.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     run.add_argument("--json", action="store_true", help="print the summary as JSON")
+    add_trust_argument(run)
     run.set_defaults(func=_cmd_run)
 
     val = sub.add_parser("validate", help="check a campaign file and report the first problem")
     val.add_argument("campaign")
+    add_trust_argument(val)
     val.set_defaults(func=_cmd_validate)
     for module in COMMAND_MODULES:
         import_module(module).add_parser(sub)
@@ -137,7 +180,8 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(args, "turns", 1) is not None and getattr(args, "turns", 1) < 0:
         parser.error("--turns must be 0 or more")
     try:
-        return args.func(args)
+        with trusting_pickled_models(getattr(args, "trust_model", False)):
+            return args.func(args)
     except FactionsimError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -23,18 +23,31 @@ def agents_from_campaign(state: Any, overrides: dict[str, str] | None = None,
                          source: Any = None) -> dict[str, Agent]:
     """One agent per faction, as the campaign names them (``agent:`` and ``agent_options:``).
 
-    A faction whose agent cannot be made (a ``policy:PATH`` with no model file, say) raises
-    :class:`CampaignError` naming the campaign file ``source`` (when given) and the faction (by
-    id: the rulesets keep their factions under different fields)."""
+    A faction whose agent cannot be made (a ``policy:PATH`` with no model file, say) or cannot
+    play this campaign (an agent's ``check_fits(state)``: a trained policy whose spaces differ)
+    raises :class:`CampaignError` naming the campaign file ``source`` (when given) and the
+    faction (by id: the rulesets keep their factions under different fields)."""
     overrides = overrides or {}
-    where = f"{source}: " if source else ""
     agents: dict[str, Agent] = {}
     for fid, f in state.factions.items():
-        try:
-            agents[fid] = make_agent(overrides.get(fid, f.agent), **f.agent_options)
-        except CampaignError as exc:
-            raise CampaignError(f"{where}faction {fid!r}: {exc}") from exc
+        name = overrides.get(fid, f.agent)
+        agents[fid] = agent_for_campaign(state, fid, name, f.agent_options, source)
     return agents
+
+
+def agent_for_campaign(state: Any, faction: str, name: str, options: dict[str, Any],
+                       source: Any = None) -> Agent:
+    """``make_agent(name, **options)`` checked against the campaign (see
+    :func:`agents_from_campaign`); errors name ``source`` and ``faction``."""
+    try:
+        agent = make_agent(name, **options)
+        fits = getattr(agent, "check_fits", None)  # agents bound to a campaign's spaces
+        if fits is not None:
+            fits(state)
+        return agent
+    except CampaignError as exc:
+        where = f"{source}: " if source else ""
+        raise CampaignError(f"{where}faction {faction!r}: {exc}") from exc
 
 
 def agent_rng(state: Any) -> np.random.Generator:

@@ -106,14 +106,19 @@ def run_tournament(agents: list[str], games: int, campaign: str | None = None,
 
     ``backend``/``workers``/``address``: where the games run (:mod:`factionsim.backends`); the
     campaign is parsed once here and shared with every worker."""
-    from factionsim.agents import make_agent
     from factionsim.backends import run_jobs
+    from factionsim.models.trust import carry_trust
+    from factionsim.runner import agent_for_campaign
 
-    for name in dict.fromkeys(agents):  # fail early and clearly on an unknown agent
-        make_agent(name, **(agent_options or {}).get(name, {}))
-    shared = (load_template(campaign), list(agents), seed, turns, agent_options)
-    results = run_jobs(_game_job, range(games), shared=shared, backend=backend, workers=workers,
-                       address=address, progress=progress)
+    template = load_template(campaign)
+    start = template[0].from_dict(template[1])
+    for name in dict.fromkeys(agents):  # fail early and clearly on an agent that cannot play
+        for fid, f in start.factions.items():  # every agent sits at every seat
+            options = {**f.agent_options, **(agent_options or {}).get(name, {})}
+            agent_for_campaign(start, fid, name, options, campaign or "the bundled campaign")
+    shared = (template, list(agents), seed, turns, agent_options)
+    results = run_jobs(carry_trust(_game_job), range(games), shared=shared, backend=backend,
+                       workers=workers, address=address, progress=progress)
     return aggregate(results, list(dict.fromkeys(agents)), turns=turns, seed=seed,
                      campaign=campaign)
 

@@ -9,6 +9,8 @@ import json
 import sys
 from pathlib import Path
 
+from factionsim.models.trust import add_trust_argument
+
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
@@ -30,6 +32,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--out", default="tournament-out", help="output folder (default tournament-out)")
     p.add_argument("--json", action="store_true", help="print the results as one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_trust_argument(p)
     p.set_defaults(func=_cmd_tournament)
 
 
