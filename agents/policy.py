@@ -144,7 +144,7 @@ class PolicyAgent:
         probs = model.probabilities(obs, [indices[i] for i in playable])
         pick = int(np.argmax(probs) if self.deterministic else rng.choice(len(playable), p=probs))
         ranked = 1 + int((probs > probs[pick]).sum())
-        self.last_reason = (f"{self.label}: {probs[pick]:.0%} for this action (choice {ranked} "
+        self.last_reason = (f"{self.label}: {probs[pick]:.0%} for this action (ranked {ranked} "
                             f"of {len(playable)})")
         return legal_actions[playable[pick]]
 

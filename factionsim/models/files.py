@@ -169,12 +169,13 @@ def _check_members(path: Path, data: bytes) -> None:
         raise _fail(path, "", f"its arrays unpack to {total} bytes; at most {MAX_ARRAYS_BYTES}")
 
 
-def read_arrays(path: Path, sha256: str | None = None) -> dict[str, np.ndarray]:
+def read_arrays(path: Path, sha256: str | None = None,
+                described_in: Any = "the description") -> dict[str, np.ndarray]:
     """The named float arrays of an ``.npz`` file, never unpickling (``allow_pickle=False``);
-    ``sha256``: the digest the file must have."""
+    ``sha256``: the digest the file must have (given in ``described_in``)."""
     data = _read_bounded(path, MAX_WEIGHTS_BYTES, "weights file")
     if sha256 is not None and hashlib.sha256(data).hexdigest() != sha256.lower():
-        raise _fail(path, "", "its SHA-256 differs from the description's weights.sha256 (the "
+        raise _fail(path, "", f"its SHA-256 differs from weights.sha256 in {described_in} (the "
                     "weights file was changed or belongs to another description)")
     _check_members(path, data)
     try:
@@ -204,7 +205,7 @@ def read_policy(path: str | os.PathLike[str]) -> PolicyModel:
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise _fail(path, "", f"not a JSON policy description ({type(exc).__name__})") from None
     check_description(d, path)
-    arrays = read_arrays(path.parent / d["weights"]["file"], d["weights"]["sha256"])
+    arrays = read_arrays(path.parent / d["weights"]["file"], d["weights"]["sha256"], path)
     network = Network.from_spec(d["network"], arrays, d["spaces"]["observation"],
                                 where=f"{path}: network")
     if network.out_size != d["spaces"]["actions"]:

@@ -46,6 +46,12 @@ from .evaluate import NumpyPlayer, RandomPlayer, env_kwargs, evaluate
 TRAIN_WINDOW = 200
 
 
+def provenance(record: dict[str, Any], args: Args) -> dict[str, Any]:
+    """What a policy file says of the run that made it (its ``training`` field)."""
+    return {"algorithm": "MaskablePPO (sb3-contrib)", "command": record["command"],
+            "versions": record["versions"], "git": record["git"], "opponents": args.opponents}
+
+
 def _campaign(args: Args) -> tuple[Any, str]:
     """The run's starting state and how to name its campaign."""
     from factionsim.configs import default_campaign_path
@@ -89,7 +95,7 @@ def train(args: Args) -> Path:
         ent_coef=args.ent_coef, seed=args.seed, verbose=0, device="cpu",
         tensorboard_log=str(out / "tb"), policy_kwargs=policy_kwargs(args.trunk, args.net_arch),
     )
-    watch = make_watch(args, out, codec, state)
+    watch = make_watch(args, out, codec, state, provenance(record, args))
     t0 = time.perf_counter()
     model.learn(total_timesteps=args.timesteps, callback=watch, tb_log_name="ppo")
     elapsed = time.perf_counter() - t0
@@ -104,10 +110,8 @@ def train(args: Args) -> Path:
     from factionsim.core.campaign import write_atomic
 
     write_atomic(out / "eval.json", json.dumps(summary, indent=2) + "\n")
-    training = {"algorithm": "MaskablePPO (sb3-contrib)", "command": record["command"],
-                "versions": record["versions"], "git": record["git"],
-                "timesteps": summary["timesteps"], "seconds": summary["seconds"],
-                "opponents": args.opponents,
+    training = {**provenance(record, args), "timesteps": summary["timesteps"],
+                "seconds": summary["seconds"],
                 "final_eval": [{k: r[k] for k in ("opponent", "games", "win_rate",
                                                   "win_rate_ci95", "shared_win_rate")}
                                for r in final]}
@@ -133,9 +137,11 @@ def _watch_class() -> type:
     class WatchCallback(BaseCallback):
         """Progress bar with win rates, evaluations to TensorBoard, eval.json and checkpoints."""
 
-        def __init__(self, args: Args, out: Path, codec: Any, state: Any):
+        def __init__(self, args: Args, out: Path, codec: Any, state: Any,
+                     training: dict[str, Any]):
             super().__init__()
             self.args, self.out, self.codec, self.state = args, out, codec, state
+            self.training = training
             self.history: list[dict[str, Any]] = []
             self.outcomes: deque[float] = deque(maxlen=TRAIN_WINDOW)
             self.latest: dict[str, float] = {}
@@ -206,7 +212,8 @@ def _watch_class() -> type:
             write_atomic(self.out / "eval.json",
                          json.dumps({"history": self.history}, indent=2) + "\n")
             export_sb3(self.model, self.codec, self.state, self.out / "policy.json",
-                       {"checkpoint_at": int(self.num_timesteps)}, dtype=args.weights_dtype)
+                       {**self.training, "checkpoint_at": int(self.num_timesteps)},
+                       dtype=args.weights_dtype)
             self.model.save(self.out / "sb3_checkpoint.zip")
 
         def _on_training_end(self) -> None:
@@ -216,9 +223,9 @@ def _watch_class() -> type:
     return WatchCallback
 
 
-def make_watch(args: Args, out: Path, codec: Any, state: Any) -> Any:
-    """The run's :func:`_watch_class` callback."""
-    return _watch_class()(args, out, codec, state)
+def make_watch(args: Args, out: Path, codec: Any, state: Any, training: dict[str, Any]) -> Any:
+    """The run's :func:`_watch_class` callback (``training``: the checkpoints' provenance)."""
+    return _watch_class()(args, out, codec, state, training)
 
 
 # ----------------------------------------------------------------------------- other modes

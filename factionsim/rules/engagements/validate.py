@@ -44,9 +44,9 @@ TOP_KEYS = ("ruleset", "name", "seed", "turn", "max_turns", "settings", "faction
 FACTION_KEYS = ("id", "name", "agent", "agent_options", "alive", "faction_dice", "engagement",
                 "mercenary", "renown", "exposed_since", "pillars")
 PILLAR_KEYS = ("id", "name", "kind", "competence", "defense", "circles", "wounds", "boons")
-#: agents that can play engagements factions (planner and policy are WWN-only for now:
-#: the planner uses WWN heuristics, agents/policy.py the WWN codec)
-AGENTS = ("random", "idle", "heuristic", "manual")
+#: agents that can play engagements factions (the planner is WWN-only: it uses WWN heuristics;
+#: trained policies play through the ruleset's env codec, ``trained`` once one ships for it)
+AGENTS = ("random", "idle", "heuristic", "manual", "trained", "policy:PATH")
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 #: setting -> (kind, low, high)
 SETTING_RANGES: dict[str, tuple[type, float, float]] = {

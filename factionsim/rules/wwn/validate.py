@@ -44,7 +44,7 @@ TAG_HIGHEST = {"machiavellian": "cunning", "martial": "force", "rich": "wealth"}
 GOALS = ("blood-the-enemy", "destroy-the-foe", "eliminate-target", "expand-influence",
          "inside-enemy-territory", "invincible-valor", "peaceable-kingdom", "root-out-the-enemy",
          "sphere-dominance", "wealth-of-kingdoms")
-AGENTS = ("random", "idle", "heuristic", "planner", "manual", "policy:PATH")
+AGENTS = ("random", "idle", "heuristic", "planner", "manual", "trained", "policy:PATH")
 
 LOCATION_KEYS = ("id", "name", "neighbors", "coastal", "ruler")
 FACTION_KEYS = ("id", "name", "force", "cunning", "wealth", "magic", "treasure", "hp", "xp", "tags",
@@ -360,7 +360,7 @@ class _Validator(FieldChecker):
         if agent.startswith("policy:"):
             if not agent[len("policy:"):].strip():
                 self.fail(path, "a policy agent needs the path of its model", agent,
-                          "policy:PATH, e.g. policy:models/wwn.zip")
+                          "policy:PATH, e.g. policy:runs/wwn/policy.json")
             return
         if agent not in AGENTS[:-1]:
             self.fail_choice(path, "agent", agent, AGENTS[:-1], _one_of(AGENTS))
