@@ -179,3 +179,13 @@ def test_a_game_that_outgrows_the_codec_is_decided_by_the_heuristic(monkeypatch)
     action = agent.act(state.view(fid), state.legal_actions(), np.random.default_rng(0))
     assert action in state.legal_actions()
     assert "33 assets" in agent.last_reason and "the heuristic decided" in agent.last_reason
+
+
+def test_validate_reports_trained_on_a_ruleset_without_a_policy_with_its_line(tmp_path, capsys):
+    text = default_campaign_path("houses").read_text(encoding="utf-8")
+    path = tmp_path / "houses.yaml"
+    path.write_text(text.replace("agent: heuristic", "agent: trained", 1), encoding="utf-8")
+    line = next(i for i, t in enumerate(path.read_text().splitlines(), 1) if "trained" in t)
+    assert main(["validate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}, line {line}, " in err and "no trained policy ships for the houses" in err

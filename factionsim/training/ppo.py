@@ -95,13 +95,16 @@ def train(args: Args) -> Path:
         ent_coef=args.ent_coef, seed=args.seed, verbose=0, device="cpu",
         tensorboard_log=str(out / "tb"), policy_kwargs=policy_kwargs(args.trunk, args.net_arch),
     )
-    watch = make_watch(args, out, codec, state, provenance(record, args))
+    watch = make_watch(args, out, codec, state, provenance(record, args), campaign)
     t0 = time.perf_counter()
     model.learn(total_timesteps=args.timesteps, callback=watch, tb_log_name="ppo")
     elapsed = time.perf_counter() - t0
     venv.close()
     model.save(out / "sb3_checkpoint.zip")
-    player = NumpyPlayer(watch.policy_now(model), args.eval_deterministic)
+    path = out / "policy.json"
+    written = export_sb3(model, codec, state, path, provenance(record, args), campaign,
+                         dtype=args.weights_dtype)  # evaluated as stored (float16 included)
+    player = NumpyPlayer(written, args.eval_deterministic)
     final = [evaluate(player, args, opp, args.final_eval_games, seed=50_000,
                       progress=args.progress) for opp in args.eval_opponents]
     summary = {"timesteps": int(model.num_timesteps), "seconds": round(elapsed, 1),
@@ -115,7 +118,6 @@ def train(args: Args) -> Path:
                 "final_eval": [{k: r[k] for k in ("opponent", "games", "win_rate",
                                                   "win_rate_ci95", "shared_win_rate")}
                                for r in final]}
-    path = out / "policy.json"
     export_sb3(model, codec, state, path, training, campaign, dtype=args.weights_dtype)
     for r in final:
         print(f"final vs {r['opponent']}: win rate {r['win_rate']:.3f} "
@@ -138,10 +140,10 @@ def _watch_class() -> type:
         """Progress bar with win rates, evaluations to TensorBoard, eval.json and checkpoints."""
 
         def __init__(self, args: Args, out: Path, codec: Any, state: Any,
-                     training: dict[str, Any]):
+                     training: dict[str, Any], campaign: str):
             super().__init__()
             self.args, self.out, self.codec, self.state = args, out, codec, state
-            self.training = training
+            self.training, self.campaign = training, campaign
             self.history: list[dict[str, Any]] = []
             self.outcomes: deque[float] = deque(maxlen=TRAIN_WINDOW)
             self.latest: dict[str, float] = {}
@@ -213,7 +215,7 @@ def _watch_class() -> type:
                          json.dumps({"history": self.history}, indent=2) + "\n")
             export_sb3(self.model, self.codec, self.state, self.out / "policy.json",
                        {**self.training, "checkpoint_at": int(self.num_timesteps)},
-                       dtype=args.weights_dtype)
+                       self.campaign, dtype=args.weights_dtype)
             self.model.save(self.out / "sb3_checkpoint.zip")
 
         def _on_training_end(self) -> None:
@@ -223,9 +225,10 @@ def _watch_class() -> type:
     return WatchCallback
 
 
-def make_watch(args: Args, out: Path, codec: Any, state: Any, training: dict[str, Any]) -> Any:
+def make_watch(args: Args, out: Path, codec: Any, state: Any, training: dict[str, Any],
+               campaign: str) -> Any:
     """The run's :func:`_watch_class` callback (``training``: the checkpoints' provenance)."""
-    return _watch_class()(args, out, codec, state, training)
+    return _watch_class()(args, out, codec, state, training, campaign)
 
 
 # ----------------------------------------------------------------------------- other modes
