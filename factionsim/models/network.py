@@ -30,7 +30,8 @@ same description (see :mod:`factionsim.training.export`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -106,6 +107,34 @@ LAYERS: dict[str, Any] = {"dense": Dense}
 LAYER_KEYS: dict[str, tuple[str, ...]] = {"dense": ("type", "weight", "bias", "activation")}
 
 
+_BLAS: list[Any] = []  # numpy's BLAS libraries (threadpoolctl), found on first use
+
+
+@contextmanager
+def one_blas_thread() -> Iterator[None]:
+    """A block in which numpy's BLAS uses one thread (``threadpoolctl``; about 20 microseconds to
+    enter and leave). One observation's forward pass is too small to share out: on a busy
+    machine (parallel training, a tournament's workers) BLAS threads waiting on each other made
+    it 10-30 times slower than one thread."""
+    if not _BLAS:
+        try:
+            from threadpoolctl import ThreadpoolController
+
+            _BLAS.extend(ThreadpoolController().select(user_api="blas").lib_controllers)
+        except ImportError:  # pragma: no cover - a dependency; without it, numpy's default
+            pass
+        _BLAS.append(None)  # found: do not look again
+    libs = _BLAS[:-1]
+    before = [lib.num_threads for lib in libs]
+    for lib in libs:
+        lib.set_num_threads(1)
+    try:
+        yield
+    finally:
+        for lib, n in zip(libs, before, strict=True):
+            lib.set_num_threads(n)
+
+
 class Network:
     """The layers of a policy, observation in, one logit per catalogue action out."""
 
@@ -143,8 +172,9 @@ class Network:
         x = np.asarray(obs, dtype=np.float64)
         single = x.ndim == 1
         x = x[None] if single else x
-        for layer in self.layers:
-            x = layer(x)
+        with one_blas_thread():
+            for layer in self.layers:
+                x = layer(x)
         return x[0] if single else x
 
 
