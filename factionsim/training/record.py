@@ -41,6 +41,8 @@ def git_commit(where: Path | None = None) -> dict[str, Any] | None:
     """``{"commit": SHA, "dirty": bool}`` of the git tree holding factionsim's source (``None``
     for an install without one, or without git)."""
     where = where or Path(__file__).resolve().parents[2]
+    if not (where / ".git").exists():  # an installed package (maybe inside another repo)
+        return None
     try:
         sha = subprocess.run(["git", "rev-parse", "HEAD"], cwd=where, capture_output=True,
                              text=True, timeout=10, check=True).stdout.strip()
