@@ -1,5 +1,5 @@
-"""A rule-of-thumb player for ``conflict`` scenarios (``make_agent("heuristic")`` dispatches here
-for conflict states).
+"""A rule-of-thumb player for ``conflict`` scenarios (the ``heuristic`` the conflict ruleset offers:
+``make_agent("heuristic", "conflict")``).
 
 - Planning: a character works the ritual or carries the item when the objective asks for it;
   heals a badly hurt ally or casts a harmful spell when a foe is in range; attacks when a foe is
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from factionsim.core.game import Agent
 from factionsim.rules.conflict import turn as T
 from factionsim.rules.conflict.actions import (
     Accept,
@@ -42,7 +43,7 @@ def p_success(tn: int) -> float:
     return min(1.0, max(0.0, tn / 6))
 
 
-class Heuristic:
+class Heuristic(Agent):
     name = "heuristic"
 
     def __init__(self, **options: Any):

@@ -23,6 +23,7 @@ from functools import lru_cache
 from math import comb
 from typing import Any
 
+from factionsim.core.game import Agent
 from factionsim.rules.engagements import engagement as eng_rules
 from factionsim.rules.engagements.actions import (
     Allocate,
@@ -93,7 +94,7 @@ def best_split(dice: int, targets: list[tuple[str, int, int, float, int]]) -> tu
     return best[-1][dice], split
 
 
-class Heuristic:
+class Heuristic(Agent):
     """See the module docstring."""
 
     name = "heuristic"

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from factionsim.core.game import Agent
 from factionsim.rules.houses import turn
 from factionsim.rules.houses.actions import (
     Accept,
@@ -39,7 +40,7 @@ from factionsim.rules.houses.dice import inflict
 from factionsim.rules.houses.model import SKILLS
 
 
-class Heuristic:
+class Heuristic(Agent):
     name = "heuristic"
 
     def __init__(self, **options: Any):

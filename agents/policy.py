@@ -6,11 +6,14 @@
   command was given ``--trust-model`` (loading one unpickles code, see
   :mod:`factionsim.models.trust`).
 - ``trained``: the policy that ships inside factionsim for the campaign's ruleset
-  (:func:`factionsim.models.shipped_policy_path`); a ruleset without one is refused.
+  (:func:`factionsim.models.shipped_policy_path`); a ruleset without one is refused when the
+  agent is made. Every ruleset with an env codec offers both (``factionsim.rules.POLICY`` and
+  ``TRAINED``).
 
 Both play with numpy alone (no torch, no gymnasium): the faction's view is encoded by its
-ruleset's env codec (:func:`factionsim.envs.make_codec`), the network gives a probability to
-each legal action, and the agent samples one with the turn's generator (reproducible with the
+ruleset's env codec (the descriptor's ``RulesetInfo.codec``, handed to the agent when
+``make_agent`` makes it for the ruleset: :meth:`PolicyAgent.for_ruleset`), the network gives a
+probability to each legal action, and the agent samples one with the turn's generator (reproducible with the
 campaign seed), as in training; ``agent_options: {deterministic: true}`` takes the most probable
 action instead (weaker for the bundled policies: argmax play can loop on re-choosing goals).
 Each decision's reason (shown in the chronicle and by ``turn --interactive``) is the probability
@@ -19,7 +22,8 @@ the policy gave it.
 A policy plays only a campaign whose spaces are those it was trained on: the same ruleset and env
 version, the same observation size and number of actions (for WWN: the same number of factions
 and locations, within the codec limits it was trained with). :meth:`PolicyAgent.check_fits`
-raises :class:`CampaignError` saying why and what fits; commands call it before playing. If a
+raises :class:`CampaignError` saying why and what fits; the commands call it when they make a
+campaign's agents (:func:`factionsim.runner.agent_for_campaign`), before anything is played. If a
 game later outgrows the codec limits (a faction with more assets than the policy has slots for),
 that decision is the heuristic's, and its reason says so.
 """
@@ -30,25 +34,18 @@ from typing import Any
 
 import numpy as np
 
-from factionsim.core.game import CampaignError, FactionsimError
+from factionsim.core.game import Agent, CampaignError, FactionsimError, GameState, OptionSpec
+from factionsim.core.ruleset import RulesetInfo
+from factionsim.envs.codec import ENV_VERSION, Codec
 
 
-def campaign_shape(state: Any) -> str:
-    """``"4 factions, 10 locations"``: what sizes a campaign's spaces, in words."""
-    parts = [f"{len(state.factions)} factions"]
-    locations = getattr(getattr(state, "map", None), "locations", None)
-    if locations is not None:
-        parts.append(f"{len(locations)} locations")
-    return ", ".join(parts)
+def fit_codec(model: Any, state: GameState, label: str, codec: type[Codec]) -> Codec:
+    """The ``codec`` (the ruleset's codec class) through which ``model`` (a
+    :class:`factionsim.models.PolicyModel`) plays ``state``; :class:`CampaignError` (``label``
+    names the policy) saying why it does not fit and what would."""
+    from factionsim.models import campaign_shape
 
-
-def fit_codec(model: Any, state: Any, label: str) -> Any:
-    """The codec through which ``model`` (a :class:`factionsim.models.PolicyModel`) plays
-    ``state``; :class:`CampaignError` (``label`` names the policy) saying why it does not fit and
-    what would."""
-    from factionsim.envs import ENV_VERSION, make_codec
-
-    ruleset = getattr(state, "ruleset", "wwn")
+    ruleset = state.ruleset
     trained = model.description.get("trained_on") or {}
     fits = (f"it fits {model.ruleset} campaigns of env version {model.env_version} whose "
             f"observation has {model.obs_size} values and whose catalogue has "
@@ -63,69 +60,84 @@ def fit_codec(model: Any, state: Any, label: str) -> Any:
                             f"factionsim encodes games with version {ENV_VERSION} (the spaces "
                             "changed: retrain it)")
     try:
-        codec = make_codec(state, **model.limits)
+        encoder = codec.for_campaign(state, **model.limits)
     except (FactionsimError, ValueError, TypeError) as exc:
         raise CampaignError(f"{label} cannot encode this campaign ({exc}); {fits}") from None
-    if (codec.obs_size, codec.n_actions) != (model.obs_size, model.n_actions):
+    if (encoder.obs_size, encoder.n_actions) != (model.obs_size, model.n_actions):
         raise CampaignError(
             f"{label} does not fit this campaign: {fits}; this campaign has "
-            f"{campaign_shape(state)}, an observation of {codec.obs_size} values and "
-            f"{codec.n_actions} actions. Train a policy on it (factionsim train --campaign "
+            f"{campaign_shape(state)}, an observation of {encoder.obs_size} values and "
+            f"{encoder.n_actions} actions. Train a policy on it (factionsim train --campaign "
             "FILE) or choose another agent")
-    return codec
+    return encoder
 
 
-class PolicyAgent:
-    """Plays a policy file (:func:`factionsim.models.load_policy`) through its ruleset's codec."""
+class PolicyAgent(Agent):
+    """Plays a policy file (:func:`factionsim.models.load_policy`) through the codec of
+    ``ruleset`` (its :class:`~factionsim.core.ruleset.RulesetInfo`: ``make_agent`` passes it).
+
+    ``model``: an already-loaded :class:`factionsim.models.PolicyModel` to play instead of the
+    file at ``path`` (training evaluates the policy it is learning this way); ``path`` then only
+    names it in reasons and errors."""
 
     name = "policy"
+    OPTIONS = {"deterministic": OptionSpec(bool, "take the most probable action instead of "
+                                                 "sampling one")}
 
-    def __init__(self, path: str | None = None, deterministic: bool = False, **options: Any):
-        if not path or not str(path).strip():
+    @classmethod
+    def for_ruleset(cls, ruleset: RulesetInfo, **options: Any) -> PolicyAgent:
+        return cls(ruleset=ruleset, **options)
+
+    def __init__(self, path: str | None = None, deterministic: bool = False, *,
+                 ruleset: RulesetInfo, model: Any = None):
+        if model is None and (not path or not str(path).strip()):
             raise CampaignError("agent 'policy' needs a policy file: agent: policy:PATH (a "
                                 "policy.json written by factionsim train)")
         if not isinstance(deterministic, bool):
             raise CampaignError(f"agent_options.deterministic: {deterministic!r}; allowed: true "
                                 "or false")
+        if ruleset.codec is None:
+            raise CampaignError(f"agent {self.name!r}: the {ruleset.name} ruleset has no "
+                                "environment codec for a policy to play through")
+        self.ruleset = ruleset
         self.path = str(path)
         self.label = f"policy {self.path}"
         self.deterministic = deterministic
-        self.options = options
         self.last_reason: str | None = None
-        self._model: Any = None
-        self._codec: Any = None
+        # a missing, untrusted or broken file is an error now, not mid-game
+        self.model = model if model is not None else self._load()
+        self._codec: Codec | None = None
         self._codec_key: tuple[Any, ...] | None = None
-        self._fallback: Any = None
-        self.model_for("")  # a missing, untrusted or broken file is an error now, not mid-game
+        self._fallback: Agent | None = None
 
-    def model_for(self, ruleset: str) -> Any:
-        """The policy (``ruleset``: the campaign's, for agents that pick one per ruleset)."""
+    def _load(self) -> Any:
         from factionsim.models import ModelFileError, load_policy
 
-        if self._model is None:
-            try:
-                self._model = load_policy(self.path)
-            except ModelFileError as exc:
-                raise CampaignError(f"agent policy:{self.path}: {exc}") from None
-        return self._model
+        try:
+            return load_policy(self.path)
+        except ModelFileError as exc:
+            raise CampaignError(f"{self._who()}: {exc}") from None
+
+    def _who(self) -> str:
+        """How errors name this agent."""
+        return f"agent policy:{self.path}"
 
     # ------------------------------------------------------------------ fitting a campaign
-    def check_fits(self, state: Any) -> None:
+    def check_fits(self, state: GameState) -> None:
         """:class:`CampaignError` unless the policy can play ``state``'s factions."""
         self._codec_for(state)
 
-    def _codec_for(self, state: Any) -> Any:
+    def _codec_for(self, state: GameState) -> Codec:
         locations = getattr(getattr(state, "map", None), "locations", ())
-        key = (getattr(state, "ruleset", "wwn"), tuple(state.factions), tuple(locations))
-        if self._codec_key != key:
-            self._codec = self._fit(state)
+        key = (state.ruleset, tuple(state.factions), tuple(locations))
+        if self._codec is None or self._codec_key != key:
+            if state.ruleset != self.ruleset.name:
+                raise CampaignError(f"agent {self.name!r} was made for {self.ruleset.name} "
+                                    f"campaigns; this is a {state.ruleset} campaign")
+            self._codec = fit_codec(self.model, state, self.label, self.ruleset.codec())
+            self._obs = np.zeros(self._codec.obs_size, dtype=np.float32)
             self._codec_key = key
         return self._codec
-
-    def _fit(self, state: Any) -> Any:
-        codec = fit_codec(self.model_for(getattr(state, "ruleset", "wwn")), state, self.label)
-        self._obs = np.zeros(codec.obs_size, dtype=np.float32)
-        return codec
 
     # ------------------------------------------------------------------ playing
     def act(self, view: Any, legal_actions: list[Any], rng: Any) -> Any:
@@ -140,15 +152,14 @@ class PolicyAgent:
         except FactionsimError as exc:  # the game outgrew the codec's limits
             return self._heuristic(view, legal_actions, rng, exc)
         playable = [i for i, k in enumerate(indices) if k >= 0]
-        model = self.model_for(getattr(state, "ruleset", "wwn"))
-        probs = model.probabilities(obs, [indices[i] for i in playable])
+        probs = self.model.probabilities(obs, [indices[i] for i in playable])
         pick = int(np.argmax(probs) if self.deterministic else rng.choice(len(playable), p=probs))
         ranked = 1 + int((probs > probs[pick]).sum())
         self.last_reason = (f"{self.label}: {probs[pick]:.0%} for this action (ranked {ranked} "
                             f"of {len(playable)})")
         return legal_actions[playable[pick]]
 
-    def _indices(self, codec: Any, state: Any, me: str, legal: list[Any]) -> list[int]:
+    def _indices(self, codec: Codec, state: GameState, me: str, legal: list[Any]) -> list[int]:
         """Catalogue index of each of ``legal`` (-1: beyond the catalogue). When ``legal`` is part
         of the decision's actions (a GM asked for another plan), the indices are those the
         actions have among all of them (some blocks number actions by their rank)."""
@@ -159,41 +170,33 @@ class PolicyAgent:
         return [encoded[full.index(a)] if a in full else -1 for a in legal]
 
     def _heuristic(self, view: Any, legal: list[Any], rng: Any, why: Exception) -> Any:
+        """The ruleset's heuristic decides what the policy cannot see."""
         if self._fallback is None:
-            from factionsim.agents import make_agent
-
-            self._fallback = make_agent("heuristic")
+            spec = self.ruleset.offered_agents()["heuristic"]
+            self._fallback = spec.load().for_ruleset(self.ruleset)
         action = self._fallback.act(view, legal, rng)
         self.last_reason = f"beyond what {self.label} can see ({why}); the heuristic decided"
         return action
 
 
 class TrainedAgent(PolicyAgent):
-    """``agent: trained``: the policy shipped for the campaign's ruleset."""
+    """``agent: trained``: the policy shipped for the campaign's ruleset (refused, when the agent
+    is made, for a ruleset none ships for)."""
 
     name = "trained"
 
-    def __init__(self, deterministic: bool = False, **options: Any):
-        options.pop("path", None)
-        super().__init__(path="trained", deterministic=deterministic, **options)
-        self._models: dict[str, Any] = {}
+    def __init__(self, deterministic: bool = False, *, ruleset: RulesetInfo):
+        from factionsim.models import shipped_policy_path, shipped_rulesets
 
-    def model_for(self, ruleset: str) -> Any:
-        if not ruleset:  # nothing to load before the campaign's ruleset is known
-            return None
-        if ruleset not in self._models:
-            from factionsim.models import ModelFileError, load_policy, shipped_policy_path, shipped_rulesets
+        path = shipped_policy_path(ruleset.name)
+        if path is None:
+            raise CampaignError(
+                f"agent 'trained': no trained policy ships for the {ruleset.name} ruleset yet "
+                f"(shipped: {', '.join(shipped_rulesets()) or 'none'}); train one with "
+                f"'factionsim train --ruleset {ruleset.name}' and play it with "
+                "agent: policy:OUT/policy.json")
+        super().__init__(str(path), deterministic, ruleset=ruleset)
+        self.label = f"trained policy ({ruleset.name})"
 
-            path = shipped_policy_path(ruleset)
-            if path is None:
-                raise CampaignError(
-                    f"agent 'trained': no trained policy ships for the {ruleset} ruleset yet "
-                    f"(shipped: {', '.join(shipped_rulesets()) or 'none'}); train one with "
-                    f"'factionsim train --ruleset {ruleset}' and play it with "
-                    "agent: policy:OUT/policy.json")
-            try:
-                self._models[ruleset] = load_policy(path)
-            except ModelFileError as exc:  # a damaged install
-                raise CampaignError(f"agent 'trained': {exc}") from None
-            self.label = f"trained policy ({ruleset})"
-        return self._models[ruleset]
+    def _who(self) -> str:
+        return "agent 'trained'"  # its file failing to load: a damaged install

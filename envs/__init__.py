@@ -8,8 +8,10 @@
 True
 
 ``make_env(campaign=None, ruleset="wwn", **options)``: ``campaign`` is a campaign file path or an
-already-loaded state; with none, the ruleset's bundled default. Options: ``max_turns`` (turn cap,
-default 30, ``None`` for none), ``shaping`` (weight of the shaped reward, default 0.1),
+already-loaded state; with none, the ruleset's bundled default. The codec is the one the
+ruleset's descriptor names (``RulesetInfo.codec``, see :class:`factionsim.envs.codec.Codec`).
+Options: ``max_turns`` (turn cap, default 30, ``None`` for none), ``shaping`` (weight of the
+shaped reward, default 0.1),
 ``render_mode`` (``None`` or ``"ansi"``), and the codec's limits (WWN: ``own_assets``,
 ``other_assets``, ``options``; see :class:`factionsim.envs.wwn_codec.Limits`).
 
@@ -62,51 +64,45 @@ Version history
 
 from __future__ import annotations
 
-from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from factionsim.core.ruleset import DEFAULT_RULESET
+
+from .codec import ENV_VERSION, Codec, EncodingError
 
 if TYPE_CHECKING:
     from .aec import FactionEnv
 
-#: The version of the spaces (observation layout, action catalogue); see "Version history".
-#: A trained policy records the version it was trained on and plays only on the same one.
-ENV_VERSION = 1
-
-#: ruleset -> "module:CodecClass"
-CODECS = {"wwn": "factionsim.envs.wwn_codec:WwnCodec"}
-CODECS["engagements"] = "factionsim.envs.engagements_codec:EngagementsCodec"
-CODECS["conflict"] = "factionsim.envs.conflict_codec:ConflictCodec"
-CODECS["houses"] = "factionsim.envs.houses_codec:HousesCodec"
+#: make_env's own options; the others are the codec's ``Limits``.
+ENV_OPTIONS = ("max_turns", "shaping", "render_mode")
 
 
-def make_env(campaign: Any = None, ruleset: str = "wwn", **options: Any) -> FactionEnv:
-    """Build the AEC env over a campaign (path, loaded state, or the ruleset's default)."""
-    from factionsim.configs import default_campaign_path
-    from factionsim.core.campaign import load_campaign
+def make_env(campaign: Any = None, ruleset: str = DEFAULT_RULESET, **options: Any) -> FactionEnv:
+    """Build the AEC env over a campaign (path, loaded state, or ``ruleset``'s bundled one)."""
+    from factionsim.rulesets import get_ruleset, load_campaign
 
     from .aec import FactionEnv
 
     if campaign is None:
-        campaign = default_campaign_path(ruleset)
+        campaign = get_ruleset(ruleset).default_campaign_path()
     state = load_campaign(Path(campaign)) if isinstance(campaign, str | Path) else campaign
-    env_keys = {"max_turns", "shaping", "render_mode"}
-    env_opts = {k: v for k, v in options.items() if k in env_keys}
-    codec_opts = {k: v for k, v in options.items() if k not in env_keys}
-    return FactionEnv(state, lambda s: make_codec(s, **codec_opts), **env_opts)
+    env_opts = {k: v for k, v in options.items() if k in ENV_OPTIONS}
+    limits = {k: v for k, v in options.items() if k not in ENV_OPTIONS}
+    return FactionEnv(state, lambda s: make_codec(s, **limits), **env_opts)
 
 
-def make_codec(state: Any, **limits: Any) -> Any:
-    """The codec of ``state``'s ruleset, with its ``Limits`` raised or lowered by ``limits``
-    (numpy only: no gymnasium or pettingzoo needed until its spaces are asked for)."""
-    ruleset = getattr(state, "ruleset", "wwn")
-    if ruleset not in CODECS:
-        raise ValueError(f"no environment codec for ruleset {ruleset!r}; available: "
-                         f"{', '.join(CODECS)}")
-    module_name, cls = CODECS[ruleset].split(":")
-    module = import_module(module_name)
-    codec_cls = getattr(module, cls)
-    return codec_cls(state, module.Limits(**limits)) if limits else codec_cls(state)
+def make_codec(state: Any, **limits: Any) -> Codec:
+    """The codec of ``state``'s ruleset (its descriptor's ``RulesetInfo.codec``), with its
+    ``Limits`` raised or lowered by ``limits`` (numpy only: no gymnasium or pettingzoo needed
+    until its spaces are asked for)."""
+    from factionsim.rulesets import RULESETS, ruleset_of
+
+    info = ruleset_of(state)
+    if info.codec is None:
+        raise ValueError(f"no environment codec for ruleset {info.name!r}; available: "
+                         f"{', '.join(name for name, r in RULESETS.items() if r.codec)}")
+    return info.codec().for_campaign(state, **limits)
 
 
 def __getattr__(name: str) -> Any:
@@ -117,4 +113,4 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(name)
 
 
-__all__ = ["CODECS", "ENV_VERSION", "FactionEnv", "make_codec", "make_env"]
+__all__ = ["ENV_OPTIONS", "ENV_VERSION", "Codec", "EncodingError", "FactionEnv", "make_codec", "make_env"]

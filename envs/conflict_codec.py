@@ -26,8 +26,6 @@ from typing import Any
 
 import numpy as np
 
-from factionsim.core.game import FactionsimError
-from factionsim.envs.spaces import CodecSpaces
 from factionsim.rules.conflict import turn as T
 from factionsim.rules.conflict.actions import (
     Accept,
@@ -49,13 +47,11 @@ from factionsim.rules.conflict.actions import (
 )
 from factionsim.rules.conflict.model import APPROACHES, CATEGORIES, SKILLS
 
+from .codec import Codec, EncodingError
+
 PHASES = ("turn-start", "plan", "act", "question")
 OBJECTIVES = ("survive", "carry", "ritual")
 MODES = ("free", "check", "break")
-
-
-class EncodingError(FactionsimError, ValueError):
-    """A legal action the catalogue has no room for (raise a limit)."""
 
 
 @dataclass(frozen=True)
@@ -67,7 +63,9 @@ class Limits:
     spells: int = 3
 
 
-class ConflictCodec(CodecSpaces):
+class ConflictCodec(Codec):
+    Limits = Limits
+
     def __init__(self, state: Any, limits: Limits | None = None):
         self.limits = limits or Limits()
         self.sides = list(state.factions)

@@ -44,8 +44,6 @@ from typing import Any
 
 import numpy as np
 
-from factionsim.core.game import FactionsimError
-from factionsim.envs.spaces import CodecSpaces
 from factionsim.rules.engagements import engagement as E
 from factionsim.rules.engagements.actions import (
     Allocate,
@@ -69,15 +67,13 @@ from factionsim.rules.engagements.model import (
     MAX_ENGAGEMENT_DRAW,
 )
 
+from .codec import Codec, EncodingError
+
 MAX_FACTIONS = 8
 STAGES = ("spend", E.INVITE, E.ANSWER, E.PILLARS, E.DRAW, E.ALLOCATE, E.C_FANATICAL, E.C_DRAW,
           E.C_ALLOCATE)
 PILLAR_FEATURES = 10
 SEAT_FEATURES = 7
-
-
-class EncodingError(FactionsimError, ValueError):
-    """A campaign or state beyond the codec's maxima."""
 
 
 @dataclass(frozen=True)
@@ -88,8 +84,10 @@ class Limits:
     pillars: int = 0  # pillar slots per faction; 0: the campaign's pillar cap
 
 
-class EngagementsCodec(CodecSpaces):
+class EngagementsCodec(Codec):
     """Observation and action encoding for one campaign's factions."""
+
+    Limits = Limits
 
     def __init__(self, state: Any, limits: Limits | None = None):
         self.limits = limits or Limits()

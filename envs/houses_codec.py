@@ -38,8 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from factionsim.core.game import Action, FactionsimError
-from factionsim.envs.spaces import CodecSpaces
+from factionsim.core.game import Action
 from factionsim.rules.houses import turn
 from factionsim.rules.houses.actions import (
     ACTION_KINDS,
@@ -60,6 +59,8 @@ from factionsim.rules.houses.actions import (
 )
 from factionsim.rules.houses.model import ASSET_KINDS, ATTRIBUTES, DURATIONS, SFX, SKILLS
 
+from .codec import Codec, EncodingError
+
 MAX_HOUSES = 8
 MAX_DISTINCTIONS = 5
 PHASES = turn.PHASES
@@ -69,10 +70,6 @@ _SFX = {s: i for i, s in enumerate(SFX)}
 _KIND = {k: i for i, k in enumerate(ACTION_KINDS)}
 
 
-class EncodingError(FactionsimError, ValueError):
-    """A scenario or game state beyond the codec's maxima."""
-
-
 @dataclass(frozen=True)
 class Limits:
     """Maxima that size the spaces (``make_env(ruleset="houses", assets=48)``)."""
@@ -80,7 +77,9 @@ class Limits:
     assets: int = 32  # asset slots per House
 
 
-class HousesCodec(CodecSpaces):
+class HousesCodec(Codec):
+    Limits = Limits
+
     def __init__(self, state: Any, limits: Limits | None = None):
         self.limits = limits or Limits()
         self.houses = list(state.houses)

@@ -54,8 +54,7 @@ from typing import Any
 
 import numpy as np
 
-from factionsim.core.game import Action, FactionsimError
-from factionsim.envs.spaces import CodecSpaces
+from factionsim.core.game import Action
 from factionsim.rules.wwn import actions as wwn_actions
 from factionsim.rules.wwn import flow, turn
 from factionsim.rules.wwn.actions import (
@@ -88,6 +87,8 @@ from factionsim.rules.wwn.data import (
 from factionsim.rules.wwn.goals import GOALS
 from factionsim.rules.wwn.validate import TAGS
 
+from .codec import Codec, EncodingError
+
 #: Hard maxima of the codec (a campaign beyond them is refused with a clear error).
 MAX_FACTIONS = 8
 MAX_LOCATIONS = 64
@@ -117,10 +118,6 @@ _FOREIGN_USE = "use-foreign"
 _BANK_ROWS = 8192
 
 
-class EncodingError(FactionsimError, ValueError):
-    """A campaign or game state beyond the codec's maxima, or an action it cannot encode."""
-
-
 @dataclass(frozen=True)
 class Limits:
     """Maxima that size the spaces (``make_env(..., own_assets=48)`` raises one)."""
@@ -134,8 +131,10 @@ class Limits:
     options_overflow: str = "drop"
 
 
-class WwnCodec(CodecSpaces):
+class WwnCodec(Codec):
     """Observation and action encoding of WWN states for one campaign's factions and map."""
+
+    Limits = Limits
 
     def __init__(self, state: Any, limits: Limits | None = None):
         self.limits = lim = limits or Limits()
@@ -398,8 +397,7 @@ class WwnCodec(CodecSpaces):
         fixed.append(g0 + len(PHASES) + 2)  # turn progress
         nrel = len(RELATIONS)
         for fid in self.factions:  # campaign order, as the values are listed in observe()
-            rel = 0 if fid == agent else RELATIONS.index(
-                state.relations.get(frozenset((agent, fid)), "hostile"))
+            rel = 0 if fid == agent else RELATIONS.index(state.relation(agent, fid))
             s = (self.seat[fid] - me) % F
             owner_code[fid] = (rel, s)
             r = fac0 + s * self.fac_row

@@ -12,40 +12,32 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from importlib import import_module
 from pathlib import Path
-from typing import Any
 
+from factionsim.commands import batch, foundry, gm, show, tools, tournament, train
 from factionsim.core.game import FactionsimError
+from factionsim.core.ruleset import DEFAULT_RULESET
 from factionsim.models.trust import add_trust_argument, trusting_pickled_models
 
 #: Modules that add a subcommand: each has ``add_parser(subparsers)`` and imports its heavy
 #: dependencies only inside the command function.
-COMMAND_MODULES: list[str] = [
-    "factionsim.commands.batch",
-    "factionsim.commands.gm",
-    "factionsim.commands.show",
-    "factionsim.commands.tools",
-    "factionsim.commands.tournament",
-    "factionsim.commands.train",
-]
+COMMAND_MODULES = (batch, foundry, gm, show, tools, tournament, train)
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    import numpy as np
-
     from factionsim.chronicle import Names, render_markdown
     from factionsim.configs import default_campaign_path
-    from factionsim.core.campaign import load_campaign, save_campaign, write_atomic
+    from factionsim.core.campaign import save_campaign, write_atomic
+    from factionsim.core.dice import fresh_seed, reseed
+    from factionsim.rulesets import load_campaign
     from factionsim.runner import agents_from_campaign, event_lines, play
 
     path = Path(args.campaign) if args.campaign else default_campaign_path(args.ruleset)
     state = load_campaign(path)
     if args.seed is not None:
-        state.seed = args.seed
-        state.rng = np.random.default_rng(args.seed)
+        reseed(state, args.seed)
     elif state.seed is None:
-        state.seed = int(np.random.SeedSequence().entropy % 2**32)
+        state.seed = fresh_seed()
     agents = agents_from_campaign(state, source=path)
     start = state.turn
     bar = None
@@ -66,7 +58,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     summary = {
         "campaign": str(path), "turns_played": state.turn - start, "turn": state.turn,
         "seed": state.seed, "events": len(events), "out": str(out),
-        "factions": faction_summary(state),
+        "factions": state.faction_summary(),
     }
     if args.json:
         print(json.dumps(summary, indent=2))
@@ -80,67 +72,17 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
-def faction_summary(state: Any) -> dict[str, dict[str, Any]]:
-    """Each faction's headline numbers: WWN's sheet, or the ruleset's own ``faction_summary()``."""
-    if hasattr(state, "faction_summary"):
-        return state.faction_summary()
-    return {f.id: {"alive": f.alive, "hp": f.hp, "treasure": f.treasure, "xp": f.xp,
-                   "goal": f.goal.id if f.goal else None} for f in state.factions.values()}
-
-
 def _cmd_validate(args: argparse.Namespace) -> int:
-    from factionsim.core.campaign import load_campaign
+    from factionsim.core.campaign import load_campaign_data
+    from factionsim.rulesets import RULESETS, build_campaign, ruleset_of
+    from factionsim.runner import check_campaign_players
 
-    state = load_campaign(Path(args.campaign))
-    check_model_agents(state, Path(args.campaign))
-    if getattr(state, "ruleset", "wwn") != "wwn":  # other rulesets: no map, no asset table
-        print(f"{args.campaign}: valid {state.ruleset} campaign '{state.name}', turn {state.turn}, "
-              f"{len(state.factions)} factions")
-        return 0
-    n_assets = len(state.assets)
+    data, lines = load_campaign_data(Path(args.campaign), list(RULESETS))
+    state = build_campaign(data, lines, args.campaign)
+    check_campaign_players(state, data, lines, args.campaign)
     print(f"{args.campaign}: valid {state.ruleset} campaign '{state.name}', turn {state.turn}, "
-          f"{len(state.factions)} factions, {len(state.map.locations)} locations, "
-          f"{n_assets} assets")
+          f"{ruleset_of(state).present.campaign_text(state)}")
     return 0
-
-
-def _agent_field(data: Any, faction: str, path: tuple = ()) -> tuple | None:
-    """Field path of ``faction``'s ``agent`` in the raw campaign data (any ruleset's layout)."""
-    if isinstance(data, dict):
-        if "agent" in data and (data.get("id") == faction or (path and path[-1] == faction)):
-            return (*path, "agent")
-        items: Any = data.items()
-    elif isinstance(data, list):
-        items = enumerate(data)
-    else:
-        return None
-    for key, value in items:
-        found = _agent_field(value, faction, (*path, key))
-        if found:
-            return found
-    return None
-
-
-def check_model_agents(state: Any, path: Path) -> None:
-    """``validate``'s check of trained-policy agents (``policy:PATH``, ``trained``): the file
-    loads (a pickled zip only with ``--trust-model``) and fits the campaign; an error names the
-    file, the line and the field."""
-    from factionsim.core.campaign import format_path, load_campaign_data
-    from factionsim.core.game import CampaignError
-    from factionsim.runner import agent_for_campaign
-
-    for fid, f in state.factions.items():
-        if not isinstance(f.agent, str) or not (f.agent == "trained"
-                                                or f.agent.startswith("policy:")):
-            continue
-        try:
-            agent_for_campaign(state, fid, f.agent, f.agent_options)
-        except CampaignError as exc:
-            data, lines = load_campaign_data(path)
-            field = _agent_field(data, fid)
-            line = f", line {lines[field]}" if field in lines else ""
-            raise CampaignError(f"{path}{line}, {format_path(field or ('factions',))}: {exc}") \
-                from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -155,7 +97,8 @@ def build_parser() -> argparse.ArgumentParser:
                          description="Play N turns of CAMPAIGN (default: the bundled campaign) "
                          "and write DIR/campaign.yaml, DIR/events.jsonl and DIR/chronicle.md.")
     run.add_argument("campaign", nargs="?", help="campaign file (default: the bundled campaign)")
-    run.add_argument("--ruleset", default="wwn", help="ruleset of the bundled campaign (default wwn)")
+    run.add_argument("--ruleset", default=DEFAULT_RULESET,
+                     help=f"ruleset of the bundled campaign (default {DEFAULT_RULESET})")
     run.add_argument("--turns", type=int, default=12, help="turns to play (default 12)")
     run.add_argument("--seed", type=int, default=None,
                      help="seed the dice (default: the campaign's own generator state or seed)")
@@ -170,7 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_trust_argument(val)
     val.set_defaults(func=_cmd_validate)
     for module in COMMAND_MODULES:
-        import_module(module).add_parser(sub)
+        module.add_parser(sub)
     return parser
 
 

@@ -7,9 +7,10 @@ import json
 import numpy as np
 from conflict_helpers import char, make
 
+from factionsim import load_campaign
 from factionsim.agents import make_agent
 from factionsim.configs import default_campaign_path
-from factionsim.core.campaign import dump_campaign_text, load_campaign
+from factionsim.core.campaign import dump_campaign_text
 from factionsim.rules.conflict.state import ConflictState
 from factionsim.runner import play
 
@@ -53,7 +54,7 @@ def _check_invariants(s: ConflictState) -> None:
 
 
 def test_1000_random_conflicts_raise_nothing_and_keep_invariants():
-    agent = make_agent("random")
+    agent = make_agent("random", "conflict")
     ends = set()
     for seed in range(1000):
         s = small(seed)
@@ -76,7 +77,7 @@ def test_1000_random_conflicts_raise_nothing_and_keep_invariants():
 
 def test_save_and_load_mid_round_continues_exactly():
     s = small(7)
-    agents = {fid: make_agent("random") for fid in s.factions}
+    agents = {fid: make_agent("random", "conflict") for fid in s.factions}
     rng = np.random.default_rng(0)
     for _ in range(9):  # stop in the middle of the first round
         actor = s.current_actor()
@@ -113,7 +114,7 @@ def test_heuristic_beats_random_small_sample():
         s.rng = np.random.default_rng(g)
         s.seed = g
         heur = "wardens" if g % 2 == 0 else "iron-legion"
-        agents = {fid: make_agent("heuristic" if fid == heur else "random") for fid in s.factions}
+        agents = {fid: make_agent("heuristic" if fid == heur else "random", "conflict") for fid in s.factions}
         play(s, 8, agents)
         scores = s.scores()
         wins += max(scores, key=scores.get) == heur

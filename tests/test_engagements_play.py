@@ -9,8 +9,8 @@ import warnings
 import numpy as np
 import pytest
 
+from factionsim import load_campaign
 from factionsim.configs import default_campaign_path
-from factionsim.core.campaign import load_campaign
 from factionsim.rules.engagements.model import MAX_COMPETENCE, MAX_DEFENSE
 from factionsim.rules.engagements.state import EngagementsState
 

@@ -8,10 +8,12 @@ import json
 import numpy as np
 import pytest
 
-from factionsim.chronicle.markdown import Names, describe, render_markdown
+from factionsim import load_campaign
+from factionsim.chronicle.markdown import describe, render_markdown
 from factionsim.configs import default_campaign_path
-from factionsim.core.campaign import dump_campaign_text, load_campaign
+from factionsim.core.campaign import dump_campaign_text
 from factionsim.core.game import CampaignError, IllegalActionError
+from factionsim.core.names import Names
 from factionsim.rules.houses import prose, turn
 from factionsim.rules.houses.actions import parse_action
 from factionsim.rules.houses.dice import SIZES
@@ -72,7 +74,7 @@ def test_every_event_kind_has_prose():
     from factionsim.agents import make_agent
     from factionsim.runner import play
 
-    events = play(s, 20, {h: make_agent("random") for h in s.houses})
+    events = play(s, 20, {h: make_agent("random", "houses") for h in s.houses})
     names = Names.from_state(s)
     for e in events:
         if e.kind != "decision":

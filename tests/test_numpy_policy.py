@@ -75,8 +75,8 @@ def test_numpy_equals_sb3_torch_on_real_observations(tmp_path, trunk, net_arch):
     from factionsim.training.export import export_sb3
 
     model = sb3_model(trunk, net_arch)
+    from factionsim import load_campaign
     from factionsim.configs import default_campaign_path
-    from factionsim.core.campaign import load_campaign
 
     state = load_campaign(default_campaign_path())
     export_sb3(model, make_codec(state), state, tmp_path / "policy.json", {})
@@ -105,7 +105,7 @@ def test_the_shipped_policy_in_numpy_equals_the_same_network_in_torch():
 
 
 def test_an_unsupported_actor_is_refused_not_guessed():
-    from factionsim.training.export import UnsupportedPolicy, network_from_sb3
+    from factionsim.models.sb3 import UnsupportedPolicy, network_from_sb3
 
     model = sb3_model(0, [16])
     model.policy.mlp_extractor.policy_net.append(torch.nn.Dropout(0.1))

@@ -163,13 +163,17 @@ def test_trust_is_the_command_lines_and_ends_with_the_command():
 
 
 def test_agent_options_cannot_grant_trust(tmp_path):
-    """Trust is not an agent option: a campaign's agent_options cannot switch it on."""
+    """Trust is not an agent option: a campaign's agent_options cannot switch it on (the
+    registry refuses the option; without it the zip is refused for want of --trust-model)."""
     from factionsim.agents import make_agent
     from factionsim.core.game import CampaignError
 
     evil = crafted_zip(tmp_path / "model.zip", tmp_path / "pwned")
+    for option in ("trust_model", "trust"):
+        with pytest.raises(CampaignError, match=f"agent 'policy' has no option '{option}'"):
+            make_agent(f"policy:{evil}", "wwn", **{option: True})
     with pytest.raises(CampaignError, match="--trust-model"):
-        make_agent(f"policy:{evil}", trust_model=True, trust=True)
+        make_agent(f"policy:{evil}", "wwn")
     assert not (tmp_path / "pwned").exists()
 
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from factionsim import load_campaign
 from factionsim.cli import main
 from factionsim.configs import default_campaign_path
-from factionsim.core.campaign import load_campaign
 from factionsim.core.game import CampaignError
 
 
@@ -110,9 +110,8 @@ def test_a_campaign_it_does_not_fit_is_refused_naming_file_faction_and_what_fits
 def test_a_ruleset_without_a_shipped_policy_is_refused_clearly():
     from factionsim.agents import make_agent
 
-    state = load_campaign(default_campaign_path("houses"))
     with pytest.raises(CampaignError, match="no trained policy ships for the houses ruleset"):
-        make_agent("trained").check_fits(state)
+        make_agent("trained", "houses")  # when the registry makes it, before any game
 
 
 def test_trained_in_a_tournament(tmp_path):
@@ -122,6 +121,42 @@ def test_trained_in_a_tournament(tmp_path):
     assert r["games"] == 2 and set(r["agents"]) == {"trained", "random"}
     assert main(["tournament", "--agents", "trained,heuristic", "--games", "1", "--turns", "1",
                  "--out", str(tmp_path / "t"), "--quiet"]) == 0
+
+
+def test_a_tournament_checks_the_policy_at_every_seat_before_any_game(tmp_path, capsys):
+    path = tmp_path / "five.yaml"
+    assert main(["new", str(path), "--factions", "5", "--seed", "5", "--quiet"]) == 0
+    assert main(["tournament", "--campaign", str(path), "--agents", "random,trained", "--games",
+                 "1", "--out", str(tmp_path / "t"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "faction '" in err and "does not fit" in err and "5 factions" in err
+    assert not (tmp_path / "t").exists()
+
+
+def test_evaluation_plays_the_one_game_loop_reproducibly():
+    """``factionsim train`` evaluates through :func:`factionsim.runner.play`: game ``g`` is the
+    tournament's game ``g`` (dice from ``(seed, g)``) with the player at seat ``g mod 4``, so
+    replaying it by hand gives the evaluation's outcome, and two evaluations are identical."""
+    from factionsim.agents import make_agent
+    from factionsim.runner import CampaignTemplate, play
+    from factionsim.training import Args
+    from factionsim.training.evaluate import evaluate, outcome
+
+    args = Args(max_turns=3)
+    player = make_agent("trained", "wwn")
+    first = evaluate(player, args, "random", games=4, seed=3)
+    assert {k: v for k, v in first.items() if k != "seconds"} == \
+        {k: v for k, v in evaluate(player, args, "random", games=4, seed=3).items() if k != "seconds"}
+    results = []
+    for g in range(4):
+        state = CampaignTemplate.load(None).new_game(3, g)
+        seat = list(state.factions)[g % 4]
+        state.max_turns = state.turn + 3
+        agents = {fid: make_agent("random", "wwn") for fid in state.factions}
+        play(state, 3, {**agents, seat: player})
+        results.append(outcome(state.scores(), seat, state.factions[seat].alive))
+    assert first["win_rate"] == sum(r > 0 for r in results) / 4
+    assert first["shared_win_rate"] == sum(r == 0 for r in results) / 4
 
 
 def test_trained_replans_when_the_gm_asks(tmp_path):
@@ -137,7 +172,7 @@ def test_trained_replans_when_the_gm_asks(tmp_path):
         fid = state.current_actor()
     legal = state.legal_actions()
     out = io.StringIO()
-    review = GmReview(make_agent("trained"), input=io.StringIO("r\na\n"), output=out)
+    review = GmReview(make_agent("trained", "wwn"), input=io.StringIO("r\na\n"), output=out)
     action = review.act(state.view(fid), legal, np.random.default_rng(0))
     first = out.getvalue().split("plans: ")[1].splitlines()[0]
     assert action in legal and str(action) != first
@@ -156,7 +191,7 @@ def test_deterministic_option_must_be_true_or_false():
     from factionsim.agents import make_agent
 
     with pytest.raises(CampaignError, match="deterministic"):
-        make_agent("trained", deterministic="yes")
+        make_agent("trained", "wwn", deterministic="yes")
 
 
 def test_a_game_that_outgrows_the_codec_is_decided_by_the_heuristic(monkeypatch):
@@ -166,7 +201,7 @@ def test_a_game_that_outgrows_the_codec_is_decided_by_the_heuristic(monkeypatch)
     from factionsim.envs.wwn_codec import EncodingError, WwnCodec
 
     state = load_campaign(default_campaign_path())
-    agent = make_agent("trained")
+    agent = make_agent("trained", "wwn")
     agent.check_fits(state)
     while len(state.legal_actions()) < 2:
         state.apply(state.legal_actions()[0])
@@ -188,4 +223,5 @@ def test_validate_reports_trained_on_a_ruleset_without_a_policy_with_its_line(tm
     line = next(i for i, t in enumerate(path.read_text().splitlines(), 1) if "trained" in t)
     assert main(["validate", str(path)]) == 2
     err = capsys.readouterr().err
-    assert f"{path}, line {line}, " in err and "no trained policy ships for the houses" in err
+    assert f"{path}, line {line}, houses[0].agent: " in err
+    assert "no trained policy ships for the houses" in err

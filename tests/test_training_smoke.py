@@ -64,8 +64,9 @@ def test_tensorboard_has_a_win_rate_curve_per_opponent(trained_run):
 
 
 def test_the_policy_file_plays_a_campaign_as_an_agent(trained_run, tmp_path):
+    from factionsim import load_campaign
     from factionsim.configs import default_campaign_path
-    from factionsim.core.campaign import load_campaign, save_campaign
+    from factionsim.core.campaign import save_campaign
     from factionsim.runner import agents_from_campaign, play
 
     _, policy = trained_run

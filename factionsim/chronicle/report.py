@@ -1,9 +1,11 @@
 """The campaign report: one self-contained HTML file (inline SVG, CSS and a little JS; no network).
 
-It shows faction HP, Treasure and assets over time as line charts, a map of the locations with
-each faction's Bases and assets at every recorded turn (a slider steps through the history), a
-timeline of key events and the chronicle. Data comes from the history beside the campaign
-(:mod:`factionsim.core.history`): one snapshot per turn and the events of each turn.
+It shows the factions now (a table), their numbers over time as line charts (WWN: HP, Treasure,
+assets), a map of the locations with each faction's Bases and assets at every recorded turn for
+a ruleset with places (a slider steps through the history), the key events of each turn, a
+timeline and the chronicle. What it shows of a campaign comes from its ruleset's presentation
+(:class:`factionsim.core.presentation.Presentation`); the data from the history beside the
+campaign (:mod:`factionsim.core.history`): one snapshot per turn and the events of each turn.
 
 >>> g = {"a": ["b"], "b": ["a", "c"], "c": ["b"]}
 >>> layout(g) == layout(g), all(0 <= v <= 1 for p in layout(g).values() for v in p)
@@ -21,14 +23,16 @@ from typing import Any
 
 import numpy as np
 
+from factionsim.core.calendar import campaign_calendar
 from factionsim.core.game import Event
+from factionsim.core.names import Names
+from factionsim.core.presentation import MapFrame
+from factionsim.rulesets import get_ruleset
 
-from .markdown import Names, describe
-from .views import players_events, stealthed_assets
+from .markdown import describe
+from .views import chronicle_paths, players_events, render_turn, stealthed_assets
 
 PALETTE = ("#c0392b", "#2471a3", "#7d3c98", "#d68910", "#138d75", "#5d6d7e", "#a04000", "#1e8449")
-KEY_KINDS = ("goal-complete", "goal-failed", "goal-chosen", "collapse", "destroyed",
-             "base-planted", "base-lost", "raise", "gm-veto", "rumour")
 MAP_W, MAP_H = 760, 560
 
 
@@ -121,31 +125,6 @@ def markdown_to_html(md: str) -> str:
 
 
 # ------------------------------------------------------------------ data
-def _faction_series(frames: list[tuple[int, dict[str, Any]]], fids: list[str]) -> dict[str, Any]:
-    from factionsim.rules.wwn.data import max_faction_hp
-
-    series: dict[str, dict[str, list[int | None]]] = {m: {f: [] for f in fids}
-                                                       for m in ("hp", "treasure", "assets")}
-    for _, data in frames:
-        present = {f["id"]: f for f in data.get("factions", [])}
-        for fid in fids:
-            f = present.get(fid)
-            alive = f is not None and f.get("alive", True)
-            if f is None:
-                hp = None
-            elif not alive:
-                hp = 0
-            else:
-                hp = f.get("hp")
-                if hp is None:
-                    hp = max_faction_hp(f["force"], f["wealth"], f["cunning"])
-            series["hp"][fid].append(hp)
-            series["treasure"][fid].append(f.get("treasure", 0) if f is not None else None)
-            series["assets"][fid].append(
-                sum(a["type"] != "base-of-influence" for a in f.get("assets") or []) if alive else 0)
-    return series
-
-
 def faction_colors(fids: list[str]) -> dict[str, str]:
     """Each faction's colour in every chart and map (campaign order, :data:`PALETTE`)."""
     return {fid: PALETTE[i % len(PALETTE)] for i, fid in enumerate(fids)}
@@ -202,16 +181,16 @@ def line_chart(title: str, turns: list[int], values: dict[str, list[float | None
     return "".join(parts)
 
 
-def _map_svg(data_frames: list[tuple[int, dict[str, Any]]], colors: dict[str, str],
-             fnames: dict[str, str], tnames: dict[str, str], hide_stealth: bool) -> str:
-    last = data_frames[-1][1]
-    locs = last["locations"]
-    lnames = {loc["id"]: loc.get("name", loc["id"]) for loc in locs}
-    adj: dict[str, list[str]] = {loc["id"]: [] for loc in locs}
-    for loc in locs:
-        for n in loc.get("neighbors", []):
-            adj[loc["id"]].append(n)
-            adj.setdefault(n, []).append(loc["id"])
+def _map_svg(frames: list[MapFrame], colors: dict[str, str], fnames: dict[str, str]) -> str:
+    """The map at every recorded turn (one ``<g>`` per frame, the last one shown): places laid
+    out from the last frame's roads, each frame's rulers, coasts and faction badges."""
+    last = frames[-1]
+    lnames = {p.id: p.name for p in last.places}
+    adj: dict[str, list[str]] = {p.id: [] for p in last.places}
+    for p in last.places:
+        for n in p.neighbors:
+            adj[p.id].append(n)
+            adj.setdefault(n, []).append(p.id)
     pos01 = layout(adj)
     pad_x, pad_y = 90, 60
     pos = {k: (pad_x + v[0] * (MAP_W - 2 * pad_x), pad_y + v[1] * (MAP_H - 2 * pad_y - 40))
@@ -225,14 +204,15 @@ def _map_svg(data_frames: list[tuple[int, dict[str, Any]]], colors: dict[str, st
             seen.add((a, b))
             parts.append(f'<line x1="{pos[a][0]:.1f}" y1="{pos[a][1]:.1f}" x2="{pos[b][0]:.1f}" '
                          f'y2="{pos[b][1]:.1f}" class="road"/>')
-    for fi, (_turn, data) in enumerate(data_frames):
-        rulers = {loc["id"]: loc.get("ruler") for loc in data["locations"]}
-        parts.append(f'<g class="frame" data-frame="{fi}"' + ("" if fi == len(data_frames) - 1
+    for fi, frame in enumerate(frames):
+        rulers = {p.id: p.ruler for p in frame.places}
+        coasts = {p.id for p in frame.places if p.coastal}
+        parts.append(f'<g class="frame" data-frame="{fi}"' + ("" if fi == len(frames) - 1
                                                                else ' style="display:none"') + ">")
         for lid, (px, py) in pos.items():
             ruler = rulers.get(lid)
             fill = colors.get(ruler, "#ffffff") if ruler else "#ffffff"
-            coastal = any(loc["id"] == lid and loc.get("coastal") for loc in data["locations"])
+            coastal = lid in coasts
             parts.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="11" fill="#fff"/>')
             parts.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="11" fill="{fill}" '
                          f'fill-opacity="{0.35 if ruler else 1}" class="place'
@@ -241,39 +221,17 @@ def _map_svg(data_frames: list[tuple[int, dict[str, Any]]], colors: dict[str, st
                          + ("; coastal" if coastal else "") + "</title></circle>")
             parts.append(f'<text x="{px:.1f}" y="{py - 16:.1f}" class="plabel" '
                          f'text-anchor="middle">{html.escape(lnames[lid])}</text>')
-        badges: dict[str, list[tuple[str, list[dict[str, Any]]]]] = {}
-        for f in data.get("factions", []):
-            if not f.get("alive", True):
-                continue
-            here: dict[str, list[dict[str, Any]]] = {}
-            for a in f.get("assets") or []:
-                if hide_stealth and a.get("stealth"):
-                    continue
-                here.setdefault(a["location"], []).append(a)
-            if f.get("headquarters") and f["headquarters"] not in here:
-                here[f["headquarters"]] = [{"type": "base-of-influence", "hp": f.get("hp")}]
-            for lid, assets in here.items():
-                badges.setdefault(lid, []).append((f["id"], assets))
-        for lid, entries in badges.items():
+        for lid, badges in frame.badges.items():
             if lid not in pos:
                 continue
             px, py = pos[lid]
-            for k, (fid, assets) in enumerate(entries):
-                base = [a for a in assets if a["type"] == "base-of-influence"]
-                others = [a for a in assets if a["type"] != "base-of-influence"]
+            for k, badge in enumerate(badges):
                 bx, by = px - 26, py + 15 + k * 17
-                tip = html.escape(fnames.get(fid, fid) + ": " + "; ".join(
-                    f"{tnames.get(a['type'], a['type'])} {a.get('hp', '?')}"
-                    + (f"/{a['max_hp']}" if a.get("max_hp") else "")
-                    + (" (stealthed)" if a.get("stealth") else "") for a in assets))
-                parts.append(f'<g class="badge"><title>{tip}</title>'
+                parts.append(f'<g class="badge"><title>{html.escape(badge.tip)}</title>'
                              f'<rect x="{bx:.1f}" y="{by:.1f}" width="52" height="15" rx="3" '
-                             f'fill="{colors.get(fid, "#888")}"/>')
-                label = ("\u25a0" if base else "") + (f" {len(others)}" if others else "")
-                if base and base[0].get("hp") is not None:
-                    label = f"\u25a0{base[0]['hp']}" + (f" +{len(others)}" if others else "")
+                             f'fill="{colors.get(badge.faction, "#888")}"/>')
                 parts.append(f'<text x="{bx + 26:.1f}" y="{by + 11.5:.1f}" class="blabel" '
-                             f'text-anchor="middle">{html.escape(label.strip())}</text></g>')
+                             f'text-anchor="middle">{html.escape(badge.label)}</text></g>')
         parts.append("</g>")
     parts.append("</svg>")
     return "".join(parts)
@@ -285,35 +243,25 @@ def _event_html(e: Event, names: Names, colors: dict[str, str]) -> str:
     return f"<li>{dot}{who}{_inline(describe(e, names))}</li>"
 
 
-WWN_TABLE_HEAD = ("<th>faction</th><th>HP</th><th>F/C/W</th><th>Treasure</th><th>XP</th>"
-                  "<th>goal</th>")
-
-
 def build_report(campaign: str | Path, view: str = "gm") -> str:
-    """The report of a campaign file and its history, as one HTML document."""
+    """The report of a campaign file and its history, as one HTML document: what is shown comes
+    from the ruleset's presentation (``RulesetInfo.present``)."""
     import yaml
 
     from factionsim.core.history import History
 
-    from .views import render_turn
-
     path = Path(campaign)
     history = History(path)
     current = yaml.safe_load(path.read_text(encoding="utf-8"))
-    if current.get("ruleset", "wwn") != "wwn":
-        return build_generic_report(path, history, current, view)
+    present = get_ruleset(current["ruleset"]).present
     turn_now = int(current.get("turn", 0) or 0)
     frames = [(t, d) for t, d in history.replay_frames(turn_now) if d]
     if not frames or frames[-1][0] != turn_now:
         frames.append((turn_now, current))
-    fids = [f["id"] for f in current["factions"]]
-    fnames = {f["id"]: f.get("name", f["id"]) for f in current["factions"]}
+    names = present.names(current)
+    fids = list(names.factions)
     colors = faction_colors(fids)
-    from factionsim.rules.wwn.data import ASSET_TYPES
-
-    tnames = {k: v.name for k, v in ASSET_TYPES.items()}
-    names = Names(fnames, {loc["id"]: loc.get("name", loc["id"]) for loc in current["locations"]},
-                  tnames)
+    names.calendar = campaign_calendar(current)
     turns = [t for t, _ in frames]
     snapshots = dict(frames)
     events_by_turn: dict[int, list[Event]] = {}
@@ -324,64 +272,63 @@ def build_report(campaign: str | Path, view: str = "gm") -> str:
         if view == "players":
             evs = players_events(evs, stealthed_assets(snapshots.get(t - 1)))
         events_by_turn[t] = evs
-    series = _faction_series(frames, fids)
-    charts = "".join(line_chart(title, turns, series[key], colors, fnames, key) for key, title in
-                     (("hp", "Faction HP"), ("treasure", "Treasure"),
-                      ("assets", "Assets (not counting Bases)")))
-    map_svg = _map_svg(frames, colors, fnames, tnames, hide_stealth=view == "players")
+    per_frame = [present.series(d) for _, d in frames]
+    charts = "".join(
+        line_chart(title, turns, {f: [s.get(f, {}).get(key) for s in per_frame] for f in fids},
+                   colors, names.factions, key)
+        for key, title in present.charts)
+    if present.map is not None:
+        map_title = "The map, turn by turn"
+        map_svg = _map_svg([present.map(d, names, view == "players") for _, d in frames], colors,
+                           names.factions)
+    else:
+        map_title, map_svg = "Turn by turn", ""
     # per-turn panels and the timeline
-    panels = []
+    timeline_kinds = present.timeline_kinds or present.key_kinds
+    panels, timeline = [], []
     for fi, t in enumerate(turns):
-        key = [e for e in events_by_turn.get(t, []) if e.kind in KEY_KINDS]
+        key = [e for e in events_by_turn.get(t, []) if e.kind in present.key_kinds]
         body = "".join(_event_html(e, names, colors) for e in key) or "<li>(nothing of note)</li>"
-        heading = "Before the first turn" if t == 0 else f"Turn {t}"
+        heading = "Before the first turn" if t == 0 else names.turn_title(t)
         panels.append(f'<div class="panel" data-frame="{fi}"'
                       + ("" if fi == len(turns) - 1 else ' style="display:none"')
                       + f"><h3>{heading}</h3><ul class=\"events\">{body}</ul></div>")
-    timeline = []
-    for t in turns:
-        key = [e for e in events_by_turn.get(t, []) if e.kind in KEY_KINDS and e.kind != "goal-chosen"]
-        if not key:
-            continue
-        timeline.append(f'<li class="tturn"><span class="tnum">Turn {t}</span><ul>'
-                        + "".join(_event_html(e, names, colors) for e in key) + "</ul></li>")
+        marked = [e for e in key if e.kind in timeline_kinds]
+        if marked:
+            when = html.escape(names.turn_title(t))
+            timeline.append(f'<li class="tturn"><span class="tnum">{when}</span><ul>'
+                            + "".join(_event_html(e, names, colors) for e in marked) + "</ul></li>")
     # the chronicle: the file beside the campaign, else rendered from the history
-    from factionsim.commands.gm import chronicle_paths
-
     chron_path = chronicle_paths(path)["players" if view == "players" else "gm"]
     if chron_path.is_file():
         chronicle_md = chron_path.read_text(encoding="utf-8")
     else:
         chronicle_md = "".join(render_turn(events_by_turn[t], names, "gm") + "\n"
                                for t in turns if t in events_by_turn)
-    legend = legend_html(fids, fnames, colors)
+    headers, rows = present.table(current)
+    dots = [f'<span class="dot" style="background:{colors[f]}"></span>' for f in fids] \
+        if present.colour_rows else [""] * len(rows)
     table_rows = "".join(
-        f"<tr><td><span class=\"dot\" style=\"background:{colors[f['id']]}\"></span>"
-        f"{html.escape(f.get('name', f['id']))}</td>"
-        f"<td>{f.get('hp', '') if f.get('alive', True) else 'collapsed'}</td>"
-        f"<td>{f['force']}/{f['cunning']}/{f['wealth']}</td><td>{f.get('treasure', 0)}</td>"
-        f"<td>{f.get('xp', 0)}</td><td>{html.escape(_goal_name(f.get('goal')))}</td></tr>"
-        for f in current["factions"])
+        "<tr>" + "".join(f"<td>{dot if i == 0 else ''}{html.escape(str(c))}</td>"
+                         for i, c in enumerate(row)) + "</tr>"
+        for dot, row in zip(dots, rows, strict=True))
     title = current.get("name") or path.stem
-    data_js = json.dumps({"turns": turns})
+    data_js = json.dumps({"turns": turns, **_frame_dates(names.calendar, turns)}).replace("<", "\\u003c")
     subtitle = "the players' view" if view == "players" else "the GM's view"
     return _TEMPLATE.format(
-        title=html.escape(title), subtitle=subtitle, turn=turn_now, legend=legend, charts=charts,
-        table_head=WWN_TABLE_HEAD, map_title="The map, turn by turn",
+        title=html.escape(title), subtitle=subtitle, turn=turn_now,
+        legend=legend_html(fids, names.factions, colors), charts=charts,
+        table_head="".join(f"<th>{html.escape(h)}</th>" for h in headers), map_title=map_title,
         map=map_svg, panels="".join(panels), last=len(turns) - 1, first_turn=turns[0],
         timeline="".join(timeline) or "<li>No key events yet.</li>", table_rows=table_rows,
         chronicle=markdown_to_html(chronicle_md), data=data_js, css=CSS, js=_JS)
 
 
-def _goal_name(goal: Any) -> str:
-    if not goal:
-        return "none"
-    if isinstance(goal, str):
-        return goal.replace("-", " ").title()
-    text = goal["id"].replace("-", " ").title()
-    if goal.get("needed"):
-        text += f" ({goal.get('progress', 0)}/{goal['needed']})"
-    return text
+def _frame_dates(calendar: Any, turns: list[int]) -> dict[str, list[str]]:
+    """``{"dates": [...]}`` for the slider with a calendar: the state after turn ``t`` is the
+    state on the date turn ``t + 1`` begins (before turn 1: the start date); ``{}`` without."""
+    return {} if calendar is None else {"dates": [calendar.label(t + 1) for t in turns]}
+
 
 
 CSS = """
@@ -443,7 +390,8 @@ _JS = """
       el.style.display = Number(el.getAttribute('data-frame')) === i ? '' : 'none';
     });
     var t = data.turns[i];
-    label.textContent = t === 0 ? 'Before turn 1' : 'After turn ' + t;
+    label.textContent = (t === 0 ? 'Before turn 1' : 'After turn ' + t)
+      + (data.dates ? ' (' + data.dates[i] + ')' : '');
     document.querySelectorAll('.cursor').forEach(function (c) {
       var d = c.dataset;
       var x = Number(d.x0) + (t - Number(d.t0)) / Number(d.span) * Number(d.pw);
@@ -505,51 +453,3 @@ the coast. Hover for details.</p>
 </html>
 """
 
-
-def build_generic_report(path: Path, history: Any, current: dict[str, Any], view: str) -> str:
-    """The report of a ruleset other than WWN, from its ``factionsim.rules.<ruleset>.present``
-    module: ``SERIES`` [(key, title)], ``series(frame) -> {faction: {key: number}}``,
-    ``names(frame) -> Names``, ``table(frame) -> (headers, rows)``, ``KEY_KINDS``. Charts over
-    time, per-turn key events, a timeline and the chronicle; no map."""
-    from importlib import import_module
-
-    from .views import render_turn
-
-    present = import_module(f"factionsim.rules.{current['ruleset']}.present")
-    turn_now = int(current.get("turn", 0) or 0)
-    frames = [(t, d) for t, d in history.replay_frames(turn_now) if d]
-    if not frames or frames[-1][0] != turn_now:
-        frames.append((turn_now, current))
-    names = present.names(current)
-    fids = list(names.factions)
-    colors = faction_colors(fids)
-    turns = [t for t, _ in frames]
-    per_frame = [present.series(d) for _, d in frames]
-    charts = "".join(
-        line_chart(title, turns, {f: [s.get(f, {}).get(key) for s in per_frame] for f in fids},
-                    colors, names.factions, key)
-        for key, title in present.SERIES)
-    events_by_turn = {t: history.events(t) for t in turns if t}
-    panels, timeline = [], []
-    for fi, t in enumerate(turns):
-        key = [e for e in events_by_turn.get(t, []) if e.kind in present.KEY_KINDS]
-        body = "".join(_event_html(e, names, colors) for e in key)
-        panels.append(f'<div class="panel" data-frame="{fi}"'
-                      + ("" if fi == len(turns) - 1 else ' style="display:none"')
-                      + f"><h3>{'Before the first turn' if t == 0 else f'Turn {t}'}</h3>"
-                      f'<ul class="events">{body or "<li>(nothing of note)</li>"}</ul></div>')
-        if key:
-            timeline.append(f'<li class="tturn"><span class="tnum">Turn {t}</span><ul>{body}</ul></li>')
-    chronicle_md = "".join(render_turn(events_by_turn[t], names, view) + "\n"
-                           for t in turns if events_by_turn.get(t))
-    headers, rows = present.table(current)
-    legend = legend_html(fids, names.factions, colors)
-    return _TEMPLATE.format(
-        title=html.escape(current.get("name") or path.stem),
-        subtitle="the players' view" if view == "players" else "the GM's view", turn=turn_now,
-        legend=legend, charts=charts, table_head="".join(f"<th>{html.escape(h)}</th>" for h in headers),
-        map_title="Turn by turn", map="", panels="".join(panels), last=len(turns) - 1,
-        first_turn=turns[0], timeline="".join(timeline) or "<li>No key events yet.</li>",
-        table_rows="".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>"
-                           for row in rows),
-        chronicle=markdown_to_html(chronicle_md), data=json.dumps({"turns": turns}), css=CSS, js=_JS)

@@ -21,11 +21,21 @@ asset that attacks loses its Stealth (``revealed``), and the players hear of it.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from factionsim.core.game import Event
+from factionsim.core.names import Names
 
-from .markdown import Names, render_markdown
+from .markdown import render_markdown
+
+
+def chronicle_paths(campaign: Path) -> dict[str, Path]:
+    """``{"gm": march.chronicle.md, "players": march.players.md}`` beside ``march.yaml``."""
+    return {"gm": campaign.with_name(campaign.stem + ".chronicle.md"),
+            "players": campaign.with_name(campaign.stem + ".players.md")}
+
 
 #: Event kinds the players never see.
 SECRET_KINDS = frozenset({"hide", "decision", "gm-veto"})
@@ -109,5 +119,5 @@ def render_turn(events: list[Event], names: Names, view: str = "gm",
         events = players_events(events, hidden)
     elif view != "gm":
         raise ValueError(f"unknown chronicle view {view!r}; use 'gm' or 'players'")
-    text = render_markdown(events, names, "x")
+    text = render_markdown(events, replace(names, notes=()), "x")
     return text.split("\n", 1)[1].strip() + "\n"

@@ -21,12 +21,6 @@ from factionsim.core.game import CampaignError
 from factionsim.models.trust import add_trust_argument
 
 
-def chronicle_paths(campaign: Path) -> dict[str, Path]:
-    """``{"gm": march.chronicle.md, "players": march.players.md}`` beside ``march.yaml``."""
-    return {"gm": campaign.with_name(campaign.stem + ".chronicle.md"),
-            "players": campaign.with_name(campaign.stem + ".players.md")}
-
-
 def _titles(name: str) -> dict[str, str]:
     return {"gm": f"{name}: the GM's chronicle", "players": f"{name}: what the players know"}
 
@@ -34,7 +28,7 @@ def _titles(name: str) -> dict[str, str]:
 def write_turn_chronicles(campaign: Path, name: str, names: Any, turn: int, events: list[Any],
                           hidden: set[str]) -> None:
     """Append turn ``turn``'s block to both chronicle files (after trimming any later block)."""
-    from factionsim.chronicle.views import render_turn
+    from factionsim.chronicle.views import chronicle_paths, render_turn
     from factionsim.core.history import append_chronicle, trim_chronicle
 
     titles = _titles(name)
@@ -42,63 +36,37 @@ def write_turn_chronicles(campaign: Path, name: str, names: Any, turn: int, even
         trim_chronicle(path, turn - 1)
         block = render_turn(events, names, view, hidden) if events else \
             f"## Turn {turn}\n\n(no events recorded)\n"
-        append_chronicle(path, titles[view], turn, block)
+        append_chronicle(path, titles[view], turn, block, getattr(names, "notes", ()))
 
 
 def _summary(state: Any) -> dict[str, Any]:
-    if getattr(state, "ruleset", "wwn") != "wwn":  # other rulesets: their own headline numbers
-        return {fid: {"name": state.factions[fid].name, **v}
-                for fid, v in state.faction_summary().items()}
-    return {fid: {"name": f.name, "alive": f.alive, "hp": f.hp, "max_hp": f.max_hp,
-                  "treasure": f.treasure, "xp": f.xp, "goal": f.goal.id if f.goal else None,
-                  "assets": sum(a.owner == fid for a in state.assets.values())}
-            for fid, f in state.factions.items()}
+    from factionsim.rulesets import ruleset_of
+
+    return ruleset_of(state).present.faction_status(state)
 
 
 def _print_summary(state: Any) -> None:
-    if getattr(state, "ruleset", "wwn") != "wwn":
-        for fid, v in state.faction_summary().items():
-            details = ", ".join(f"{k} {x}" for k, x in v.items() if k != "alive")
-            print(f"  {state.factions[fid].name}: {details if v['alive'] else 'collapsed'}")
-        return
-    for f in state.factions.values():
-        if not f.alive:
-            print(f"  {f.name}: collapsed")
-            continue
-        goal = f.goal.id if f.goal else "none"
-        print(f"  {f.name}: HP {f.hp}/{f.max_hp}, Treasure {f.treasure}, XP {f.xp}, goal {goal}")
+    from factionsim.rulesets import ruleset_of
 
-
-def _finish_turn(state: Any, agents: dict[str, Any]) -> list[Any]:
-    """The game ended mid-turn (a faction collapsed): play the turn out so the file is whole."""
-    from factionsim.runner import agent_rng
-
-    events: list[Any] = []
-    rng = agent_rng(state)
-    start = state.turn
-    while state.turn == start and state.phase != "turn-start":
-        actor = state.current_actor()
-        if actor is None:
-            break
-        action = agents[actor].act(state.view(actor), state.legal_actions(), rng)
-        events.extend(state.apply(action))
-    return events
+    present = ruleset_of(state).present
+    for fid in state.factions:
+        print(f"  {present.faction_line(state, fid)}")
 
 
 def cmd_turn(args: argparse.Namespace) -> int:
-    import numpy as np
-
     from factionsim.chronicle import Names
-    from factionsim.chronicle.views import stealthed_assets
-    from factionsim.core.campaign import dump_campaign_text, load_campaign, write_atomic
+    from factionsim.chronicle.views import chronicle_paths, stealthed_assets
+    from factionsim.core.campaign import dump_campaign_text, write_atomic
+    from factionsim.core.dice import fresh_seed
     from factionsim.core.history import History
-    from factionsim.runner import agents_from_campaign, play
+    from factionsim.rulesets import load_campaign
+    from factionsim.runner import agents_from_campaign, finish_turn, play
 
     path = Path(args.campaign)
     state = load_campaign(path)
     text = path.read_text(encoding="utf-8")
     if state.seed is None:
-        state.seed = int(np.random.SeedSequence().entropy % 2**32)
+        state.seed = fresh_seed()
     agents = agents_from_campaign(state, source=path)
     prompting = args.interactive or any(f.agent == "manual" and f.alive
                                         for f in state.factions.values())
@@ -125,7 +93,7 @@ def cmd_turn(args: argparse.Namespace) -> int:
         history.begin_turn(before, turn_before)
         events = play(state, 1, agents)
         if state.turn == turn_before:
-            events += _finish_turn(state, agents)
+            events += finish_turn(state, agents)  # a faction collapsed mid-turn
         if state.turn == turn_before:  # nothing could be played
             break
         after = dump_campaign_text(state)
@@ -160,9 +128,9 @@ def cmd_turn(args: argparse.Namespace) -> int:
 
 def _step(args: argparse.Namespace, forward: bool) -> int:
     from factionsim.chronicle import Names
-    from factionsim.chronicle.views import stealthed_assets
-    from factionsim.core.campaign import load_campaign
+    from factionsim.chronicle.views import chronicle_paths, stealthed_assets
     from factionsim.core.history import History, HistoryError, trim_chronicle
+    from factionsim.rulesets import load_campaign
 
     path = Path(args.campaign)
     if not path.is_file():

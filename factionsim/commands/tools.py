@@ -14,19 +14,20 @@ from pathlib import Path
 from typing import Any
 
 from factionsim.core.game import CampaignError
+from factionsim.core.ruleset import DEFAULT_RULESET
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    import numpy as np
-
-    from factionsim.core.campaign import load_campaign, write_atomic
+    from factionsim.core.campaign import write_atomic
+    from factionsim.core.dice import fresh_seed
     from factionsim.rules.wwn.generate import campaign_text, generate_campaign
+    from factionsim.rulesets import load_campaign
 
     path = Path(args.file)
     if path.exists() and not args.force:
         raise CampaignError(f"{path}: already exists; pick another name or add --force to "
                             "overwrite it.")
-    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**31)
+    seed = args.seed if args.seed is not None else fresh_seed()
     try:
         data = generate_campaign(args.factions, args.locations, seed, agent=args.agent,
                                  name=args.name)
@@ -54,9 +55,15 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 def cmd_schema(args: argparse.Namespace) -> int:
     from factionsim.core.campaign import write_atomic
-    from factionsim.core.schema import schema_text
+    from factionsim.rulesets import RULESETS, get_ruleset
 
-    text = schema_text()
+    info = get_ruleset(args.ruleset)
+    if info.schema is None:
+        with_schema = [name for name, r in RULESETS.items() if r.schema is not None]
+        raise CampaignError(f"no JSON Schema for the {info.name} ruleset yet; rulesets with one: "
+                            f"{', '.join(with_schema)}")
+    usages = [spec.usage for spec in info.agents]
+    text = json.dumps(info.schema(usages), indent=2) + "\n"
     if args.output and args.output != "-":
         write_atomic(Path(args.output), text)
         if not args.quiet:
@@ -68,7 +75,8 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 def cmd_report(args: argparse.Namespace) -> int:
     from factionsim.chronicle.report import build_report
-    from factionsim.core.campaign import load_campaign, write_atomic
+    from factionsim.core.campaign import write_atomic
+    from factionsim.rulesets import load_campaign
 
     path = Path(args.campaign)
     load_campaign(path)  # refuse a broken campaign with the usual message
@@ -105,8 +113,10 @@ def add_parser(sub: Any) -> None:
 
     schema = sub.add_parser("schema", help="print the JSON Schema of campaign files",
                             description="Print (or write with -o) the JSON Schema (draft "
-                            "2020-12) of WWN campaign files, for editors that validate and "
-                            "complete YAML.")
+                            "2020-12) of a ruleset's campaign files (WWN by default), for "
+                            "editors that validate and complete YAML.")
+    schema.add_argument("--ruleset", default=DEFAULT_RULESET,
+                        help=f"the ruleset (default {DEFAULT_RULESET})")
     schema.add_argument("-o", "--output", help="file to write (default: standard output)")
     schema.add_argument("--quiet", action="store_true", help="no message on standard error")
     schema.set_defaults(func=cmd_schema)

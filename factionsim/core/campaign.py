@@ -1,10 +1,11 @@
 """Campaign files: load a YAML campaign into a game state, and save a state back, atomically.
 
-A campaign file is a YAML mapping whose ``ruleset`` field picks the rule system (see
-:data:`RULESETS`). Loading reads the file, records the line of every field (so errors can point
-at it), lets the ruleset's ``validate`` module check and normalize the data, then builds the
-ruleset's state class with ``from_dict``. Every problem raises :class:`CampaignError` with one
-short paragraph naming the file, the field path, the line, the bad value and what is allowed.
+A campaign file is a YAML mapping whose ``ruleset`` field picks the rule system. Loading
+(:func:`factionsim.rulesets.load_campaign`) reads the file here (:func:`load_campaign_data`
+records the line of every field, so errors can point at it), lets the ruleset's ``validate``
+check and normalize the data, then builds the ruleset's state class with ``from_dict``. Every
+problem raises :class:`CampaignError` with one short paragraph naming the file, the field path,
+the line, the bad value and what is allowed.
 
 Saving writes ``state.to_dict()`` as readable, deterministic YAML through a temporary file in the
 same directory and ``os.replace``, so a crash mid-save leaves the previous file intact.
@@ -19,24 +20,15 @@ tags: [martial]
 from __future__ import annotations
 
 import contextlib
-import importlib
 import os
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from .game import CampaignError
-
-#: ruleset name -> (validation module, "module:StateClass"); both imported only when needed.
-RULESETS: dict[str, tuple[str, str]] = {
-    "wwn": ("factionsim.rules.wwn.validate", "factionsim.rules.wwn.state:WwnState"),
-    "houses": ("factionsim.rules.houses.validate", "factionsim.rules.houses.state:HousesState"),
-    "engagements": ("factionsim.rules.engagements.validate",
-                    "factionsim.rules.engagements.state:EngagementsState"),
-    "conflict": ("factionsim.rules.conflict.validate", "factionsim.rules.conflict.state:ConflictState"),
-}
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 
@@ -128,11 +120,13 @@ class FieldChecker:
         return f"{at}, {format_path(path)}"
 
 
-def load_campaign_data(path: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[FieldPath, int]]:
+def load_campaign_data(path: str | os.PathLike[str], rulesets: Sequence[str] = ()
+                       ) -> tuple[dict[str, Any], dict[FieldPath, int]]:
     """Read a campaign file: ``(data, lines)`` where ``lines`` maps field paths to line numbers.
 
     Raises :class:`CampaignError` for a missing or unreadable file, broken YAML (with YAML's
-    line and column) or a top level that is not a mapping.
+    line and column) or a top level that is not a mapping (``rulesets``: the names an empty
+    file is told to choose from).
     """
     source = str(path)
     try:
@@ -160,7 +154,7 @@ def load_campaign_data(path: str | os.PathLike[str]) -> tuple[dict[str, Any], di
     if data is None:
         raise CampaignError(
             f"{source}: the campaign file is empty; it must be a YAML mapping with at least "
-            f"a 'ruleset' field (one of: {', '.join(RULESETS)})."
+            f"a 'ruleset' field (one of: {', '.join(rulesets)})."
         )
     if not isinstance(data, dict):
         raise CampaignError(
@@ -185,30 +179,6 @@ def _yaml_type(value: Any) -> str:
     if isinstance(value, str):
         return "string"
     return type(value).__name__
-
-
-def load_campaign(path: str | os.PathLike[str]) -> Any:
-    """Load, validate and build the game state of a campaign file.
-
-    Dispatches on the file's ``ruleset`` field through :data:`RULESETS`; raises
-    :class:`CampaignError` (one paragraph: file, field path, line, value, what is allowed).
-    """
-    source = str(path)
-    data, lines = load_campaign_data(path)
-    ruleset = data.get("ruleset")
-    if ruleset not in RULESETS:
-        line = lines.get(("ruleset",), 1)
-        got = "missing" if "ruleset" not in data else f"unknown ruleset {ruleset!r}"
-        raise CampaignError(
-            f"{source}, line {line}, ruleset: {got}; allowed: {', '.join(sorted(RULESETS))}."
-        )
-    validate_module, state_ref = RULESETS[ruleset]
-    normalized = importlib.import_module(validate_module).validate(
-        data, source=source, lines=lines
-    )
-    module_name, _, class_name = state_ref.partition(":")
-    state_class = getattr(importlib.import_module(module_name), class_name)
-    return state_class.from_dict(normalized)
 
 
 # --------------------------------------------------------------------------------- saving

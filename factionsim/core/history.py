@@ -199,8 +199,11 @@ def trim_chronicle(path: Path, keep_upto: int) -> None:
             return
 
 
-def append_chronicle(path: Path, title: str, turn: int, block: str) -> None:
-    """Append a turn's block (marked) to a chronicle file, creating it with ``title``."""
-    text = path.read_text(encoding="utf-8") if path.is_file() else f"# {title}\n"
+def append_chronicle(path: Path, title: str, turn: int, block: str,
+                     header: tuple[str, ...] = ()) -> None:
+    """Append a turn's block (marked) to a chronicle file, creating it with ``title`` and the
+    ``header`` lines under it (a campaign's house rules)."""
+    text = path.read_text(encoding="utf-8") if path.is_file() else \
+        f"# {title}\n" + "".join(f"\n{line}\n" for line in header)
     mark = TURN_MARK.format(turn=turn)
     write_atomic(path, text.rstrip("\n") + f"\n\n{mark}\n{block.strip()}\n")

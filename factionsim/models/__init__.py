@@ -46,6 +46,16 @@ def untrusted_message(path: Any) -> str:
             "the command")
 
 
+def campaign_shape(state: Any) -> str:
+    """``"4 factions, 10 locations"``: what sizes a campaign's spaces, in words (a policy file's
+    ``trained_on.shape``, and the messages of a policy that does not fit)."""
+    parts = [f"{len(state.factions)} factions"]
+    locations = getattr(getattr(state, "map", None), "locations", None)
+    if locations is not None:
+        parts.append(f"{len(locations)} locations")
+    return ", ".join(parts)
+
+
 def shipped_policy_path(ruleset: str) -> Path | None:
     """The description of the policy that ships for ``ruleset`` (``None``: none ships)."""
     path = SHIPPED / f"{ruleset}.json"
@@ -87,7 +97,7 @@ def load_policy(ref: str | os.PathLike[str]) -> PolicyModel:
     key = _key("sb3", path)
     if key not in _CACHE:
         try:
-            from factionsim.training.export import policy_from_sb3_zip
+            from .sb3 import policy_from_sb3_zip
         except ImportError as exc:
             raise ModelFileError(f"{ref}: loading a stable-baselines3 zip needs the rl extra "
                                  f"(pip install 'factionsim[rl]'): {exc}") from None
@@ -96,6 +106,6 @@ def load_policy(ref: str | os.PathLike[str]) -> PolicyModel:
 
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "ModelFileError", "Network", "PolicyModel",
-           "UntrustedModelError", "carry_trust", "load_policy", "masked_softmax",
+           "UntrustedModelError", "campaign_shape", "carry_trust", "load_policy", "masked_softmax",
            "pickled_models_trusted", "read_policy", "shipped_policy_path", "shipped_rulesets",
            "trusting_pickled_models", "write_policy"]

@@ -25,7 +25,7 @@ Layer types (:data:`LAYERS`; the ``type`` of each entry of ``network.layers``):
 A new kind of layer (per-entity layers with pooling over the asset rows, say) is a class with
 ``from_spec(spec, arrays, in_size, where)``, ``out_size`` and ``__call__(x)`` (``x`` of shape
 ``(batch, in_size)``), registered in :data:`LAYERS`; the torch side that trains it must write the
-same description (see :mod:`factionsim.training.export`).
+same description (see :mod:`factionsim.models.sb3` and :mod:`factionsim.training.export`).
 """
 
 from __future__ import annotations

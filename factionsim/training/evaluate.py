@@ -1,78 +1,74 @@
-"""How often a policy wins: games against registry opponents, learner seats in rotation.
+"""How often a player wins: games against registry opponents, its seat in rotation.
 
-A *player* here chooses a catalogue index from an observation and a mask
-(``choose(obs, mask, rng) -> int``): :class:`NumpyPlayer` plays a policy file's network (what
-``agent: policy:PATH`` plays, so the figures are those of the file that ships), and
-:class:`RandomPlayer` is the baseline. Game ``g`` is seeded from ``seed + g`` and the player's
-generator from ``[seed, g]``, so an evaluation is reproducible. A win is the sole highest score
-at the end (see :mod:`factionsim.envs`); shared wins are counted apart.
+The games are played by the one game loop every command uses (:func:`factionsim.runner.play`,
+as ``run``, ``batch`` and ``tournament`` play theirs), so an evaluation plays exactly what a
+campaign would. The *player* is an :class:`~factionsim.core.game.Agent`: the policy being
+trained (a :class:`~factionsim.agents.policy.PolicyAgent` over the network in memory, as the
+file will hold it), or for ``--eval-only`` the agent the registry makes (``trained``,
+``random``, ``policy:PATH``). Every other seat is played by ``opponent``, made by the registry
+for the run's ruleset.
+
+- Game ``g`` starts from the run's campaign with its dice from ``(seed, g)``
+  (:meth:`~factionsim.runner.CampaignTemplate.new_game`, as a tournament's game ``g``), lasts
+  ``max_turns`` turns (or until fewer than two factions stand), and the player sits at the
+  ``g``-th seat in rotation; the agents draw from the turn's generator
+  (:func:`~factionsim.runner.agent_rng`). An evaluation is therefore reproducible.
+- A win is the sole highest score at the end; a shared highest score is counted apart; a player
+  whose faction collapsed lost (the outcome the env gives a learner, see
+  :mod:`factionsim.envs`).
 """
 
 from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
-
-from factionsim.models import PolicyModel, masked_softmax
+from factionsim.core.game import Agent
 
 
-class NumpyPlayer:
-    """Samples from a policy's masked distribution (``deterministic``: its most likely action)."""
+def outcome(scores: Mapping[str, float], faction: str, alive: bool = True) -> float:
+    """``faction``'s result: +1 the sole highest score, 0 a shared highest score, -1 otherwise
+    (and -1 when it collapsed).
 
-    def __init__(self, policy: PolicyModel, deterministic: bool = False):
-        self.policy = policy
-        self.deterministic = deterministic
-
-    def choose(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> int:
-        legal = np.flatnonzero(mask)
-        probs = masked_softmax(self.policy.logits(obs), legal)
-        pick = np.argmax(probs) if self.deterministic else rng.choice(len(legal), p=probs)
-        return int(legal[pick])
-
-
-class RandomPlayer:
-    """Uniform over the legal actions: the baseline a trained policy is compared with."""
-
-    def choose(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> int:
-        return int(rng.choice(np.flatnonzero(mask)))
+    >>> outcome({"a": 3, "b": 1}, "a"), outcome({"a": 3, "b": 3}, "b"), outcome({"a": 3}, "a", False)
+    (1.0, 0.0, -1.0)
+    """
+    best = max(scores.values())
+    if not alive or scores[faction] < best:
+        return -1.0
+    return 1.0 if sum(v == best for v in scores.values()) == 1 else 0.0
 
 
-def env_kwargs(args: Any, opponents: list[str]) -> dict[str, Any]:
-    """``SingleAgentEnv`` options of a run (:class:`factionsim.training.Args`)."""
-    return {"campaign": args.campaign, "ruleset": args.ruleset, "opponents": opponents,
-            "max_turns": args.max_turns}
-
-
-def evaluate(player: Any, args: Any, opponent: str, games: int, seed: int = 10_000,
+def evaluate(player: Agent, args: Any, opponent: str, games: int, seed: int = 10_000,
              progress: bool = False) -> dict[str, Any]:
-    """Win rate (with its Wilson 95% interval) of ``player`` over ``games`` games against
-    ``opponent`` in every other seat (``progress``: a bar of the games on stderr)."""
+    """Win rate (with its Wilson 95% interval) of ``player`` over ``games`` games of the run's
+    campaign (``args``: :class:`factionsim.training.Args`) against ``opponent`` in every other
+    seat (``progress``: a bar of the games on stderr)."""
     from tqdm import tqdm
 
-    from factionsim.envs.single_agent import SingleAgentEnv
+    from factionsim.runner import CampaignTemplate, agent_for_campaign, play
     from factionsim.tournament import wilson
 
     t0 = time.perf_counter()
-    probe = SingleAgentEnv(**env_kwargs(args, [opponent]))
-    seats = probe.aec.possible_agents
-    envs = {s: SingleAgentEnv(learner=s, **env_kwargs(args, [opponent])) for s in seats}
+    template = CampaignTemplate.load(args.campaign, args.ruleset)
+    start = template.new_game(seed, 0)
+    seats = [fid for fid, f in start.factions.items() if f.alive]
+    player.check_fits(start)
+    rivals = {fid: agent_for_campaign(start, fid, opponent, {}) for fid in start.factions}
     wins = shared = 0
     per_seat = {s: [0, 0] for s in seats}
     for g in tqdm(range(games), desc=f"evaluating vs {opponent}", unit="game", file=sys.stderr,
                   leave=False, disable=not progress):
         seat = seats[g % len(seats)]
-        env = envs[seat]
-        rng = np.random.default_rng([seed, g])
-        obs, _ = env.reset(seed=seed + g)
-        done, info = False, {}
-        while not done:
-            obs, _, done, _, info = env.step(player.choose(obs, env.action_masks(), rng))
-        wins += info["outcome"] > 0
-        shared += info["outcome"] == 0
-        per_seat[seat][0] += info["outcome"] > 0
+        state = template.new_game(seed, g)
+        state.max_turns = state.turn + args.max_turns
+        play(state, args.max_turns, {**rivals, seat: player})
+        result = outcome(state.scores(), seat, state.factions[seat].alive)
+        wins += result > 0
+        shared += result == 0
+        per_seat[seat][0] += result > 0
         per_seat[seat][1] += 1
     low, high = wilson(wins, games)
     return {"opponent": opponent, "games": games, "win_rate": wins / games,

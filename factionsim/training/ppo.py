@@ -4,8 +4,8 @@ The learner takes a random seat each episode (one policy for every faction of th
 other factions are played by the named registry agents (``random``, ``heuristic``, ``trained``,
 ``policy:PATH`` of an earlier policy for self-play). Every ``eval_every`` learner steps (and at
 the start) the policy plays ``eval_games`` games against each of ``eval_opponents`` with learner
-seats in rotation, through the numpy forward pass of the file format (so the figures are those
-of the file that is written).
+seats in rotation, played by the one game loop (:mod:`.evaluate`) with the numpy forward pass
+of the file format (so the figures are those of the file that is written).
 
 What a run folder ``OUT`` holds:
 
@@ -40,7 +40,7 @@ from typing import Any
 from factionsim.core.game import FactionsimError
 
 from .args import Args
-from .evaluate import NumpyPlayer, RandomPlayer, env_kwargs, evaluate
+from .evaluate import evaluate
 
 #: the training games the "train win rate" averages over
 TRAIN_WINDOW = 200
@@ -54,12 +54,26 @@ def provenance(record: dict[str, Any], args: Args) -> dict[str, Any]:
 
 def _campaign(args: Args) -> tuple[Any, str]:
     """The run's starting state and how to name its campaign."""
-    from factionsim.configs import default_campaign_path
-    from factionsim.core.campaign import load_campaign
+    from factionsim.rulesets import get_ruleset, load_campaign
 
-    path = Path(args.campaign) if args.campaign else default_campaign_path(args.ruleset)
+    path = Path(args.campaign) if args.campaign else get_ruleset(args.ruleset).default_campaign_path()
     name = args.campaign or f"{path.name} (bundled)"
     return load_campaign(path), name
+
+
+def env_kwargs(args: Args, opponents: list[str]) -> dict[str, Any]:
+    """``SingleAgentEnv`` options of a run."""
+    return {"campaign": args.campaign, "ruleset": args.ruleset, "opponents": opponents,
+            "max_turns": args.max_turns}
+
+
+def policy_agent(policy: Any, label: str, args: Args, state: Any) -> Any:
+    """The agent that plays ``policy`` (a :class:`factionsim.models.PolicyModel` in memory) in
+    ``state``'s ruleset, as ``agent: policy:PATH`` plays the file."""
+    from factionsim.agents.policy import PolicyAgent
+    from factionsim.rulesets import ruleset_of
+
+    return PolicyAgent(label, args.eval_deterministic, ruleset=ruleset_of(state), model=policy)
 
 
 def _tag(opponent: str) -> str:
@@ -104,7 +118,7 @@ def train(args: Args) -> Path:
     path = out / "policy.json"
     written = export_sb3(model, codec, state, path, provenance(record, args), campaign,
                          dtype=args.weights_dtype)  # evaluated as stored (float16 included)
-    player = NumpyPlayer(written, args.eval_deterministic)
+    player = policy_agent(written, str(path), args, state)
     final = [evaluate(player, args, opp, args.final_eval_games, seed=50_000,
                       progress=args.progress) for opp in args.eval_opponents]
     summary = {"timesteps": int(model.num_timesteps), "seconds": round(elapsed, 1),
@@ -192,7 +206,7 @@ def _watch_class() -> type:
             args = self.args
             elapsed = time.perf_counter() - self.t0
             fps = self.num_timesteps / elapsed if elapsed > 0 else 0.0
-            player = NumpyPlayer(self.policy_now(self.model), args.eval_deterministic)
+            player = policy_agent(self.policy_now(self.model), "being trained", args, self.state)
             for opp in args.eval_opponents:
                 r = evaluate(player, args, opp, args.eval_games)
                 r.update(timesteps=int(self.num_timesteps), steps_per_s=round(fps, 1))
@@ -233,27 +247,23 @@ def make_watch(args: Args, out: Path, codec: Any, state: Any, training: dict[str
 
 # ----------------------------------------------------------------------------- other modes
 def _player(args: Args) -> Any:
-    """The player ``--eval-only`` names: random, trained (the shipped policy) or a policy file."""
-    from factionsim.models import load_policy, shipped_policy_path
+    """The agent ``--eval-only`` names (random, trained: the shipped policy, or a policy file),
+    made by the registry for the run's ruleset and checked against its campaign before any
+    game."""
+    from factionsim.agents import make_agent
 
-    if args.eval_only == "random":
-        return RandomPlayer()
-    if args.eval_only == "trained":
-        path = shipped_policy_path(args.ruleset)
-        if path is None:
-            raise FactionsimError(f"no trained policy ships for the {args.ruleset} ruleset")
-        return NumpyPlayer(load_policy(path), args.eval_deterministic)
-    return NumpyPlayer(load_policy(args.eval_only), args.eval_deterministic)
+    name = args.eval_only if args.eval_only in ("random", "trained") else f"policy:{args.eval_only}"
+    options = {} if name == "random" else {"deterministic": args.eval_deterministic}
+    state = _campaign(args)[0]
+    player = make_agent(name, state.ruleset, **options)
+    player.check_fits(state)
+    return player
 
 
 def evaluate_only(args: Args) -> list[dict[str, Any]]:
     """Win rates of ``args.eval_only`` against each of ``args.eval_opponents`` (one JSON line
     each on stdout); trains and writes nothing."""
     player = _player(args)
-    if isinstance(player, NumpyPlayer):  # refuse a policy that does not fit, before any game
-        from factionsim.agents.policy import fit_codec
-
-        fit_codec(player.policy, _campaign(args)[0], f"policy {args.eval_only}")
     results = []
     for opp in args.eval_opponents:
         r = evaluate(player, args, opp, args.eval_games, seed=90_000 + args.seed,

@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from factionsim.core.ruleset import DEFAULT_AGENT
+
 APPROACHES = ("careful", "creative", "concerted")
 SKILLS = ("academic", "culture", "observe", "tactics", "charisma", "guile", "impose", "insight",
           "acrobatics", "coordination", "physique", "weaponry", "artistry", "survival", "tinker",
@@ -187,7 +189,7 @@ class Side:
     name: str
     heroes: bool = False
     surprised: bool = False
-    agent: str = "random"
+    agent: str = DEFAULT_AGENT
     agent_options: dict[str, Any] = field(default_factory=dict)
     characters: list[str] = field(default_factory=list)
     alive: bool = True  # kept up to date by the state: any character still in the conflict

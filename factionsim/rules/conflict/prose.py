@@ -1,6 +1,6 @@
 """Chronicle sentences for every event kind of the ``conflict`` ruleset, dice shown.
 
->>> from factionsim.chronicle.markdown import Names
+>>> from factionsim.core.names import Names
 >>> from factionsim.core.game import Event
 >>> n = Names({"w": "The Wardens"}, {}, {"ash": "Ash", "vor": "Captain Vor"}, "conflict")
 >>> e = Event(1, "attack", "w", {"char": "ash", "target": "vor", "skill": "weaponry",
@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from factionsim.chronicle.markdown import Names
 from factionsim.core.game import Event
+from factionsim.core.names import Names
 
 from .model import CATEGORY_TITLES
 

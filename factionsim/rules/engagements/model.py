@@ -13,6 +13,8 @@ import re
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from factionsim.core.ruleset import DEFAULT_AGENT
+
 #: Boons of Anima Prime 17.2 the simulation knows.
 BOONS = ("assassinate", "fanatical")
 #: Flavour kinds of pillars (the reference names battle units, spy rings, propaganda groups).
@@ -80,7 +82,7 @@ class Faction:
 
     id: str
     name: str
-    agent: str = "random"
+    agent: str = DEFAULT_AGENT
     agent_options: dict[str, Any] = field(default_factory=dict)
     alive: bool = True
     faction_dice: int = 0

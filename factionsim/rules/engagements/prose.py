@@ -1,6 +1,6 @@
 """Chronicle sentences for every event of the engagements ruleset (dice shown).
 
->>> from factionsim.chronicle.markdown import Names
+>>> from factionsim.core.names import Names
 >>> from factionsim.core.game import Event
 >>> n = Names({"a": "The Iron Court", "b": "The Red Hand"}, {}, {"knife-circle": "Knife Circle"},
 ...           "engagements")
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from factionsim.chronicle.markdown import Names
 from factionsim.core.game import Event
+from factionsim.core.names import Names
 
 
 def _p(n: Names, pid: str, owner: str | None = None) -> str:

@@ -1,7 +1,7 @@
 """The engagements game state: the engine contract of ``factionsim.core.game``.
 
 >>> from factionsim.configs import default_campaign_path
->>> from factionsim.core.campaign import load_campaign
+>>> from factionsim import load_campaign
 >>> s = load_campaign(default_campaign_path("engagements"))
 >>> s.current_actor() in s.factions
 True
@@ -16,7 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from factionsim.core.engine import DecisionState, FactionView
+from factionsim.core.engine import DecisionState
+from factionsim.core.game import View
+from factionsim.core.ruleset import DEFAULT_AGENT
 
 from . import turn
 from .model import Faction, Pillar, Settings, slugify
@@ -58,10 +60,6 @@ class EngagementsState(DecisionState):
 
     def view(self, faction: str) -> EngagementsView:
         return EngagementsView(self, faction)
-
-    @property
-    def current_turn(self) -> int:
-        return self.turn + 1
 
     # ----------------------------------------------------------------- queries and changes
     def living_factions(self) -> list[Faction]:
@@ -147,7 +145,7 @@ class EngagementsState(DecisionState):
                     if p.get("id") is not None]
         s.next_pillar = max([int(d.get("next_pillar", 1)), *(n + 1 for n in numbered)])
         for fd in d["factions"]:
-            f = Faction(id=fd["id"], name=fd.get("name", fd["id"]), agent=fd.get("agent", "random"),
+            f = Faction(id=fd["id"], name=fd.get("name", fd["id"]), agent=fd.get("agent", DEFAULT_AGENT),
                         agent_options=dict(fd.get("agent_options", {})),
                         alive=bool(fd.get("alive", True)),
                         faction_dice=int(fd.get("faction_dice", 0)),
@@ -170,12 +168,8 @@ class EngagementsState(DecisionState):
             s.read_in_progress(d["in_progress"])
         return s
 
-    def copy(self) -> EngagementsState:
-        """An independent deep copy (RNG included)."""
-        return EngagementsState.from_dict(self.to_dict())
 
-
-class EngagementsView(FactionView):
+class EngagementsView(View):
     """What one faction knows: everything but its rivals' faction dice and engagement pools.
 
     ``to_state(rng)`` rebuilds a playable state from this knowledge (rivals' hidden dice and

@@ -44,9 +44,6 @@ TOP_KEYS = ("ruleset", "name", "seed", "turn", "max_turns", "settings", "faction
 FACTION_KEYS = ("id", "name", "agent", "agent_options", "alive", "faction_dice", "engagement",
                 "mercenary", "renown", "exposed_since", "pillars")
 PILLAR_KEYS = ("id", "name", "kind", "competence", "defense", "circles", "wounds", "boons")
-#: agents that can play engagements factions (the planner is WWN-only: it uses WWN heuristics;
-#: trained policies play through the ruleset's env codec, ``trained`` once one ships for it)
-AGENTS = ("random", "idle", "heuristic", "manual", "trained", "policy:PATH")
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 #: setting -> (kind, low, high)
 SETTING_RANGES: dict[str, tuple[type, float, float]] = {
@@ -145,9 +142,7 @@ class _Validator(FieldChecker):
         out = dict(copy.deepcopy(fd))
         if "name" in fd and not isinstance(fd["name"], str):
             self.fail((*path, "name"), "must be text", fd["name"])
-        agent = fd.get("agent", "random")
-        if not isinstance(agent, str) or agent.split(":", 1)[0] not in [a.split(":")[0] for a in AGENTS]:
-            self.fail((*path, "agent"), f"unknown agent; allowed: {', '.join(AGENTS)}", agent)
+        # agent and agent_options: checked against the agents it offers when the campaign loads
         if not isinstance(fd.get("agent_options", {}), Mapping):
             self.fail((*path, "agent_options"), "must be a mapping", fd["agent_options"])
         if not isinstance(fd.get("alive", True), bool):

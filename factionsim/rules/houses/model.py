@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from factionsim.core.ruleset import DEFAULT_AGENT
+
 ATTRIBUTES = ("physical", "mental", "social")
 SKILLS_BY_ATTRIBUTE = {
     "physical": ("logistics", "craft", "security", "might"),
@@ -95,7 +97,7 @@ class House:
     plot_points: int = 1
     advances: int = 0
     sfx: list[str] = field(default_factory=list)
-    agent: str = "random"
+    agent: str = DEFAULT_AGENT
     agent_options: dict[str, Any] = field(default_factory=dict)
     alive: bool = True
 

@@ -1,7 +1,7 @@
 """Chronicle sentences for every event the Great Houses emit, dice shown
 (``d8 d10 d6 -> 7+9, effect d6 vs 2d8 = 11``).
 
->>> from factionsim.chronicle.markdown import Names
+>>> from factionsim.core.names import Names
 >>> r = {"house": "a", "dice": [8, 10, 6], "values": [7, 9, 3], "kept": [0, 1], "total": 16,
 ...      "effect": 6, "hitches": 0}
 >>> o = {"house": None, "dice": [8, 8], "values": [5, 6], "kept": [0, 1], "total": 11,
@@ -16,8 +16,8 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from factionsim.chronicle.markdown import Names
 from factionsim.core.game import Event
+from factionsim.core.names import Names
 
 KIND_VERB = {
     "create-asset": "works to create an asset",

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import flow
+from . import abilities, flow
+from .actions import Decline
 from .data import MAGIC_LEVELS
 
 if TYPE_CHECKING:
@@ -122,7 +123,6 @@ def attribute_check(
     dfn = Side(defender.id, defender_attribute, defender.rating(defender_attribute),
                tag_dice(defender, defender_attribute) + extra_defender_dice,
                _antimagic(defending_asset, attacker))
-    from . import abilities  # ability hooks may cap dice (e.g. Blackmail)
 
     in_play = attacking_asset or defending_asset
     abilities.adjust_check_dice(state, att, dfn, in_play.location if in_play else None)
@@ -157,9 +157,6 @@ def start_check(state: WwnState, attacker: str, attacker_attribute: str, defende
 
 
 def _offer_rerolls(state: WwnState, then: str, args: dict[str, Any], events: list) -> None:
-    from . import abilities
-    from .actions import Decline
-
     check = CheckResult.from_state(args["check"])
     declined = args.get("declined", [])
     offer = None if check.automatic else abilities.reroll_options(state, check, declined)
@@ -174,8 +171,6 @@ def _offer_rerolls(state: WwnState, then: str, args: dict[str, Any], events: lis
 
 @flow.step("check-reroll")
 def _reroll(state: WwnState, args: dict[str, Any], events: list) -> None:
-    from . import abilities
-
     args = dict(args)
     choice, then, asked = args.pop("choice"), args.pop("then"), args.pop("asked")
     if choice == "decline":

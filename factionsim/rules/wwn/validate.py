@@ -25,9 +25,11 @@ import re
 from collections.abc import Mapping
 from typing import Any, NoReturn
 
+from factionsim.core.calendar import check_calendar
 from factionsim.core.campaign import FieldChecker, format_path
 from factionsim.core.game import CampaignError
 
+from . import house_rules
 from .data import (
     ASSET_TYPES,
     ATTRIBUTES,
@@ -44,12 +46,12 @@ TAG_HIGHEST = {"machiavellian": "cunning", "martial": "force", "rich": "wealth"}
 GOALS = ("blood-the-enemy", "destroy-the-foe", "eliminate-target", "expand-influence",
          "inside-enemy-territory", "invincible-valor", "peaceable-kingdom", "root-out-the-enemy",
          "sphere-dominance", "wealth-of-kingdoms")
-AGENTS = ("random", "idle", "heuristic", "planner", "manual", "trained", "policy:PATH")
 
 LOCATION_KEYS = ("id", "name", "neighbors", "coastal", "ruler")
 FACTION_KEYS = ("id", "name", "force", "cunning", "wealth", "magic", "treasure", "hp", "xp", "tags",
                 "goal", "agent", "agent_options", "headquarters", "assets", "paralysed",
-                "xp_earned", "goals_completed", "wealth_at_last_kingdoms", "alive")
+                "xp_earned", "goals_completed", "wealth_at_last_kingdoms", "alive",
+                "headquarters_lost")
 ASSET_KEYS = ("id", "type", "location", "hp", "max_hp", "stealth", "exposed", "status")
 GOAL_KEYS = ("id", "target", "progress", "needed", "difficulty", "started", "contested",
              "baseline")
@@ -195,6 +197,9 @@ class _Validator(FieldChecker):
         if "turn" in root:
             self.integer(root["turn"], ("turn",), 0)
         self.integer(root.get("max_turns"), ("max_turns",), 1, optional=True)
+        if house_rules.BLOCK in root:
+            out[house_rules.BLOCK] = house_rules.validate(root[house_rules.BLOCK], self,
+                                                          root.get("max_turns"))
         if "next_asset" in root:
             self.integer(root["next_asset"], ("next_asset",), 1)
 
@@ -216,6 +221,8 @@ class _Validator(FieldChecker):
             self.in_progress(root["in_progress"], faction_ids)
         if "rng" in root:
             self.rng(root["rng"])
+        if "calendar" in root:  # in-game dates (docs/campaign-format.md), kept as written
+            check_calendar(root["calendar"], self)
         return out
 
     def ids(self, items: list[Any], path: Path, what: str) -> list[str]:
@@ -296,7 +303,7 @@ class _Validator(FieldChecker):
         for key in ("xp", "xp_earned", "goals_completed", "wealth_at_last_kingdoms"):
             if key in fd:
                 self.integer(fd[key], (*path, key), 0)
-        for key in ("paralysed", "alive"):
+        for key in ("paralysed", "alive", "headquarters_lost"):
             if key in fd:
                 self.boolean(fd[key], (*path, key))
         tags = self.str_list(fd.get("tags", []), (*path, "tags"))
@@ -313,10 +320,12 @@ class _Validator(FieldChecker):
         out["tags"] = tags
         if fd.get("goal") is not None:
             out["goal"] = self.goal(fd["goal"], (*path, "goal"))
-        self.agent(fd.get("agent", "random"), (*path, "agent"))
+        # agent and agent_options: checked against the agents WWN offers when the campaign loads
         if "agent_options" in fd:
             self.mapping(fd["agent_options"], (*path, "agent_options"), "agent option")
         hq = self.ref(fd["headquarters"], (*path, "headquarters"), location_ids, "location")
+        if fd.get("headquarters_lost"):
+            hq = None  # its headquarters Base is gone: a Base there is an ordinary one
         assets = fd.get("assets", [])
         if assets is None:
             assets = []
@@ -354,19 +363,8 @@ class _Validator(FieldChecker):
             self.fail((*path, "baseline"), "must be a list of text", baseline)
         return dict(goal)
 
-    def agent(self, agent: Any, path: Path) -> None:
-        if not isinstance(agent, str):
-            self.fail(path, f"must be text, not {_kind(agent)}", agent, _one_of(AGENTS))
-        if agent.startswith("policy:"):
-            if not agent[len("policy:"):].strip():
-                self.fail(path, "a policy agent needs the path of its model", agent,
-                          "policy:PATH, e.g. policy:runs/wwn/policy.json")
-            return
-        if agent not in AGENTS[:-1]:
-            self.fail_choice(path, "agent", agent, AGENTS[:-1], _one_of(AGENTS))
-
     def asset(self, ad: Any, path: Path, location_ids: list[str], asset_ids: dict[int, Path],
-              hq: str, faction_max_hp: int, bases: dict[str, int]) -> dict[str, Any]:
+              hq: str | None, faction_max_hp: int, bases: dict[str, int]) -> dict[str, Any]:
         ad = self.mapping(ad, path, "asset")
         self.keys(ad, path, ASSET_KEYS, "asset", required=("type", "location"))
         out = dict(ad)
