@@ -60,6 +60,11 @@ Version history
       3,420 -> 2,317 actions on the bundled campaign); the ``react`` phase (a rule asking
       mid-way) has its own phase flag (observation 3,796 -> 3,797). Policies trained on v0 do
       not fit v1 spaces.
+    * Still v1 (``ENV_VERSION`` is one number for every ruleset, and WWN's spaces did not
+      change, so the shipped WWN policy still fits): issue 20 added catalogue entries to the
+      houses (``both``, ``oppose``), engagements (``commission``) and conflict (``proceed``, and a
+      ``replan`` phase flag) codecs. Their action counts changed, so a policy trained on those
+      rulesets before is refused by its sizes (a policy plays only spaces of its own sizes).
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ accept              1
 advance             A + A + 3 + 12 + A + 9  signature, step-signature, sfx, step skill, step
                                         asset, attribute up x down
 done                1
+both, oppose        1 each              ``plot point both``, ``oppose``
 ==================  ==================  ===============================================
 
 Observation (all in [0, 1]): the decision point (phase, whether the observer decides, the
@@ -47,7 +48,9 @@ from factionsim.rules.houses.actions import (
     ChooseAction,
     Commit,
     Done,
+    InflictBoth,
     Keep,
+    Oppose,
     PickAttribute,
     PickDistinction,
     PickSkill,
@@ -98,7 +101,8 @@ class HousesCodec(Codec):
                  ("commit", A), ("roll", 1), ("plot", 1), ("keep", 1),
                  ("sacrifice", len(SKILLS) + A), ("accept", 1),
                  ("signature", A), ("step-signature", A), ("sfx", len(SFX)),
-                 ("step", len(SKILLS) + A), ("attribute-adv", 9), ("done", 1)]
+                 ("step", len(SKILLS) + A), ("attribute-adv", 9), ("done", 1), ("both", 1),
+                 ("oppose", 1)]
         self.offset: dict[str, int] = {}
         n = 0
         for name, size in sizes:
@@ -176,6 +180,10 @@ class HousesCodec(Codec):
             return o["accept"]
         if isinstance(a, Done):
             return o["done"]
+        if isinstance(a, InflictBoth):
+            return o["both"]
+        if isinstance(a, Oppose):
+            return o["oppose"]
         if isinstance(a, Advance):
             if a.option in ("signature", "step-signature"):
                 return o[a.option] + self.slot(state, a.trait)[1]

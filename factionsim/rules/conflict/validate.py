@@ -178,8 +178,8 @@ def validate(data: dict[str, Any], source: str = "<scenario>",
         if item.get("holder") is None:
             ck.int_(item.get("position"), ("item", "position"), 0, length)
     ip = d.get("in_progress")
-    if ip is not None and ip.get("phase") not in ("plan", "act", "question"):
-        ck.fail(("in_progress", "phase"), "unknown phase; allowed: plan, act, question.")
+    if ip is not None and ip.get("phase") not in ("plan", "act", "question", "replan"):
+        ck.fail(("in_progress", "phase"), "unknown phase; allowed: plan, act, question, replan.")
     return d
 
 
@@ -211,10 +211,15 @@ def _character(ck: _Checker, cd: Any, p: Path, length: int) -> None:
             ck.int_(v, (*p, "items", k), 0, 3)
     if cd.get("reach") is not None:
         ck.int_(cd["reach"], (*p, "reach"), 1)
+    spell_ids: list[str] = []
     for k, sp in enumerate(cd.get("spells") or []):
         sp_path = (*p, "spells", k)
         ck.mapping(sp, sp_path, SPELL_KEYS)
         ck.slug(sp.get("id"), (*sp_path, "id"))
+        if sp["id"] in spell_ids:  # one entry per spell: its `uses` count its instances
+            ck.fail((*sp_path, "id"), f"duplicate spell id {sp['id']!r} (list a spell once and "
+                    "give it more uses).")
+        spell_ids.append(sp["id"])
         ck.choice(sp.setdefault("effect", "harm"), (*sp_path, "effect"), SPELL_EFFECTS)
         ck.choice(sp.setdefault("pool", "blood"), (*sp_path, "pool"), POOLS)
         for key in ("power", "range", "uses"):

@@ -42,7 +42,7 @@ from .model import (
 TOP_KEYS = ("ruleset", "name", "seed", "turn", "max_turns", "settings", "factions",
             "next_pillar", "in_progress", "rng", "fallen")
 FACTION_KEYS = ("id", "name", "agent", "agent_options", "alive", "faction_dice", "engagement",
-                "mercenary", "renown", "exposed_since", "pillars")
+                "mercenary", "renown", "exposed_since", "may_engage", "pillars")
 PILLAR_KEYS = ("id", "name", "kind", "competence", "defense", "circles", "wounds", "boons")
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 #: setting -> (kind, low, high)
@@ -53,6 +53,8 @@ SETTING_RANGES: dict[str, tuple[type, float, float]] = {
     "build_defense_max": (int, 0, MAX_DEFENSE), "renown_score": (float, 0, 100),
 }
 assert set(SETTING_RANGES) == set(SETTING_KEYS)
+#: settings where null means "no limit"
+NULLABLE_SETTINGS = ("engagements_per_turn",)
 
 Path = tuple[str | int, ...]
 
@@ -129,11 +131,14 @@ class _Validator(FieldChecker):
         self.keys(s, ("settings",), SETTING_KEYS, "settings")
         for k, v in s.items():
             kind, low, high = SETTING_RANGES[k]
+            if v is None and k in NULLABLE_SETTINGS:
+                continue
             ok = (not isinstance(v, bool) and isinstance(v, (int, float) if kind is float else int)
                   and low <= v <= high)
             if not ok:
                 what = "a number" if kind is float else "a whole number"
-                self.fail(("settings", k), f"must be {what} from {low:g} to {high:g}", v)
+                none = " or null (no limit)" if k in NULLABLE_SETTINGS else ""
+                self.fail(("settings", k), f"must be {what} from {low:g} to {high:g}{none}", v)
         Settings.from_dict(s)
         return dict(s)
 
@@ -159,6 +164,10 @@ class _Validator(FieldChecker):
                           f"engagement dice must be held against another faction; one of "
                           f"{', '.join(i for i in ids if i != fd['id'])}", rival)
             self.integer(pools, rival, (*path, "engagement"), 0, None)
+        ready = fd.get("may_engage", [])
+        if not isinstance(ready, list) or any(r not in ids or r == fd["id"] for r in ready):
+            self.fail((*path, "may_engage"), "must list rival faction ids (the rivals it gained "
+                      "engagement dice against since it last engaged them)", ready)
         pillars = fd.get("pillars") or []
         if not isinstance(pillars, list):
             self.fail((*path, "pillars"), "must be a list of pillars", pillars)

@@ -137,9 +137,14 @@ class _V(FieldChecker):
     def rules(self, r: Any) -> dict[str, Any]:
         self.keys(r, ("rules",), tuple(DEFAULT_RULES), "rules")
         for key in ("actions_per_season", "plot_points_per_season", "plot_point_cap",
-                    "advances_per_season", "max_committed_assets"):
+                    "advances_per_season"):
             if key in r:
                 self.integer(r[key], ("rules", key), 0, 20)
+        if r.get("max_committed_assets") is not None:  # null: no limit
+            self.integer(r["max_committed_assets"], ("rules", "max_committed_assets"), 0, 20)
+        if "create_asset_opposed" in r and not isinstance(r["create_asset_opposed"], bool):
+            self.fail(("rules", "create_asset_opposed"), "must be true or false",
+                      r["create_asset_opposed"])
         if "actions_per_season" in r:
             self.integer(r["actions_per_season"], ("rules", "actions_per_season"), 1, 20)
         if "seize_at" in r:
