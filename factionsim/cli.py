@@ -17,6 +17,7 @@ from pathlib import Path
 from factionsim.commands import batch, foundry, gm, show, tools, tournament, train
 from factionsim.core.game import FactionsimError
 from factionsim.core.ruleset import DEFAULT_RULESET
+from factionsim.models.trust import add_trust_argument, trusting_pickled_models
 
 #: Modules that add a subcommand: each has ``add_parser(subparsers)`` and imports its heavy
 #: dependencies only inside the command function.
@@ -72,9 +73,13 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
-    from factionsim.rulesets import load_campaign, ruleset_of
+    from factionsim.core.campaign import load_campaign_data
+    from factionsim.rulesets import RULESETS, build_campaign, ruleset_of
+    from factionsim.runner import check_campaign_players
 
-    state = load_campaign(Path(args.campaign))
+    data, lines = load_campaign_data(Path(args.campaign), list(RULESETS))
+    state = build_campaign(data, lines, args.campaign)
+    check_campaign_players(state, data, lines, args.campaign)
     print(f"{args.campaign}: valid {state.ruleset} campaign '{state.name}', turn {state.turn}, "
           f"{ruleset_of(state).present.campaign_text(state)}")
     return 0
@@ -100,10 +105,12 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--out", default="out", help="output folder (default ./out)")
     run.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     run.add_argument("--json", action="store_true", help="print the summary as JSON")
+    add_trust_argument(run)
     run.set_defaults(func=_cmd_run)
 
     val = sub.add_parser("validate", help="check a campaign file and report the first problem")
     val.add_argument("campaign")
+    add_trust_argument(val)
     val.set_defaults(func=_cmd_validate)
     for module in COMMAND_MODULES:
         module.add_parser(sub)
@@ -116,7 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(args, "turns", 1) is not None and getattr(args, "turns", 1) < 0:
         parser.error("--turns must be 0 or more")
     try:
-        return args.func(args)
+        with trusting_pickled_models(getattr(args, "trust_model", False)):
+            return args.func(args)
     except FactionsimError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
