@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
 
 from factionsim.rules.conflict import turn as T
 from factionsim.rules.conflict.actions import (
@@ -94,11 +93,6 @@ class ConflictCodec(Codec):
         self.global_size = 1 + len(PHASES) + len(CATEGORIES) + 2 + len(OBJECTIVES) + 4 + 3
         self.row = 19 + len(APPROACHES) + len(SKILLS) + len(CATEGORIES) + 14
         self.obs_size = self.global_size + self.row * self.n_chars
-        self.action_space = spaces.Discrete(self.n_actions)
-        self.observation_space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (self.obs_size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (self.n_actions,), np.int8),
-        })
 
     # ------------------------------------------------------------------ numbering
     def order(self, state: Any, agent: str) -> list[str]:

@@ -45,7 +45,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
 
 from factionsim.rules.engagements import engagement as E
 from factionsim.rules.engagements.actions import (
@@ -121,11 +120,6 @@ class EngagementsCodec(Codec):
         self.n_actions = n
         self.obs_size = (len(STAGES) + 4 + 2 * F + 3 + 1 + F + 1
                          + F * SEAT_FEATURES + F * P * PILLAR_FEATURES)
-        self.action_space = spaces.Discrete(self.n_actions)
-        self.observation_space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (self.obs_size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (self.n_actions,), np.int8),
-        })
 
     # ------------------------------------------------------------------ actions
     def _rel(self, fid: str, me: int) -> int:

@@ -25,6 +25,7 @@ from factionsim.commands import batch, foundry, gm, show, tools, tournament, tra
 from factionsim.commands.options import seed
 from factionsim.core.game import CampaignError, FactionsimError
 from factionsim.core.ruleset import DEFAULT_RULESET
+from factionsim.models.trust import add_trust_argument, trusting_pickled_models
 
 #: Modules that add a subcommand: each has ``add_parser(subparsers)`` and imports its heavy
 #: dependencies only inside the command function.
@@ -102,9 +103,13 @@ def _refuse_overwriting_input(campaign: Path, out: Path) -> None:
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
-    from factionsim.rulesets import load_campaign, ruleset_of
+    from factionsim.core.campaign import load_campaign_data
+    from factionsim.rulesets import RULESETS, build_campaign, ruleset_of
+    from factionsim.runner import check_campaign_players
 
-    state = load_campaign(Path(args.campaign))
+    data, lines = load_campaign_data(Path(args.campaign), list(RULESETS))
+    state = build_campaign(data, lines, args.campaign)
+    check_campaign_players(state, data, lines, args.campaign)
     print(f"{args.campaign}: valid {state.ruleset} campaign '{state.name}', turn {state.turn}, "
           f"{ruleset_of(state).present.campaign_text(state)}")
     return 0
@@ -130,10 +135,12 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--out", default="out", help="output folder (default ./out)")
     run.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     run.add_argument("--json", action="store_true", help="print the summary as JSON")
+    add_trust_argument(run)
     run.set_defaults(func=_cmd_run)
 
     val = sub.add_parser("validate", help="check a campaign file and report the first problem")
     val.add_argument("campaign")
+    add_trust_argument(val)
     val.set_defaults(func=_cmd_validate)
     for module in COMMAND_MODULES:
         module.add_parser(sub)
@@ -168,7 +175,8 @@ def dispatch(args: argparse.Namespace) -> int:
     from factionsim.core.files import os_error_text
 
     try:
-        return args.func(args)
+        with trusting_pickled_models(getattr(args, "trust_model", False)):
+            return args.func(args)
     except FactionsimError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

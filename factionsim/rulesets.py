@@ -11,7 +11,7 @@ look rulesets up here.
 >>> get_ruleset("houses").faction_field
 'houses'
 >>> [a for a in get_ruleset("houses").offered_agents()]
-['random', 'idle', 'heuristic', 'manual']
+['random', 'idle', 'heuristic', 'manual', 'policy', 'trained']
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from factionsim.commands.options import add_backend_arguments, add_ruleset_argument, resolve_workers, seed
+from factionsim.models.trust import add_trust_argument
 
 
 def add_parser(subparsers) -> None:
@@ -34,6 +35,7 @@ def add_parser(subparsers) -> None:
     add_backend_arguments(p)
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar, no table")
+    add_trust_argument(p)
     p.set_defaults(func=_cmd_batch)
 
 

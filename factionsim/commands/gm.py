@@ -26,6 +26,7 @@ from typing import Any
 from factionsim.commands.options import add_wait_argument, positive
 from factionsim.core.game import CampaignError
 from factionsim.core.history import VIEWS, chronicle_paths
+from factionsim.models.trust import add_trust_argument
 
 
 def _titles(name: str) -> dict[str, str]:
@@ -259,6 +260,7 @@ def add_parser(sub: Any) -> None:
     add_wait_argument(turn)
     turn.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     turn.add_argument("--json", action="store_true", help="print the summary as JSON")
+    add_trust_argument(turn)
     turn.set_defaults(func=cmd_turn)
     for name, func, text in (("undo", cmd_undo, "step the campaign file back one turn"),
                              ("redo", cmd_redo, "step forward again to a turn undone")):

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from factionsim.commands.options import add_backend_arguments, add_ruleset_argument, resolve_workers, seed
+from factionsim.models.trust import add_trust_argument
 
 
 def add_parser(subparsers) -> None:
@@ -35,6 +36,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--out", default="tournament-out", help="output folder (default tournament-out)")
     p.add_argument("--json", action="store_true", help="print the results as one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_trust_argument(p)
     p.set_defaults(func=_cmd_tournament)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from factionsim.core.game import Agent
 from factionsim.core.ruleset import AgentSpec, RulesetInfo
-from factionsim.rules import IDLE, MANUAL, RANDOM
+from factionsim.rules import IDLE, MANUAL, POLICY, RANDOM, TRAINED
 
 from . import present, prose, schema, validate
 from .state import WwnState
@@ -30,12 +30,6 @@ def _planner() -> type[Agent]:
     return PlannerAgent
 
 
-def _policy() -> type[Agent]:
-    from factionsim.agents.policy import PolicyAgent
-
-    return PolicyAgent
-
-
 def _codec() -> type:
     from factionsim.envs.wwn_codec import WwnCodec
 
@@ -49,7 +43,5 @@ RULESET = RulesetInfo(
     agents=(RANDOM, IDLE,
             AgentSpec("heuristic", "goal-driven, explains each decision", _heuristic),
             AgentSpec("planner", "looks ahead with the rules as its forward model", _planner),
-            MANUAL,
-            AgentSpec("policy", "a trained MaskablePPO model (the rl extra)", _policy,
-                      argument="path")),
+            MANUAL, POLICY, TRAINED),
     codec=_codec, schema=schema.campaign_schema, docs="docs/rules-wwn.md")
