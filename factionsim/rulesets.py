@@ -57,8 +57,9 @@ def ruleset_of(state: GameState) -> RulesetInfo:
     return RULESETS[state.ruleset]
 
 
-def load_campaign(path: str | os.PathLike[str]) -> GameState:
-    """Load, validate and build the game state of a campaign file.
+def load_campaign(path: str | os.PathLike[str], text: str | None = None) -> GameState:
+    """Load, validate and build the game state of a campaign file (of its ``text`` when given:
+    commands that write the file read it once, under its lock).
 
     Dispatches on the file's ``ruleset`` field; the ruleset's ``validate`` checks the data, then
     every faction's ``agent`` and ``agent_options`` are checked against the agents the ruleset
@@ -66,7 +67,7 @@ def load_campaign(path: str | os.PathLike[str]) -> GameState:
     field path, line, value, what is allowed).
     """
     source = str(path)
-    data, lines = load_campaign_data(path, list(RULESETS))
+    data, lines = load_campaign_data(path, list(RULESETS), text)
     return build_campaign(data, lines, source)
 
 

@@ -25,12 +25,14 @@ import numpy as np
 
 from factionsim.core.calendar import campaign_calendar
 from factionsim.core.game import Event
+from factionsim.core.history import chronicle_paths
 from factionsim.core.names import Names
 from factionsim.core.presentation import MapFrame
+from factionsim.core.text import markdown_line
 from factionsim.rulesets import get_ruleset
 
 from .markdown import describe
-from .views import chronicle_paths, players_events, render_turn, stealthed_assets
+from .views import players_events, render_turn, stealthed_assets
 
 PALETTE = ("#c0392b", "#2471a3", "#7d3c98", "#d68910", "#138d75", "#5d6d7e", "#a04000", "#1e8449")
 MAP_W, MAP_H = 760, 560
@@ -73,11 +75,24 @@ def layout(adjacency: dict[str, list[str]], seed: int = 7,
 
 
 # ------------------------------------------------------------------ markdown -> html
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")  # markdown's backslash escapes
+_HOLE = "\ue000"
+
+
 def _inline(text: str) -> str:
-    text = html.escape(text, quote=False)
+    """Inline markdown -> HTML: code, bold, italic; a backslash-escaped character (how the
+    chronicle writes names) stays that character, never markup."""
+    literals: list[str] = []
+
+    def hold(m: re.Match[str]) -> str:
+        literals.append(m.group(1))
+        return f"{_HOLE}{len(literals) - 1}{_HOLE}"
+
+    text = html.escape(_ESCAPED.sub(hold, text.replace(_HOLE, "")), quote=False)
     text = re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
     text = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", text)
-    return re.sub(r"(?<![*\w])\*([^*]+)\*(?!\*)", r"<em>\1</em>", text)
+    text = re.sub(r"(?<![*\w])\*([^*]+)\*(?!\*)", r"<em>\1</em>", text)
+    return re.sub(f"{_HOLE}(\\d+){_HOLE}", lambda m: html.escape(literals[int(m.group(1))]), text)
 
 
 def markdown_to_html(md: str) -> str:
@@ -240,7 +255,7 @@ def _map_svg(frames: list[MapFrame], colors: dict[str, str], fnames: dict[str, s
 def _event_html(e: Event, names: Names, colors: dict[str, str]) -> str:
     dot = f'<span class="dot" style="background:{colors.get(e.faction or "", "#999")}"></span>'
     who = f"<b>{html.escape(names.faction(e.faction))}</b>: " if e.faction else ""
-    return f"<li>{dot}{who}{_inline(describe(e, names))}</li>"
+    return f"<li>{dot}{who}{_inline(markdown_line(describe(e, names.markdown())))}</li>"
 
 
 def build_report(campaign: str | Path, view: str = "gm") -> str:
@@ -292,7 +307,7 @@ def build_report(campaign: str | Path, view: str = "gm") -> str:
         heading = "Before the first turn" if t == 0 else names.turn_title(t)
         panels.append(f'<div class="panel" data-frame="{fi}"'
                       + ("" if fi == len(turns) - 1 else ' style="display:none"')
-                      + f"><h3>{heading}</h3><ul class=\"events\">{body}</ul></div>")
+                      + f"><h3>{html.escape(heading)}</h3><ul class=\"events\">{body}</ul></div>")
         marked = [e for e in key if e.kind in timeline_kinds]
         if marked:
             when = html.escape(names.turn_title(t))

@@ -22,20 +22,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from factionsim.core.game import Event
 from factionsim.core.names import Names
 
 from .markdown import render_markdown
-
-
-def chronicle_paths(campaign: Path) -> dict[str, Path]:
-    """``{"gm": march.chronicle.md, "players": march.players.md}`` beside ``march.yaml``."""
-    return {"gm": campaign.with_name(campaign.stem + ".chronicle.md"),
-            "players": campaign.with_name(campaign.stem + ".players.md")}
-
 
 #: Event kinds the players never see.
 SECRET_KINDS = frozenset({"hide", "decision", "gm-veto"})

@@ -19,15 +19,14 @@ tags: [martial]
 
 from __future__ import annotations
 
-import contextlib
 import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from .files import write_atomic
 from .game import CampaignError
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"
@@ -120,17 +119,19 @@ class FieldChecker:
         return f"{at}, {format_path(path)}"
 
 
-def load_campaign_data(path: str | os.PathLike[str], rulesets: Sequence[str] = ()
+def load_campaign_data(path: str | os.PathLike[str], rulesets: Sequence[str] = (),
+                       text: str | None = None
                        ) -> tuple[dict[str, Any], dict[FieldPath, int]]:
     """Read a campaign file: ``(data, lines)`` where ``lines`` maps field paths to line numbers.
 
+    ``text``: the file's text when the caller has read it already (it is then not read again).
     Raises :class:`CampaignError` for a missing or unreadable file, broken YAML (with YAML's
     line and column) or a top level that is not a mapping (``rulesets``: the names an empty
     file is told to choose from).
     """
     source = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8") if text is None else text
     except FileNotFoundError:
         raise CampaignError(
             f"{source}: campaign file not found; give the path of an existing YAML campaign file."
@@ -286,33 +287,3 @@ def save_campaign(state: Any, path: str | os.PathLike[str]) -> None:
     """
     text = dump_campaign_text(state)
     write_atomic(Path(path), text)
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` (UTF-8) so that readers see the old or the new file only."""
-    directory = path.parent if str(path.parent) else Path(".")
-    try:
-        mode = path.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp_name, mode)
-        os.replace(tmp_name, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp_name)
-        raise
-    with contextlib.suppress(OSError, AttributeError):  # make the rename itself durable
-        dir_fd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
-
