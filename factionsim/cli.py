@@ -14,13 +14,13 @@ import json
 import sys
 from pathlib import Path
 
-from factionsim.commands import batch, foundry, gm, show, tools, tournament, train
+from factionsim.commands import batch, forecast, foundry, gm, show, tools, tournament, train
 from factionsim.core.game import FactionsimError
 from factionsim.core.ruleset import DEFAULT_RULESET
 
 #: Modules that add a subcommand: each has ``add_parser(subparsers)`` and imports its heavy
 #: dependencies only inside the command function.
-COMMAND_MODULES = (batch, foundry, gm, show, tools, tournament, train)
+COMMAND_MODULES = (batch, forecast, foundry, gm, show, tools, tournament, train)
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
