@@ -2,11 +2,13 @@
 ("what will probably happen if I leave them alone for six turns?").
 
 Future ``r`` plays ``turns`` turns of the campaign as it stands, with the agents the campaign
-names, its dice seeded from ``(seed, r)`` (``numpy.random.SeedSequence([seed, r])``, through
+names (a faction played by hand, ``manual``, by the default agent: :func:`stand_ins`), its dice
+seeded from ``(seed, r)`` (``numpy.random.SeedSequence([seed, r])``, through
 :meth:`factionsim.runner.CampaignTemplate.new_game`): it is exactly run ``r`` of ``factionsim
-batch`` with the same campaign, seed and turns, and the forecast is identical for any backend and
-number of workers (:mod:`factionsim.backends`). The campaign file and its own dice are never
-touched: a forecast does not reveal the dice of the next real turn, and does not use them up.
+batch`` with the same campaign, seed and turns (no faction played by hand), and the forecast is
+identical for any backend and number of workers (:mod:`factionsim.backends`). The campaign file
+and its own dice are never touched: a forecast does not reveal the dice of the next real turn,
+and does not use them up.
 
 For each faction over the futures (each a share with its Wilson 95% interval, :mod:`.core.stats`):
 
@@ -40,7 +42,7 @@ from typing import Any
 from factionsim.core.forecasting import Forecasting, Headline, key_event_headline
 from factionsim.core.game import Event, FactionsimError, GameState
 from factionsim.core.names import Names
-from factionsim.core.ruleset import DEFAULT_RULESET
+from factionsim.core.ruleset import DEFAULT_AGENT, DEFAULT_RULESET
 from factionsim.core.stats import proportion, quantiles
 from factionsim.runner import CampaignTemplate
 
@@ -48,6 +50,25 @@ DEFAULT_RUNS = 500
 DEFAULT_TURNS = 6
 #: The quantiles of the fan charts: the band and its middle line.
 BANDS = (0.1, 0.5, 0.9)
+
+
+#: Agents that wait for a person at the terminal: in a forecast or odds (thousands of decisions,
+#: in worker processes) their factions are played by the ruleset's default agent instead.
+ASKS_A_PERSON = ("manual",)
+
+
+def stand_ins(state: GameState) -> dict[str, str]:
+    """Faction -> the agent that plays it in forecasts instead of one that asks a person."""
+    return {fid: DEFAULT_AGENT for fid, f in state.factions.items()
+            if str(f.agent).partition(":")[0] in ASKS_A_PERSON}
+
+
+def forecast_agents(state: GameState, source: Any = None) -> dict[str, Any]:
+    """The campaign's agents (:func:`~factionsim.runner.agents_from_campaign`), a faction played
+    by hand (``manual``) played by the default agent (:func:`stand_ins`)."""
+    from factionsim.runner import agents_from_campaign
+
+    return agents_from_campaign(state, overrides=stand_ins(state), source=source)
 
 
 @dataclass(frozen=True)
@@ -84,7 +105,7 @@ def _headlines(events: list[Event], facts: Forecasting, key_kinds: Any,
 
 def play_future(job: ForecastJob, run: int) -> dict[str, Any]:
     """Play future ``run``; return what the forecast counts of it (plain data)."""
-    from factionsim.runner import agents_from_campaign, play
+    from factionsim.runner import play
 
     state = job.template.new_game(job.seed, run)
     facts, present = _facts(state)
@@ -92,7 +113,7 @@ def play_future(job: ForecastJob, run: int) -> dict[str, Any]:
     state.max_turns = start + job.turns  # as a batch run: the campaign's own end does not cut it
     goals_before = state.goals_completed()
     series = [present.series(state.to_dict())]
-    events = play(state, job.turns, agents_from_campaign(state),
+    events = play(state, job.turns, forecast_agents(state),
                   on_turn=lambda _t: series.append(present.series(state.to_dict())))
     final = present.series(state.to_dict())
     if final != series[-1]:  # it ended within a turn (fewer than two factions standing)
@@ -186,7 +207,6 @@ def run_forecast(campaign: str | os.PathLike[str] | None, runs: int = DEFAULT_RU
     campaign) and return the forecast (see the module docstring); ``progress()`` is called as
     each future ends. Reads the campaign file, never writes it."""
     from factionsim.backends import run_jobs
-    from factionsim.runner import agents_from_campaign
 
     if runs < 1 or turns < 1:
         raise FactionsimError("a forecast needs at least 1 run (--runs) of at least 1 turn (--turns)")
@@ -195,9 +215,9 @@ def run_forecast(campaign: str | os.PathLike[str] | None, runs: int = DEFAULT_RU
     if sum(f.alive for f in start.factions.values()) < 2:
         raise FactionsimError(f"{campaign or 'the campaign'}: the game is over (fewer than two "
                               "factions standing): there is no future to forecast")
-    agents_from_campaign(start, source=campaign)  # one clear error before any future is played
+    forecast_agents(start, source=campaign)  # one clear error before any future is played
     job = ForecastJob(template, turns, seed)
     results = run_jobs(play_future, range(runs), shared=job, backend=backend, workers=workers,
                        address=address, progress=progress)
     return summarize(start, results, turns, campaign=None if campaign is None else str(campaign),
-                     seed=seed)
+                     seed=seed, stand_ins=stand_ins(start))

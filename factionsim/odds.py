@@ -1,7 +1,8 @@
 """The odds of one action, ``factionsim odds CAMPAIGN ACTION``: what the ruleset's
 :class:`~factionsim.core.forecasting.Forecasting` computes (WWN: an Attack, exactly or by Monte
 Carlo, :mod:`factionsim.rules.wwn.odds`), with the campaign's own agents answering the questions
-a sampled rule asks. The campaign file and its dice are not touched.
+a sampled rule asks (a faction played by hand by the default agent, as in forecasts). The
+campaign file and its dice are not touched.
 
 >>> from factionsim.configs import default_campaign_path
 >>> r, text = campaign_odds(default_campaign_path(), "attack thugs#15 -> silver-guild")
@@ -22,8 +23,8 @@ def campaign_odds(campaign: str | os.PathLike[str], action: str, *, method: str 
     """The odds of ``action`` (its text, as the legal actions write it) in ``campaign`` now, as
     plain data and in the ruleset's words."""
     from factionsim.core.names import Names
+    from factionsim.forecast import forecast_agents
     from factionsim.rulesets import load_campaign, ruleset_of
-    from factionsim.runner import agents_from_campaign
 
     state = load_campaign(campaign)
     facts = ruleset_of(state).forecasting
@@ -35,7 +36,7 @@ def campaign_odds(campaign: str | os.PathLike[str], action: str, *, method: str 
                               f"(only for: {', '.join(able)})")
     if samples is not None and samples < 1:
         raise FactionsimError("--samples must be at least 1")
-    agents = agents_from_campaign(state, source=campaign)
+    agents = forecast_agents(state, source=campaign)  # nobody is asked at the terminal
 
     def choose(s: GameState, faction: str, legal: list[Action], rng: Any) -> Action:
         return agents[faction].act(s.view(faction), legal, rng)

@@ -46,6 +46,16 @@ def test_a_forecast_never_changes_the_campaign_or_its_dice(campaign, capsys):
     assert sorted(p.name for p in campaign.parent.iterdir()) == ["march.yaml"]  # no history, no log
 
 
+def test_a_faction_played_by_hand_is_played_by_the_default_agent(campaign, capsys):
+    text = campaign.read_text(encoding="utf-8")
+    first = text.index("agent: ")
+    campaign.write_text(text[:first] + "agent: manual" + text[text.index("\n", first):],
+                        encoding="utf-8")
+    assert main(["forecast", str(campaign), "--runs", "2", "--turns", "1"]) == 0  # nobody asked
+    assert "The Iron Legion, played by hand, is played by the heuristic agent" in capsys.readouterr().out
+    assert run_forecast(campaign, runs=1, turns=1)["stand_ins"] == {"iron-legion": "heuristic"}
+
+
 def test_each_future_has_the_dice_of_seed_and_run_not_the_campaigns(campaign):
     template = CampaignTemplate.load(campaign)
     own = template.data["rng"]
@@ -158,6 +168,19 @@ def test_wwn_headlines_name_who_did_what_where():
     assert headline(Event(4, "move", "iron-legion", {}), n) is None
 
 
+def test_houses_headlines_name_the_holding_seized():
+    from factionsim.rules.houses.forecast import headline as houses_headline
+
+    n = Names({"aldren": "House Aldren", "morrow": "House Morrow"})
+    seized = Event(2, "seized", "aldren", {"asset": "morrow-counting-house#9", "previous": "morrow",
+                                           "name": "Morrow Counting House", "die": 8, "full": 8,
+                                           "effect": 10})
+    h = houses_headline(seized, n)
+    assert (h.key, h.text) == ("seized|aldren|morrow|morrow-counting-house#9",
+                               "House Aldren seizes Morrow Counting House from House Morrow")
+    assert houses_headline(Event(2, "advance", "aldren", {}), n) is None
+
+
 # --------------------------------------------------------------------- outputs
 def test_forecast_command_prints_tables_and_writes_a_page(campaign, tmp_path, capsys):
     page = tmp_path / "out" / "forecast.html"
@@ -180,11 +203,17 @@ def test_forecast_command_prints_tables_and_writes_a_page(campaign, tmp_path, ca
     assert "--runs" in capsys.readouterr().err
 
 
-def test_forecast_of_another_ruleset(tmp_path):
-    f = run_forecast(default_campaign_path("houses"), runs=2, turns=1)
+def test_forecast_of_other_rulesets():
+    # houses: its Forecasting counts Holdings and seizures; no goals, no headquarters
+    f = run_forecast(default_campaign_path("houses"), runs=3, turns=2)
     assert f["ruleset"] == "houses"
-    house = next(iter(f["factions"].values()))
-    assert house["goal"] is None and house["headquarters_lost"] is None and house["holdings"] == []
-    assert set(house["fan"]) == {k for k, _ in f["charts"]} and f["charts"]
-    assert all("|" in h["key"] for h in f["headlines"])  # its report's key events, per faction
+    for house in f["factions"].values():
+        assert house["goal"] is None and house["headquarters_lost"] is None
+        assert all(h["key"].startswith("holding@") for h in house["holdings"])
+        assert set(house["fan"]) == {k for k, _ in f["charts"]} and f["charts"]
+    assert "completes a goal" not in forecast_text(f) and "loses its HQ" not in forecast_text(f)
     assert forecast_html(f, "Banteave").count('<svg class="chart"') == len(f["charts"])
+    # engagements has no Forecasting: the contract alone, headlines its report's key events
+    g = run_forecast(default_campaign_path("engagements"), runs=2, turns=1)
+    assert all(f["holdings"] == [] for f in g["factions"].values())
+    assert g["headlines"] and all(h["key"].count("|") == 1 for h in g["headlines"])

@@ -40,11 +40,14 @@ def forecast_html(forecast: dict[str, Any], title: str) -> str:
     names = {fid: f["name"] for fid, f in forecast["factions"].items()}
     charts = forecast["charts"]
     start, turns = forecast["start_turn"], forecast["turns"]
-    head = ["faction", "completes a goal", "loses its headquarters", "collapses",
+    asked = [(key, head) for key, head in (("goal", "completes a goal"),
+                                           ("headquarters_lost", "loses its headquarters"))
+             if any(f[key] is not None for f in forecast["factions"].values())]
+    head = ["faction", *(h for _k, h in asked), "collapses",
             *(f"{t} after turn {start + turns}" for _k, t in charts)]
     rows = []
     for fid, f in forecast["factions"].items():
-        cells = [_share(f["goal"]), _share(f["headquarters_lost"]),
+        cells = [*(_share(f[key]) for key, _h in asked),
                  _share(f["collapse"]) if f["alive_now"] else "collapsed",
                  *(html.escape(_end(f["fan"][k])) for k, _t in charts)]
         rows.append(f'<tr><td><span class="dot" style="background:{colors[fid]}"></span>'

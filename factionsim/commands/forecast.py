@@ -92,15 +92,22 @@ def forecast_text(forecast: dict[str, Any], headlines: int = 10) -> str:
     end = start + turns
     factions = forecast["factions"]
     out = [f"{forecast['name'] or 'Campaign'}: {forecast['runs']} futures of turns {start + 1}-{end} "
-           f"(seed {forecast['seed']}); chances with their 95% intervals", ""]
-    rows = [[f["name"], share(f["goal"]), share(f["headquarters_lost"]),
+           f"(seed {forecast['seed']}); chances with their 95% intervals"]
+    out += [f"({factions[fid]['name']}, played by hand, is played by the {agent} agent in the futures)"
+            for fid, agent in forecast.get("stand_ins", {}).items()]
+    out.append("")
+    asked = [(key, head) for key, head in (("goal", "completes a goal"),
+                                           ("headquarters_lost", "loses its HQ"))
+             if any(f[key] is not None for f in factions.values())]  # the ruleset's questions
+    rows = [[f["name"], *(share(f[key]) for key, _h in asked),
              share(f["collapse"]) if f["alive_now"] else "collapsed",
              *(_band(f["fan"][k], turns) for k, _t in charts)] for f in factions.values()]
-    out += [text_table(["faction", "completes a goal", "loses its HQ", "collapses",
+    out += [text_table(["faction", *(h for _k, h in asked), "collapses",
                         *(f"{k} after turn {end}" for k, _t in charts)], rows), ""]
     shown = forecast["headlines"][:headlines]
     out.append(f"MOST LIKELY EVENTS ({len(shown)} of {len(forecast['headlines'])})")
-    out += [f"  {share(h):>16}  {h['text']}" for h in shown] or ["  nothing of note"]
+    width = max((len(share(h)) for h in shown), default=0)
+    out += [f"  {share(h):>{width}}  {h['text']}" for h in shown] or ["  nothing of note"]
     changes = sorted(((h, f["name"]) for f in factions.values() for h in f["holdings"]),
                      key=lambda hf: -hf[0]["p"])[:headlines]
     if changes:

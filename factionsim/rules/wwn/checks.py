@@ -103,24 +103,13 @@ def _antimagic(asset: Asset | None, opponent: Faction) -> bool:
             and asset.kind.magic_level >= _MEDIUM)
 
 
-def attribute_check(
-    state: WwnState,
-    attacker: Faction,
-    attacker_attribute: str,
-    defender: Faction,
-    defender_attribute: str,
-    *,
-    attacking_asset: Asset | None = None,
-    defending_asset: Asset | None = None,
-    extra_attacker_dice: int = 0,
-    extra_defender_dice: int = 0,
-) -> CheckResult:
-    """Roll an attribute check. ``attacking_asset`` / ``defending_asset`` are given during an
-    Attack (for Antimagical); extra dice come from assets and abilities."""
+def attribute_check(state: WwnState, attacker: Faction, attacker_attribute: str, defender: Faction,
+                    defender_attribute: str, **options: Any) -> CheckResult:
+    """Roll an attribute check. ``options`` are :func:`check_sides`'s: ``attacking_asset`` /
+    ``defending_asset`` during an Attack (for Antimagical), extra dice from assets and
+    abilities."""
     att, dfn, auto = check_sides(state, attacker, attacker_attribute, defender, defender_attribute,
-                                 attacking_asset=attacking_asset, defending_asset=defending_asset,
-                                 extra_attacker_dice=extra_attacker_dice,
-                                 extra_defender_dice=extra_defender_dice)
+                                 **options)
     if auto is not None:
         return CheckResult(att, dfn, auto == "attacker", f"massive {auto}")
     att.roll(state.rng)
