@@ -29,8 +29,8 @@ Two methods, named in the result:
 >>> from fractions import Fraction
 >>> check_success(Side("a", "force", 2), Side("d", "force", 1), None)
 Fraction(11, 20)
->>> dice_distribution("1d4-1")[0]
-Fraction(1, 2)
+>>> dice_distribution("1d4-1")[0]  # a 1 on the die: 1 - 1 = 0
+Fraction(1, 4)
 """
 
 from __future__ import annotations
