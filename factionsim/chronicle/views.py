@@ -1,21 +1,21 @@
-"""Two views of the same events: the GM's (everything) and the players' (what the world saw).
+"""Who may see what, for every output: the campaign data and the events of an audience
+(``"gm"``: everything; ``"players"``: what the rules make public), from the ruleset's
+:class:`~factionsim.core.visibility.Visibility` (``RulesetInfo.visibility``).
 
-The players' view leaves out what the rules keep hidden:
-
-- Stealthed operations: an asset hidden (``hide``), created in secret (``create`` with stealth),
-  and everything a Stealthed asset does or suffers while hidden (moves, abilities, upkeep losses);
-  the choice of those actions (``action: hide``, ``action: create`` of a secret asset) too;
-- the agents' reasons (``decision`` events) and the GM's vetoes (``gm-veto``).
-
-Where the rules make a hidden thing visible, the players get a *rumour* instead: a Stealthed
-asset that attacks loses its Stealth (``revealed``), and the players hear of it.
+The report, the chronicles, ``show --players``, ``events --players``, the Foundry export and the
+faction sheets all go through :func:`visible_frame` and :func:`visible_events`; what each
+ruleset keeps from the players is in its ``visibility`` module and its page of the docs.
 
 >>> from factionsim.core.game import Event
+>>> before = {"ruleset": "wwn", "factions": [{"id": "a", "treasure": 5, "assets": [
+...     {"id": 4, "type": "thugs", "location": "x", "hp": 1, "stealth": True}]}]}
+>>> visible_frame(before, "players")["factions"]
+[{'id': 'a', 'assets': []}]
 >>> evs = [Event(1, "hide", "a", {"asset": "spy#4", "cost": 2}),
 ...        Event(1, "move", "a", {"asset": "spy#4", "from": "x", "to": "y"}),
 ...        Event(1, "income", "a", {"amount": 3, "treasure": 5})]
->>> [e.kind for e in players_events(evs)]
-['income']
+>>> visible_events("wwn", evs, "players", before)
+[]
 """
 
 from __future__ import annotations
@@ -26,90 +26,54 @@ from typing import Any
 
 from factionsim.core.game import Event
 from factionsim.core.names import Names
+from factionsim.core.visibility import Visibility, check_audience
+from factionsim.rulesets import get_ruleset
 
-from .markdown import render_markdown
+from .markdown import story_markdown
+from .story import stories
 
-#: Event kinds the players never see.
-SECRET_KINDS = frozenset({"hide", "decision", "gm-veto"})
-#: Data keys that name an asset.
-_ASSET_KEYS = ("asset", "attacker", "defender", "base", "source", "target")
-
-
-def stealthed_assets(campaign: dict[str, Any] | None) -> set[str]:
-    """Ids (``type#n``) of the Stealthed assets in campaign data (a history snapshot)."""
-    out: set[str] = set()
-    for f in (campaign or {}).get("factions", []):
-        for a in f.get("assets", []) or []:
-            if a.get("stealth") and a.get("id") is not None:
-                out.add(f"{a['type']}#{a['id']}")
-    return out
+__all__ = ["recorded_data", "render_turn", "visibility", "visible_events", "visible_frame"]
 
 
-def _refs(e: Event) -> set[str]:
-    refs: set[str] = set()
-    for key in _ASSET_KEYS:
-        v = e.data.get(key)
-        if isinstance(v, str) and "#" in v:
-            refs.add(v)
-    return refs
+def recorded_data(history: Any, turn: int) -> dict[str, Any] | None:
+    """The campaign data after ``turn`` as the rules hold it (the history's snapshot loaded and
+    written back, so a hand-written first snapshot reads like the rest); ``None`` when the
+    history has no snapshot of that turn."""
+    from factionsim.core.game import CampaignError
+    from factionsim.rulesets import load_campaign
+
+    text = history.snapshot(turn)
+    if text is None:
+        return None
+    try:
+        return load_campaign(history.snapshot_path(turn), text).to_dict()
+    except CampaignError:
+        return history.snapshot_data(turn)
 
 
-def players_events(events: Iterable[Event], hidden: set[str] | None = None) -> list[Event]:
-    """The events the players may know of, with rumours where hidden things came to light.
-
-    ``hidden`` is the set of assets Stealthed when these events begin (see
-    :func:`stealthed_assets`); it is updated as the events hide and reveal assets.
-    """
-    hidden = set(hidden or ())
-    events = list(events)
-    out: list[Event] = []
-    for i, e in enumerate(events):
-        d = e.data
-        if e.kind in SECRET_KINDS:
-            if e.kind == "hide":
-                hidden.add(d["asset"])
-            continue
-        if e.kind == "create" and d.get("stealth"):
-            hidden.add(d["asset"])
-            continue
-        if e.kind == "action" and d.get("action") == "hide":
-            continue
-        if e.kind == "action" and d.get("action") == "create" and _secret_creation(events, i):
-            continue
-        if e.kind == "revealed":
-            hidden.discard(d["asset"])
-            out.append(Event(e.turn, "rumour", e.faction, {"asset": d["asset"],
-                                                           "reason": d.get("reason", "")}))
-            continue
-        if e.kind == "upkeep" and hidden & set(d.get("lost", [])):
-            e = Event(e.turn, e.kind, e.faction,
-                      {**d, "lost": [a for a in d["lost"] if a not in hidden]})
-        elif _refs(e) & hidden:
-            continue
-        out.append(e)
-    return out
+def visibility(ruleset: str) -> Visibility:
+    """The ruleset's notion of what the players may know."""
+    return get_ruleset(ruleset).visibility
 
 
-def _secret_creation(events: list[Event], i: int) -> bool:
-    """Is the ``create`` that follows the action at ``i`` (same faction) a Stealthed one?"""
-    who = events[i].faction
-    for e in events[i + 1:]:
-        if e.kind == "create" and e.faction == who:
-            return bool(e.data.get("stealth"))
-        if e.kind in ("faction-turn", "action") and e.faction == who:
-            return False
-    return False
+def visible_frame(data: dict[str, Any], audience: str) -> dict[str, Any]:
+    """Campaign data (a frame: the file's data or a turn's snapshot) as ``audience`` knows it."""
+    return visibility(data["ruleset"]).visible_frame(data, audience)
 
 
-def render_turn(events: list[Event], names: Names, view: str = "gm",
-                hidden: set[str] | None = None) -> str:
-    """One turn (or several) as chronicle markdown without the title line.
+def visible_events(ruleset: str, events: Iterable[Event], audience: str,
+                   before: dict[str, Any] | None = None) -> list[Event]:
+    """The events ``audience`` may know of, ``before`` being the GM's campaign data when they
+    begin (a turn's snapshot before it)."""
+    return visibility(ruleset).visible_events(events, audience, before)
 
-    ``view`` is ``"gm"`` (everything) or ``"players"`` (see the module docstring).
-    """
-    if view == "players":
-        events = players_events(events, hidden)
-    elif view != "gm":
-        raise ValueError(f"unknown chronicle view {view!r}; use 'gm' or 'players'")
-    text = render_markdown(events, replace(names, notes=()), "x")
-    return text.split("\n", 1)[1].strip() + "\n"
+
+def render_turn(events: list[Event], names: Names, audience: str = "gm",
+                before: dict[str, Any] | None = None) -> str:
+    """One turn (or several) of the chronicle of ``audience``, as markdown without the title
+    line. ``events`` are the GM's (all of them); ``before`` the GM's campaign data before them."""
+    check_audience(audience)
+    shown = visible_events(names.ruleset, events, audience, before) if names.ruleset else events
+    frame = visible_frame(before, audience) if before and names.ruleset else before
+    return "\n".join(story_markdown(s) for s in stories(shown, replace(names, notes=()),
+                                                           audience, frame))

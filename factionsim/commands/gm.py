@@ -44,11 +44,13 @@ def _header(names: Any) -> tuple[str, ...]:
     return tuple(markdown_line(line) for line in names.notes)
 
 
-def turn_blocks(names: Any, turn: int, events: list[Any], hidden: set[str]) -> dict[str, str]:
-    """Turn ``turn``'s block of each chronicle (``{"gm": ..., "players": ...}``)."""
+def turn_blocks(names: Any, turn: int, events: list[Any], before: dict[str, Any] | None
+                ) -> dict[str, str]:
+    """Turn ``turn``'s block of each chronicle (``{"gm": ..., "players": ...}``), ``before``
+    the campaign's data before the turn."""
     from factionsim.chronicle.views import render_turn
 
-    return {view: render_turn(events, names, view, hidden) if events else
+    return {view: render_turn(events, names, view, before) if events else
             f"## Turn {turn}\n\n(no events recorded)\n" for view in VIEWS}
 
 
@@ -110,7 +112,6 @@ def cmd_turn(args: argparse.Namespace) -> int:
 
 def _play_turns(args: argparse.Namespace, path: Path, history: Any) -> int:
     from factionsim.chronicle import Names
-    from factionsim.chronicle.views import stealthed_assets
     from factionsim.core.campaign import dump_campaign_text
     from factionsim.core.dice import fresh_seed
     from factionsim.rulesets import load_campaign
@@ -144,7 +145,7 @@ def _play_turns(args: argparse.Namespace, path: Path, history: Any) -> int:
         if state.is_over():
             break
         turn_before = state.turn
-        hidden = stealthed_assets(state.to_dict())
+        data_before = state.to_dict()
         events = play(state, 1, agents)
         if state.turn == turn_before:
             events += finish_turn(state, agents)  # a faction collapsed mid-turn
@@ -152,7 +153,7 @@ def _play_turns(args: argparse.Namespace, path: Path, history: Any) -> int:
             break
         after = dump_campaign_text(state)
         history.record_turn(before, turn_before, after, state.turn, events,
-                            turn_blocks(names, state.turn, events, hidden), titles, header)
+                            turn_blocks(names, state.turn, events, data_before), titles, header)
         before = after
         played += 1
         n_events += len(events)
@@ -187,7 +188,7 @@ def _step(args: argparse.Namespace, forward: bool) -> int:
 
 def _step_locked(args: argparse.Namespace, path: Path, history: Any, forward: bool) -> int:
     from factionsim.chronicle import Names
-    from factionsim.chronicle.views import stealthed_assets
+    from factionsim.chronicle.views import recorded_data
     from factionsim.core.history import HistoryError
     from factionsim.rulesets import load_campaign
 
@@ -215,7 +216,7 @@ def _step_locked(args: argparse.Namespace, path: Path, history: Any, forward: bo
             state = load_campaign(history.snapshot_path(target), snapshot)
             names = Names.from_state(state)
             blocks = turn_blocks(names, target, history.events(target),
-                                 stealthed_assets(history.snapshot_data(target - 1)))
+                                 recorded_data(history, target - 1))
             reached = history.redo_to(target, text, blocks, _titles(state.name or path.stem),
                                       _header(names))
         else:

@@ -1,5 +1,6 @@
-"""``factionsim show CAMPAIGN``: the campaign now, as its ruleset presents it (WWN: the factions,
-their goals and Treasure, and every asset by location).
+"""``factionsim show CAMPAIGN [--players]``: the campaign now, as its ruleset presents it (WWN:
+the factions, their goals and Treasure, and every asset by location); with ``--players``, what
+the players may know of it (:mod:`factionsim.chronicle.views`).
 
 >>> print(table(["a", "bb"], [["x", 1], ["yyy", 22]]))
 a    bb
@@ -25,6 +26,16 @@ def cmd_show(args: argparse.Namespace) -> int:
 
     state = load_campaign(Path(args.campaign))
     present = ruleset_of(state).present
+    if args.players:  # what the players may know, from the one notion of it
+        from factionsim.chronicle.views import visible_frame
+
+        frame = visible_frame(state.to_dict(), "players")
+        if args.json:
+            print(json.dumps(present.frame_data(frame), indent=2))
+        else:
+            title = f"{state.name or 'Campaign'}: after turn {state.turn}, what the players know"
+            print(present.frame_text(frame, title), end="")
+        return 0
     if args.json:
         print(json.dumps(present.show_data(state), indent=2))
     else:
@@ -37,6 +48,8 @@ def add_parser(sub: Any) -> None:
                        description="Print CAMPAIGN as tables: factions (HP, ratings, Treasure, "
                        "XP, tags), goals, and every asset by location.")
     p.add_argument("campaign", help="campaign file (YAML)")
+    p.add_argument("--players", action="store_true",
+                   help="what the players may know: no Treasure, XP, goals or Stealthed assets")
     p.add_argument("--json", action="store_true", help="print the same as JSON")
     p.add_argument("--quiet", action="store_true", help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_show)

@@ -3,6 +3,11 @@
     factionsim new FILE [--factions 4 --locations 10 --seed S]   a playable campaign (6.7.0)
     factionsim schema [-o FILE]                                   JSON Schema of campaign files
     factionsim report CAMPAIGN [-o report.html] [--players]      one self-contained HTML file
+    factionsim sheet CAMPAIGN [--faction ID] [--players] [-o DIR] printable faction sheets
+    factionsim events CAMPAIGN [--players] [-o FILE]              the recorded events, JSON lines
+
+``--players`` makes each of them from what the players may know
+(:mod:`factionsim.chronicle.views`).
 """
 
 from __future__ import annotations
@@ -80,13 +85,10 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 def cmd_report(args: argparse.Namespace) -> int:
     from factionsim.chronicle.report import build_report
-    from factionsim.commands.gm import settle
     from factionsim.core.files import same_file, write_atomic
-    from factionsim.rulesets import load_campaign
 
     path = Path(args.campaign)
-    settle(path)  # a turn a killed command left half-committed is finished first
-    load_campaign(path)  # refuse a broken campaign with the usual message
+    _readable(path)  # a half-committed turn is finished first; a broken campaign refused
     view = "players" if args.players else "gm"
     out = Path(args.output or path.with_name(path.stem + (".players" if args.players else "")
                                              + ".report.html"))
@@ -100,6 +102,71 @@ def cmd_report(args: argparse.Namespace) -> int:
                           "view": view}, indent=2))
     elif not args.quiet:
         print(f"Wrote {out} ({len(text.encode()) // 1024} KiB, {view} view); open it in a browser.")
+    return 0
+
+
+def _readable(path: Path) -> None:
+    """Finish a half-committed turn and refuse a broken campaign, as ``report`` does."""
+    from factionsim.commands.gm import settle
+    from factionsim.rulesets import load_campaign
+
+    settle(path)
+    load_campaign(path)
+
+
+def cmd_sheet(args: argparse.Namespace) -> int:
+    from factionsim.chronicle.record import CampaignRecord
+    from factionsim.chronicle.sheet import faction_sheets, sheet_html, sheet_markdown
+    from factionsim.core.files import write_atomic
+
+    path = Path(args.campaign)
+    _readable(path)
+    view = "players" if args.players else "gm"
+    rec = CampaignRecord(path, view)
+    known = list(rec.names.factions)
+    for fid in args.faction or []:
+        if fid not in known:
+            raise CampaignError(f"--faction {fid!r}: no such faction in {path}; allowed: "
+                                + ", ".join(known) + ".")
+    out = Path(args.output or path.with_name(path.stem + (".players" if args.players else "")
+                                             + ".sheets"))
+    if out.exists() and not out.is_dir():
+        raise CampaignError(f"-o {out}: is a file; give a folder for the sheets.")
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for s in faction_sheets(rec, args.faction or None, args.recent):
+        for ext, text in (("html", sheet_html(s)), ("md", sheet_markdown(s))):
+            target = out / f"{s.faction}.{ext}"
+            write_atomic(target, text)
+            written.append(str(target))
+    if args.json:
+        print(json.dumps({"campaign": str(path), "view": view, "files": written}, indent=2))
+    elif not args.quiet:
+        print(f"Wrote {len(written) // 2} faction sheet(s) ({view} view) to {out}/ "
+              "(NAME.html to print, NAME.md to edit).")
+    return 0
+
+
+def cmd_events(args: argparse.Namespace) -> int:
+    from factionsim.chronicle.record import CampaignRecord
+    from factionsim.core.files import same_file, write_atomic
+    from factionsim.core.history import event_lines
+
+    path = Path(args.campaign)
+    _readable(path)
+    rec = CampaignRecord(path, "players" if args.players else "gm")
+    text = "".join(event_lines(e for t in rec.played_turns() for e in rec.events(t)))
+    if args.output and args.output != "-":
+        out = Path(args.output)
+        if same_file(out, path):
+            raise CampaignError(f"-o {out}: would be written over the campaign file {path}; "
+                                "give another file name.")
+        write_atomic(out, text)
+        if not args.quiet:
+            print(f"Wrote {out} ({text.count(chr(10))} events, {rec.audience} view).",
+                  file=sys.stderr)
+    else:
+        sys.stdout.write(text)
     return 0
 
 
@@ -138,7 +205,37 @@ def add_parser(sub: Any) -> None:
     report.add_argument("campaign", help="campaign file (YAML) played with 'factionsim turn'")
     report.add_argument("-o", "--output", help="HTML file (default STEM.report.html beside it)")
     report.add_argument("--players", action="store_true",
-                        help="the players' view: no Stealthed assets, no hidden reasons")
+                        help="the players' view: only what the rules make public (no Stealthed "
+                        "assets, Treasure, XP, goals or dice), rumours for a chronicle")
     report.add_argument("--quiet", action="store_true", help="print nothing")
     report.add_argument("--json", action="store_true", help="print the result as JSON")
     report.set_defaults(func=cmd_report)
+
+    sheet = sub.add_parser("sheet", help="write printable faction sheets (HTML and markdown)",
+                           description="Write one sheet per faction (or per --faction) into a "
+                           "folder: NAME.html to print or open on a phone, NAME.md to edit. A "
+                           "sheet shows the faction's numbers, its assets with their stats and "
+                           "places, its goal (the GM's sheet) and its recent history.")
+    sheet.add_argument("campaign", help="campaign file (YAML)")
+    sheet.add_argument("--faction", action="append", metavar="ID",
+                       help="only this faction (repeatable; default: every faction)")
+    sheet.add_argument("--players", action="store_true",
+                       help="the players' sheets: only what the rules make public")
+    sheet.add_argument("--recent", type=int, default=3,
+                       help="how many of the last turns the history tells (default 3)")
+    sheet.add_argument("-o", "--output", help="folder (default STEM.sheets/ beside the campaign)")
+    sheet.add_argument("--quiet", action="store_true", help="print nothing")
+    sheet.add_argument("--json", action="store_true", help="print the files written as JSON")
+    sheet.set_defaults(func=cmd_sheet)
+
+    events = sub.add_parser("events", help="print a campaign's recorded events (JSON lines)",
+                            description="Print (or write with -o) every event recorded in the "
+                            "campaign's history, one JSON object a line, turn by turn; with "
+                            "--players only what the players may know of them (no secret "
+                            "events, no dice, Treasure or goals; rumours where the rules reveal "
+                            "something hidden).")
+    events.add_argument("campaign", help="campaign file (YAML) played with 'factionsim turn'")
+    events.add_argument("--players", action="store_true", help="the players' events")
+    events.add_argument("-o", "--output", help="file to write (default: standard output)")
+    events.add_argument("--quiet", action="store_true", help="no message on standard error")
+    events.set_defaults(func=cmd_events)

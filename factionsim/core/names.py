@@ -20,7 +20,8 @@ class Names:
     """Display names for ids (factions, locations, asset types), the ruleset whose prose
     tells the events (``GameState.display_names()`` returns these keyword arguments), the
     campaign's ``calendar`` (in-game dates for turn headings) and ``notes``: lines for the
-    chronicle's header under its title (a WWN campaign's house rules)."""
+    chronicle's header under its title (a WWN campaign's house rules) and the campaign's
+    ``seed`` (which words the rumours pick; see :mod:`factionsim.core.rumours`)."""
 
     factions: dict[str, str] = field(default_factory=dict)
     locations: dict[str, str] = field(default_factory=dict)
@@ -28,13 +29,14 @@ class Names:
     ruleset: str = ""
     calendar: Calendar | None = None
     notes: tuple[str, ...] = ()
+    seed: int | None = None
     #: the names are escaped for markdown already (see :meth:`markdown`)
     escaped: bool = False
 
     @classmethod
     def from_state(cls, state: Any) -> Names:
         """The names of a game state (its ``display_names()``)."""
-        return cls(**state.display_names())
+        return cls(**{"seed": getattr(state, "seed", None), **state.display_names()})
 
     def markdown(self) -> Names:
         """These names escaped for markdown (:func:`~factionsim.core.text.markdown_text`): the

@@ -53,6 +53,24 @@ class MapFrame:
     badges: dict[str, list[Badge]] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class SheetTable:
+    """A table of a faction sheet (its assets, its characters...)."""
+
+    title: str
+    headers: list[str]
+    rows: list[list[Any]]
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """What a faction sheet shows of one faction in a frame: its numbers and words as
+    ``stats`` (label, value), then ``tables``."""
+
+    stats: list[tuple[str, Any]]
+    tables: list[SheetTable] = field(default_factory=list)
+
+
 def text_table(headers: list[str], rows: list[list[Any]]) -> str:
     """Plain-text columns; numbers right-aligned."""
     cells = [[str(c) for c in r] for r in rows]
@@ -81,7 +99,12 @@ class Presentation:
     - ``key_kinds``: the event kinds the report's turn panels list; ``timeline_kinds`` those of
       its timeline (default: the same);
     - ``map(frame, names, hide_stealth)``: the report's map at that turn (:class:`MapFrame`), or
-      ``None`` for a ruleset without places.
+      ``None`` for a ruleset without places;
+    - ``sheet(frame, faction)``: a faction's sheet (:class:`Sheet`); the default shows the
+      faction's row(s) of ``table``.
+
+    A frame may be the players' (:mod:`factionsim.core.visibility`): its secrets are absent,
+    and what is built from it must leave them out (a column, a chart without values).
 
     Of the state now (each has a plain default built from the above):
 
@@ -104,6 +127,7 @@ class Presentation:
     status: Callable[[Any], dict[str, dict[str, Any]]] | None = None
     status_line: Callable[[Any, str], str] | None = None
     describe: Callable[[Any], str] | None = None
+    sheet: Callable[[Frame, str], Sheet] | None = None
 
     # ------------------------------------------------------------------ with their defaults
     def show_text(self, state: Any) -> str:
@@ -135,6 +159,56 @@ class Presentation:
         v = state.faction_summary()[faction]
         details = ", ".join(f"{k} {x}" for k, x in v.items() if k != "alive")
         return f"{state.factions[faction].name}: {details if v['alive'] else 'collapsed'}"
+
+    def faction_sheet(self, frame: Frame, faction: str) -> Sheet:
+        """A faction's sheet: :attr:`sheet`, else its row of :attr:`table` as numbers (or its
+        rows as a table, where the table has several per faction)."""
+        if self.sheet is not None:
+            return self.sheet(frame, faction)
+        headers, rows = self.table(frame)
+        name = self.names(frame).faction(faction)
+        mine = [r for r in rows if r and r[0] == name]
+        if len(mine) == 1:
+            return Sheet(list(zip(headers[1:], mine[0][1:], strict=True)))
+        return Sheet([], [SheetTable(headers[1] if len(headers) > 1 else "", headers[1:],
+                                     [r[1:] for r in mine])])
+
+    def frame_text(self, frame: Frame, title: str) -> str:
+        """``show --players``: ``title``, the table of the frame and, for a ruleset with a map,
+        every place with its ruler and who is seen there."""
+        import textwrap
+
+        headers, rows = self.table(frame)
+        lines = [title, "", text_table(headers, rows)]
+        places = self.places(frame)
+        if places:
+            left = max(len(p["name"]) for p in places) + max(len(p["ruler"] or "-")
+                                                             for p in places) + 4
+            width = max(30, 100 - left)
+            table = []
+            for p in places:
+                seen = [part for tip in p["seen"] or ["-"]
+                        for part in textwrap.wrap(tip, width, subsequent_indent="  ")]
+                table += [[p["name"] if i == 0 else "", (p["ruler"] or "-") if i == 0 else "",
+                           part] for i, part in enumerate(seen)]
+            lines += ["", "PLACES", text_table(["place", "ruled by", "who is seen there"], table)]
+        return "\n".join(lines) + "\n"
+
+    def frame_data(self, frame: Frame) -> dict[str, Any]:
+        """``show --players --json``: the table's rows as objects, and the places."""
+        headers, rows = self.table(frame)
+        return {"name": frame.get("name"), "turn": frame.get("turn"),
+                "factions": [dict(zip(headers, r, strict=True)) for r in rows],
+                "places": self.places(frame)}
+
+    def places(self, frame: Frame) -> list[dict[str, Any]]:
+        """Each place of the map (none without one): name, ruler's name, what is seen there."""
+        if self.map is None:
+            return []
+        names = self.names(frame)
+        m = self.map(frame, names, True)
+        return [{"name": p.name, "ruler": names.faction(p.ruler) if p.ruler else None,
+                 "seen": [b.tip for b in m.badges.get(p.id, [])]} for p in m.places]
 
     def campaign_text(self, state: Any) -> str:
         """What ``validate`` reports of a valid campaign after its turn: ``N factions``..."""

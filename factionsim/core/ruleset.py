@@ -29,6 +29,8 @@ from factionsim.core.forecasting import Forecasting
 from factionsim.core.game import Agent, Event, GameState, OptionSpec
 from factionsim.core.names import Names
 from factionsim.core.presentation import Presentation
+from factionsim.core.rumours import RumourBook
+from factionsim.core.visibility import NOTHING_HIDDEN, Visibility
 
 __all__ = ["DEFAULT_AGENT", "DEFAULT_RULESET", "AgentSpec", "OptionSpec", "RulesetInfo", "agent_problem"]
 
@@ -117,7 +119,12 @@ class RulesetInfo:
     - ``docs``: the page of the docs that describes it;
     - ``forecasting``: what ``factionsim forecast`` and ``odds`` ask beyond the contract
       (:class:`~factionsim.core.forecasting.Forecasting`), or ``None``: forecasts from the
-      contract alone, no ``odds``.
+      contract alone, no ``odds``;
+    - ``visibility``: what the players may know (:class:`~factionsim.core.visibility.Visibility`:
+      the campaign data and the events of their view); the default hides nothing;
+    - ``rumours``: the turn's news in words, with a headline
+      (:class:`~factionsim.core.rumours.RumourBook`), or ``None``: no headlines, and the players'
+      chronicle tells their events in the GM's prose.
     """
 
     name: str
@@ -133,6 +140,8 @@ class RulesetInfo:
     schema: Callable[[Sequence[str]], dict[str, Any]] | None = None
     docs: str = ""
     forecasting: Forecasting | None = None
+    visibility: Visibility = NOTHING_HIDDEN
+    rumours: RumourBook | None = None
 
     def offered_agents(self) -> dict[str, AgentSpec]:
         """Agent name -> :class:`AgentSpec`, in the declared order."""

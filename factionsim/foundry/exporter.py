@@ -58,7 +58,7 @@ from .actor import (
 )
 from .block import ActorLink, read_block
 from .jsonio import FoundryError, json_text
-from .log import logged_turn, turn_entry
+from .log import entry_html, logged_turn, turn_entry
 from .names import GOAL_NAMES, TAG_NAMES, catalogue, slugify
 
 
@@ -78,8 +78,9 @@ def export_campaign(campaign: Path, out: Path, factions: list[str] | None = None
                     view: str = "gm") -> ExportResult:
     """Write ``out/fvtt-Actor-<name>-<id>.json`` for each faction (or those in ``factions``).
 
-    ``view`` ``"players"`` keeps Stealthed doings out of the log entries, as in the players'
-    chronicle.
+    ``view`` ``"players"`` writes what the players may know
+    (:mod:`factionsim.chronicle.views`): no Treasure, XP or goal fields, no item for a Stealthed
+    asset, and log entries that are the rumours of the players' chronicle concerning the faction.
     """
     state = load_campaign(campaign)
     if getattr(state, "ruleset", None) != "wwn":
@@ -119,30 +120,42 @@ def _actor_id(fid: str, link: ActorLink | None) -> str:
     return tail if ID_PATTERN.match(tail) else stable_id("actor", fid)
 
 
+#: the sheet's fields the players do not see (Treasure, XP, the goal)
+SECRET_FIELDS = ("facCreds", "xp", "factionGoal", "factionGoalDesc")
+
+
 class _LogWriter:
-    """Log entries of the campaign's recorded turns (from its history folder)."""
+    """Log entries of the campaign's recorded turns (from its history folder), as ``view``
+    knows them."""
 
     def __init__(self, campaign: Path, state: Any, view: str):
-        from factionsim.core.history import History
+        from factionsim.chronicle.record import CampaignRecord
 
-        self.history = History(campaign)
+        self.record = CampaignRecord(campaign, view, state)
+        self.history = self.record.history
         self.names = Names.from_state(state)
         self.turn = state.turn
         self.view = view
         self.missing: set[int] = set()
-        self._events: dict[int, list[Any]] = {}
+        self._entries: dict[tuple[int, str], str | None] = {}
 
-    def events(self, turn: int) -> list[Any]:
-        if turn not in self._events:
+    def entry(self, turn: int, faction: str) -> str | None:
+        """Turn ``turn``'s entry for ``faction`` (``None``: nothing concerned it)."""
+        if (turn, faction) not in self._entries:
             events = self.history.events(turn)
             if not events:
                 self.missing.add(turn)
+                entry = None
             elif self.view == "players":
-                from factionsim.chronicle.views import players_events, stealthed_assets
-
-                events = players_events(events, stealthed_assets(self.history.snapshot_data(turn - 1)))
-            self._events[turn] = events
-        return self._events[turn]
+                story = self.record.story(turn)
+                lines = [] if story is None else [
+                    f"{fact.place}: {text}." for fact, text in story.facts
+                    if faction in fact.factions]
+                entry = entry_html(turn, lines, self.names)
+            else:
+                entry = turn_entry(turn, events, self.names, faction)
+            self._entries[(turn, faction)] = entry
+        return self._entries[(turn, faction)]
 
     def entries(self, faction: str, log: list[str], since: int) -> list[str]:
         """``log`` with an entry for each turn after ``since`` (or after the last turn the log
@@ -151,7 +164,7 @@ class _LogWriter:
         start = min(last if last is not None else since, self.turn)
         out = list(log)
         for turn in range(start + 1, self.turn + 1):
-            entry = turn_entry(turn, self.events(turn), self.names, faction)
+            entry = self.entry(turn, faction)
             if entry is not None:
                 out.append(entry)
         return out
@@ -217,8 +230,11 @@ class _ActorWriter:
         values.update(self._goal(system))
         defaults = _defaults(FACTION_SYSTEM)
         kept = {k: v for k, v in system.items() if k not in DERIVED_KEYS}
-        return proper_numbers(_ordered({**{k: v for k, v in defaults.items() if k not in kept},
-                                        **kept}, tuple(defaults), values), FACTION_SYSTEM)
+        out = proper_numbers(_ordered({**{k: v for k, v in defaults.items() if k not in kept},
+                                       **kept}, tuple(defaults), values), FACTION_SYSTEM)
+        if self.log.view == "players":
+            out = {k: v for k, v in out.items() if k not in SECRET_FIELDS}
+        return out
 
     def _magic(self, original: Any) -> str:
         if isinstance(original, str) and original.strip().casefold() == self.f.magic:
@@ -262,7 +278,9 @@ class _ActorWriter:
 
     # -------------------------------------------------------------- the items
     def _items(self, original: list[Any]) -> list[Any]:
-        by_number = {int(a.id.rsplit("#", 1)[1]): a for a in self.state.assets_of(self.fid)}
+        """The faction's asset items (for the players: those not Stealthed), other items kept."""
+        by_number = {int(a.id.rsplit("#", 1)[1]): a for a in self.state.assets_of(self.fid)
+                     if not (a.stealth and self.log.view == "players")}
         linked = self.link.items if self.link else {}
         out: list[Any] = []
         told: set[int] = set()

@@ -19,46 +19,26 @@ import html
 import re
 from collections.abc import Iterable
 
-from factionsim.chronicle.markdown import describe
-from factionsim.chronicle.report import _inline
+from factionsim.chronicle.html import inline
+from factionsim.chronicle.story import concerns, faction_lines
 from factionsim.core.game import Event
 from factionsim.core.names import Names
-from factionsim.core.text import markdown_line
 
-#: event kinds that structure the chronicle rather than tell something
-_FRAME_KINDS = frozenset({"initiative", "round", "faction-turn", "turn-end", "decision"})
-#: data keys that name the other faction an event concerns
-_OTHER_FACTION_KEYS = ("owner", "target_faction", "rival")
+__all__ = ["concerns", "entry_html", "faction_lines", "logged_turn", "turn_entry"]
+
 _MARK = re.compile(r'data-factionsim-turn="(\d+)"')
-
-
-def concerns(event: Event, faction: str) -> bool:
-    """Whether ``event`` is the faction's doing or happens to it."""
-    return event.faction == faction or any(event.data.get(k) == faction
-                                           for k in _OTHER_FACTION_KEYS)
-
-
-def faction_lines(events: Iterable[Event], names: Names, faction: str) -> list[str]:
-    """The chronicle's sentences (markdown) of ``events`` that concern ``faction``; names are
-    plain text, escaped as the chronicle escapes them (:meth:`Names.markdown`)."""
-    names = names.markdown()
-    out = []
-    for e in events:
-        if e.kind in _FRAME_KINDS or not concerns(e, faction):
-            continue
-        text = markdown_line(describe(e, names))
-        if e.faction not in (faction, None):
-            text = f"({names.faction(e.faction)}) {text}"
-        out.append(text)
-    return out
 
 
 def turn_entry(turn: int, events: Iterable[Event], names: Names, faction: str) -> str | None:
     """Turn ``turn``'s log entry for ``faction`` (``None`` when nothing concerned it)."""
-    lines = faction_lines(events, names, faction)
+    return entry_html(turn, faction_lines(events, names, faction), names)
+
+
+def entry_html(turn: int, lines: list[str], names: Names) -> str | None:
+    """A log entry of markdown ``lines`` (``None`` without lines)."""
     if not lines:
         return None
-    items = "".join(f"<li>{_inline(line)}</li>" for line in lines)
+    items = "".join(f"<li>{inline(line)}</li>" for line in lines)
     return (f'<div class="factionsim-log" data-factionsim-turn="{turn}"><p><strong>'
             f"{html.escape(names.turn_title(turn), quote=False)}</strong></p><ul>{items}</ul></div>")
 

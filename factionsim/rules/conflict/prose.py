@@ -47,9 +47,13 @@ _OUTCOMES = {"success": "success", "fail": "failure", "flawless": "flawless succ
 
 
 def _check(d: dict[str, Any]) -> str:
+    """A check: its roll, TN and outcome; the outcome alone where the dice are not told (the
+    players' view, :mod:`.visibility`)."""
     dice = d.get("dice") or []
-    roll = f"1d6 [{dice[0]}]" + (f", then [{dice[1]}]" if len(dice) > 1 else "")
     outcome = _OUTCOMES.get(d["outcome"], d["outcome"])
+    if not dice:
+        return outcome
+    roll = f"1d6 [{dice[0]}]" + (f", then [{dice[1]}]" if len(dice) > 1 else "")
     text = f"{roll} under TN {d['tn']}{_parts(d.get('parts') or {})}, {outcome}"
     if d.get("rerolls"):
         k = len(d["rerolls"])
@@ -73,7 +77,8 @@ def _attack(e: Event, n: Names) -> str:
     if not d["success"]:
         return text + "."
     pool = d["pool"].title()
-    text += f"; {d['damage']} {pool} damage (TN {d['tn']} + item {d.get('item', 0)}), {d['left']} left"
+    why = f" (TN {d['tn']} + item {d.get('item', 0)})" if "tn" in d else ""
+    text += f"; {d['damage']} {pool} damage{why}, {d['left']} left"
     if d.get("approaches_lost"):
         text += ", Approaches hit: " + ", ".join(f"{k} -{v}" for k, v in d["approaches_lost"].items())
     return text + "."
@@ -161,9 +166,11 @@ PROSE: dict[str, Callable[[Event, Names], str]] = {
     "spell-broken": lambda e, n: (f"{_who(n, e.data['char'])} has lost concentration: "
                                   f"{e.data['spell'].replace('-', ' ')} cannot be performed (no use spent)."),
     "concentration": lambda e, n: (f"{_who(n, e.data['char'])}, attacked while preparing a spell "
-                                   f"(attack {e.data['attack']}), rolls 1d6 [{e.data['dice'][0]}] under "
-                                   f"TN {e.data['tn']}: " + ("concentration holds." if e.data["kept"]
-                                                             else "concentration is broken.")),
+                                   f"(attack {e.data['attack']})"
+                                   + (f", rolls 1d6 [{e.data['dice'][0]}] under TN {e.data['tn']}"
+                                      if e.data.get("dice") else "")
+                                   + (": concentration holds." if e.data["kept"]
+                                      else ": concentration is broken.")),
     "dash": _dash,
     "tie": lambda e, n: (f"{_who(n, e.data['char'])} ties {_a(_skill(e.data))} check and chooses to "
                          + (f"succeed with a consequence (-{e.data.get('damage', 1)} Guts)."

@@ -15,7 +15,7 @@ from factionsim.core.game import Agent
 from factionsim.core.ruleset import AgentSpec, RulesetInfo
 from factionsim.rules import IDLE, MANUAL, POLICY, RANDOM, TRAINED
 
-from . import forecast, present, prose, schema, validate
+from . import forecast, present, prose, rumours, schema, validate, visibility
 from .state import WwnState
 
 
@@ -46,4 +46,5 @@ RULESET = RulesetInfo(
             AgentSpec("planner", "looks ahead with the rules as its forward model", _planner),
             MANUAL, POLICY, TRAINED),
     codec=_codec, schema=schema.campaign_schema, docs="docs/rules-wwn.md",
-    forecasting=forecast.FORECASTING)
+    forecasting=forecast.FORECASTING,
+    visibility=visibility.VISIBILITY, rumours=rumours.RUMOURS)

@@ -1,11 +1,11 @@
 """What the report, ``factionsim show`` and the command summaries show of a WWN campaign
 (:data:`PRESENTATION`, see :class:`factionsim.core.presentation.Presentation`).
 
+>>> from factionsim import load_campaign
 >>> from factionsim.configs import default_campaign_path
->>> import yaml
->>> frame = yaml.safe_load(default_campaign_path("wwn").read_text())
->>> series(frame)["iron-legion"], table(frame)[1][0][2:5]
-({'hp': 32, 'treasure': 10, 'assets': 8}, ['7/3/6', 10, 0])
+>>> frame = load_campaign(default_campaign_path("wwn")).to_dict()
+>>> series(frame)["iron-legion"], table(frame)[1][0][2:]
+({'hp': 32, 'treasure': 10, 'assets': 8}, ['7/3/6', 1, 8, 10, 0, 'Blood the Enemy (0/16)'])
 """
 
 from __future__ import annotations
@@ -13,9 +13,20 @@ from __future__ import annotations
 from typing import Any
 
 from factionsim.core.names import Names
-from factionsim.core.presentation import Badge, Frame, MapFrame, Place, Presentation, text_table
+from factionsim.core.presentation import (
+    Badge,
+    Frame,
+    MapFrame,
+    Place,
+    Presentation,
+    Sheet,
+    SheetTable,
+    text_table,
+)
 
-from .data import ASSET_TYPES, BASE_OF_INFLUENCE, max_faction_hp
+from .data import ASSET_TYPES, BASE_OF_INFLUENCE, income, max_faction_hp
+from .goals import GOALS
+from .prose import goal_target
 
 CHARTS = (("hp", "Faction HP"), ("treasure", "Treasure"), ("assets", "Assets (not counting Bases)"))
 KEY_KINDS = ("goal-complete", "goal-failed", "goal-chosen", "collapse", "destroyed",
@@ -34,7 +45,8 @@ def names(frame: Frame) -> Names:
 
 
 def series(frame: Frame) -> dict[str, dict[str, float | None]]:
-    """HP (0 once collapsed), Treasure and assets other than Bases, per faction."""
+    """HP (0 once collapsed), Treasure and assets other than Bases, per faction (what the frame
+    holds: the players' frame has no Treasure and no Stealthed assets)."""
     out: dict[str, dict[str, float | None]] = {}
     for f in frame.get("factions", []):
         alive = f.get("alive", True)
@@ -43,30 +55,42 @@ def series(frame: Frame) -> dict[str, dict[str, float | None]]:
             hp = 0
         elif hp is None:
             hp = max_faction_hp(f["force"], f["wealth"], f["cunning"])
-        out[f["id"]] = {"hp": hp, "treasure": f.get("treasure", 0),
+        out[f["id"]] = {"hp": hp, "treasure": f.get("treasure"),
                         "assets": sum(a["type"] != BASE_OF_INFLUENCE for a in f.get("assets") or [])
                         if alive else 0}
     return out
 
 
 def goal_name(goal: Any) -> str:
-    """A goal as the report's table shows it: ``Expand Influence (1/2)``."""
+    """A goal as the report's table shows it: ``Expand Influence (1/2)`` (the book's name)."""
     if not goal:
         return "none"
     if isinstance(goal, str):
-        return goal.replace("-", " ").title()
-    text = goal["id"].replace("-", " ").title()
+        return GOALS.get(goal, goal)
+    text = GOALS.get(goal["id"], goal["id"])
     if goal.get("needed"):
         text += f" ({goal.get('progress', 0)}/{goal['needed']})"
     return text
 
 
 def table(frame: Frame) -> tuple[list[str], list[list[Any]]]:
-    """One row per faction: HP, ratings, Treasure, XP, goal."""
-    rows = [[f.get("name", f["id"]), f.get("hp", "") if f.get("alive", True) else "collapsed",
-             f"{f['force']}/{f['cunning']}/{f['wealth']}", f.get("treasure", 0), f.get("xp", 0),
-             goal_name(f.get("goal"))] for f in frame["factions"]]
-    return ["faction", "HP", "F/C/W", "Treasure", "XP", "goal"], rows
+    """One row per faction: HP, ratings, assets in sight; for the GM Treasure, XP and goal
+    (a players' frame has none of them: the columns are left out)."""
+    factions = frame["factions"]
+    full = any("treasure" in f for f in factions)
+    rows = []
+    for f in factions:
+        alive = f.get("alive", True)
+        assets = [a for a in f.get("assets") or [] if a["type"] != BASE_OF_INFLUENCE]
+        bases = len(f.get("assets") or []) - len(assets)
+        row = [f.get("name", f["id"]), f.get("hp", "") if alive else "collapsed",
+               f"{f['force']}/{f['cunning']}/{f['wealth']}", bases if alive else 0,
+               len(assets) if alive else 0]
+        if full:
+            row += [f.get("treasure", 0), f.get("xp", 0), goal_name(f.get("goal"))]
+        rows.append(row)
+    headers = ["faction", "HP", "F/C/W", "Bases", "assets"]
+    return (headers + ["Treasure", "XP", "goal"] if full else headers), rows
 
 
 def map_frame(frame: Frame, names: Names, hide_stealth: bool) -> MapFrame:
@@ -90,12 +114,17 @@ def map_frame(frame: Frame, names: Names, hide_stealth: bool) -> MapFrame:
     return MapFrame(places, badges)
 
 
+def _max_hp(asset: dict[str, Any]) -> str:
+    """``/5``: the asset's full HP (a Base's is its faction's; none shown)."""
+    kind = ASSET_TYPES.get(asset["type"])
+    return f"/{kind.hp}" if kind is not None and not kind.is_base else ""
+
+
 def _badge(fid: str, assets: list[dict[str, Any]], names: Names) -> Badge:
     base = [a for a in assets if a["type"] == BASE_OF_INFLUENCE]
     others = [a for a in assets if a["type"] != BASE_OF_INFLUENCE]
     tip = names.factions.get(fid, fid) + ": " + "; ".join(
-        f"{_TYPE_NAMES.get(a['type'], a['type'])} {a.get('hp', '?')}"
-        + (f"/{a['max_hp']}" if a.get("max_hp") else "")
+        f"{_TYPE_NAMES.get(a['type'], a['type'])} {a.get('hp', '?')}" + _max_hp(a)
         + (" (stealthed)" if a.get("stealth") else "") for a in assets)
     label = ("\u25a0" if base else "") + (f" {len(others)}" if others else "")
     if base and base[0].get("hp") is not None:
@@ -103,12 +132,57 @@ def _badge(fid: str, assets: list[dict[str, Any]], names: Names) -> Badge:
     return Badge(fid, label.strip(), tip)
 
 
+def _attack_text(kind: Any) -> str:
+    attack = kind.attack
+    if attack is None:
+        return "-"
+    if isinstance(attack, str):
+        return attack
+    return f"{attack.attacker.title()} vs {attack.defender.title()}, {attack.damage}"
+
+
+def sheet(frame: Frame, faction: str) -> Sheet:
+    """A faction's sheet: its ratings, HP, Magic, tags, headquarters and relations; for the GM
+    its Treasure, income, XP and goal; every asset the frame holds with its stats and place."""
+    n = names(frame)
+    f = next(x for x in frame["factions"] if x["id"] == faction)
+    top = max_faction_hp(f["force"], f["wealth"], f["cunning"])
+    alive = f.get("alive", True)
+    stats: list[tuple[str, Any]] = [
+        ("HP", f"{f.get('hp', top)}/{top}" if alive else "collapsed"),
+        ("Force", f["force"]), ("Cunning", f["cunning"]), ("Wealth", f["wealth"]),
+        ("Magic", f.get("magic", "none")), ("Tags", ", ".join(f.get("tags") or ()) or "-"),
+        ("Headquarters", n.place(f["headquarters"]) if f.get("headquarters") else "-")]
+    others = [(b if a == faction else a, rel) for a, b, rel in frame.get("relations") or ()
+              if faction in (a, b)]
+    if others:
+        stats.append(("Relations", ", ".join(f"{rel} with {n.faction(o)}" for o, rel in others)))
+    if "treasure" in f:  # the GM's sheet
+        goal = f.get("goal")
+        goal_text_ = goal_name(goal) + (f", target {goal_target(goal['target'], n)}"
+                                        if isinstance(goal, dict) and goal.get("target") else "")
+        stats += [("Treasure", f["treasure"]),
+                  ("Income", f"{income(f['force'], f['wealth'], f['cunning'])} a turn"),
+                  ("XP", f.get("xp", 0)), ("Goal", goal_text_)]
+    rows = []
+    for a in sorted(f.get("assets") or [], key=lambda a: (n.place(a["location"]),
+                                                          a["type"] != BASE_OF_INFLUENCE, a["type"])):
+        kind = ASSET_TYPES[a["type"]]
+        notes = [x for x in ("HQ" if kind.is_base and a["location"] == f.get("headquarters") else "",
+                             "stealthed" if a.get("stealth") else "") if x]
+        rows.append([kind.name, n.place(a["location"]), f"{a.get('hp', '?')}{_max_hp(a)}",
+                     kind.attribute.title() if not kind.is_base else "-", _attack_text(kind),
+                     kind.counter or "-", ", ".join(notes) or "-"])
+    return Sheet(stats, [SheetTable("Assets", ["asset", "at", "HP", "attribute", "attack",
+                                               "counter", "notes"], rows)])
+
+
 # ------------------------------------------------------------------ the campaign now
 def goal_text(f: Any) -> str:
     g = f.goal
     if g is None:
         return "none"
-    text = g.id.replace("-", " ").title() + (f" ({g.target})" if g.target else "")
+    text = GOALS.get(g.id, g.id) + (f" ({g.target})" if g.target else "")
     if g.needed:
         text += f" {g.progress}/{g.needed}"
     return text + f", since turn {g.started}" if g.started else text
@@ -198,4 +272,4 @@ def describe(state: Any) -> str:
 PRESENTATION = Presentation(
     names=names, table=table, charts=CHARTS, series=series, key_kinds=KEY_KINDS,
     timeline_kinds=TIMELINE_KINDS, colour_rows=True, map=map_frame, show=show, show_json=show_json,
-    status=status, status_line=status_line, describe=describe)
+    status=status, status_line=status_line, describe=describe, sheet=sheet)

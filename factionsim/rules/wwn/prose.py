@@ -1,5 +1,7 @@
-"""Chronicle sentences for every event WWN emits, rolls shown with their breakdown
-(``1d10+7 = 13 vs 1d10+3 = 7``): :data:`PROSE`, event kind -> sentence maker.
+"""Chronicle sentences for every event WWN emits: :data:`PROSE`, event kind -> sentence maker.
+An event decided by dice is told as a :class:`~factionsim.core.prose.Told`: the sentence, and
+the rolls with their breakdown apart (``1d10 [6] +7 = 13 vs 1d10 [4] +3 = 7``), which the GM's
+chronicle puts in a short parenthesis and the report folds away.
 
 >>> from factionsim.core.game import Event
 >>> from factionsim.core.names import Names
@@ -15,13 +17,15 @@ from typing import Any
 
 from factionsim.core.game import Event
 from factionsim.core.names import Names
+from factionsim.core.prose import Told
 from factionsim.core.text import markdown_code, markdown_text
+
+from .data import ATTRIBUTES
+from .goals import GOALS
 
 
 def _check(d: dict[str, Any]) -> str:
-    """``1d10+7 = 13 vs 1d10+3 = 7``, with extra dice shown as ``2d10kh``."""
-    if d.get("automatic"):
-        return f"won automatically ({d['automatic']})"
+    """``1d10 [6] +7 = 13 vs 1d10 [4] +3 = 7``, extra dice shown as ``2d10 keep highest``."""
     parts = []
     for side in ("attacker_check", "defender_check"):
         s = d[side]
@@ -36,25 +40,31 @@ def _roll(r: dict[str, Any]) -> str:
     return f"{r['expr']} [{', '.join(map(str, r['dice']))}] = {r['total']}"
 
 
-def _attack(e: Event, n: Names) -> str:
+def _checked(text: str, d: dict[str, Any]) -> Told:
+    """``text`` with the check's dice apart (``won automatically`` when no dice were rolled)."""
+    if d.get("automatic"):
+        return Told(text, f"won automatically: {d['automatic']}")
+    return Told(text, _check(d))
+
+
+def _attack(e: Event, n: Names) -> Told:
     d = e.data
     who = n.asset(d["attacker"], e.faction)
     whom = n.asset(d["defender"], d["target_faction"])
     outcome = "a hit" if d["success"] else "repulsed"
-    return f"{who} strike at {whom} at {n.place(d['location'])}: {_check(d)}, {outcome}."
+    return _checked(f"{who} strike at {whom} at {n.place(d['location'])}: {outcome}.", d)
 
 
-def _damage(e: Event, n: Names) -> str:
+def _damage(e: Event, n: Names) -> Told:
     d = e.data
     what = n.asset(d["asset"], d["owner"])
     if d["cause"] == "exposure":
-        return f"{what}, left exposed where it is unwelcome, suffers {d['damage']} damage."
-    rolled = f" ({_roll(d['roll'])})" if "roll" in d else ""
+        return Told(f"{what}, left exposed where it is unwelcome, suffers {d['damage']} damage.")
     by = " in the counterattack" if d["cause"] == "counterattack" else ""
-    text = f"{what} takes {d['damage']} damage{by}{rolled}, {d['hp_left']} HP left"
+    text = f"{what} takes {d['damage']} damage{by}, {d['hp_left']} HP left"
     if "faction_damage" in d:
         text += f"; {n.faction(d['owner'])} loses {d['faction_damage']} HP ({d['faction_hp_left']} left)"
-    return text + "."
+    return Told(text + ".", _roll(d["roll"]) if "roll" in d else "")
 
 
 #: how each detail of an ability event reads (key -> template taking the formatted value)
@@ -67,7 +77,7 @@ _ABILITY_DETAILS = (
 )
 
 
-def _ability(e: Event, n: Names) -> str:
+def _ability(e: Event, n: Names) -> Told:
     """``Its Informers (search): against The Veiled Hand, for 1 Treasure; 1d10 [4] +8 = 12 vs ...``."""
     d = e.data
     source = n.asset(d["source"]) if d.get("source") else "an ability"
@@ -93,13 +103,27 @@ def _ability(e: Event, n: Names) -> str:
     if parts:
         text += ": " + ", ".join(parts)
     if "attacker_check" in d:
-        text += f"; {_check(d)}" + (", success" if d.get("success") else ", failure")
-    return text + "."
+        return _checked(text + ("; success." if d.get("success") else "; failure."), d)
+    return Told(text + ".", ("roll " + ", ".join(map(str, d["roll"])))
+                if isinstance(d.get("roll"), list) and d["roll"] else "")
 
 
-def _goal(d: dict[str, Any]) -> str:
-    name = d["goal"].replace("-", " ").title()
-    return name + (f" ({d['target']})" if d.get("target") else "")
+def goal_target(target: str, n: Names) -> str:
+    """A goal's target in words: a Base (``owner@place``), an asset, a faction, a rating."""
+    if "@" in target:
+        owner, place = target.split("@", 1)
+        return f"{n.faction(owner)}'s Base at {n.place(place)}"
+    if "#" in target:
+        return n.asset(target)
+    if target in ATTRIBUTES:
+        return target.title()
+    return n.faction(target)
+
+
+def _goal(d: dict[str, Any], n: Names) -> str:
+    """``Root Out the Enemy (The Iron Legion's Base at Tarsis)``: the book's name and target."""
+    name = GOALS.get(d["goal"], d["goal"])
+    return name + (f" ({goal_target(d['target'], n)})" if d.get("target") else "")
 
 
 PROSE: dict[str, Callable[[Event, Names], str]] = {
@@ -129,9 +153,9 @@ PROSE: dict[str, Callable[[Event, Names], str]] = {
     "repair-faction": lambda e, n: f"Restores its own strength: +{e.data['healed']} HP (now {e.data['hp']}).",
     "expand": lambda e, n: (f"Founds a Base of Influence at {n.place(e.data['location'])} "
                             f"with {e.data['hp']} HP for {e.data['cost']} Treasure."),
-    "expand-check": lambda e, n: (
+    "expand-check": lambda e, n: _checked(
         f"{n.faction(e.data['rival'])} " + ("fails to oppose" if e.data["success"] else "may strike at")
-        + f" the new Base: {_check(e.data)}."),
+        + " the new Base.", e.data),
     "base-planted": lambda e, n: f"The Base at {n.place(e.data['location'])} holds.",
     "base-lost": lambda e, n: f"The new Base at {n.place(e.data['location'])} is torn down at once.",
     "create": lambda e, n: (
@@ -142,10 +166,10 @@ PROSE: dict[str, Callable[[Event, Names], str]] = {
     "asset-lost": lambda e, n: f"Loses its {n.asset(e.data['asset'])} ({e.data['reason']}).",
     "bribe": lambda e, n: (f"Spends {e.data['amount']} Treasure on bribes and influence "
                            f"({e.data['progress']}/{e.data['needed']})."),
-    "goal-chosen": lambda e, n: f"Sets its sights on a new goal: {_goal(e.data)}.",
-    "goal-complete": lambda e, n: f"**Achieves its goal {_goal(e.data)}** and gains {e.data['xp']} XP.",
-    "goal-failed": lambda e, n: f"Fails at its goal {_goal(e.data)}.",
-    "goal-abandoned": lambda e, n: f"Abandons its goal {_goal(e.data)}.",
+    "goal-chosen": lambda e, n: f"Sets its sights on a new goal: {_goal(e.data, n)}.",
+    "goal-complete": lambda e, n: f"**Achieves its goal {_goal(e.data, n)}** and gains {e.data['xp']} XP.",
+    "goal-failed": lambda e, n: f"Fails at its goal {_goal(e.data, n)}.",
+    "goal-abandoned": lambda e, n: f"Abandons its goal {_goal(e.data, n)}.",
     "raise": lambda e, n: (f"Spends {e.data['xp_spent']} XP to raise its {e.data['attribute'].title()} "
                            f"to {e.data['rating']}."),
     "ability": lambda e, n: _ability(e, n),
@@ -154,6 +178,12 @@ PROSE: dict[str, Callable[[Event, Names], str]] = {
         + (f" ({markdown_text(e.data['reason'])})" if e.data.get("reason") else "")
         + f" was overruled; the GM {'had it re-planned' if e.data.get('how') == 're-planned' else 'chose'}"
         f" {markdown_code(e.data['chosen'])}."),
+    "immune": lambda e, n: Told(f"{n.asset(e.data['asset'], e.faction)} shrugs off the blow of "
+                                f"the {n.asset(e.data['attacker'])}: immune.",
+                                _roll(e.data["roll"]) if isinstance(e.data.get("roll"), dict) else ""),
+    "quality-lost": lambda e, n: (f"Its {n.asset(e.data['asset'])} acts and is no longer "
+                                  + " or ".join(q.title() for q in e.data.get("qualities", ()))
+                                  + "."),
     "rumour": lambda e, n: (
         f"*Rumour:* {n.asset(e.data['asset'], e.faction)}, unseen until now, comes out of hiding"
         + (" to strike." if e.data.get("reason") == "attacked" else ".")),
