@@ -42,8 +42,15 @@ def series(frame: dict[str, Any]) -> dict[str, dict[str, float]]:
         out[f["id"]] = {"score": round(_score(f, frame), 2),
                         "pillars": len(pillars) if alive else 0,
                         "strength": sum(_strength(p) for p in pillars) if alive else 0,
-                        "faction_dice": f.get("faction_dice", 0) if alive else 0}
+                        "faction_dice": (f.get("faction_dice", 0) if alive else 0)
+                        if _reserves_known(frame) else None}
     return out
+
+
+def _reserves_known(frame: dict[str, Any]) -> bool:
+    """Whether the frame holds the factions' faction dice and engagement pools (the players'
+    frame does not: :mod:`.visibility`)."""
+    return any("faction_dice" in f for f in frame.get("factions", []))
 
 
 def names(frame: dict[str, Any]) -> Names:
@@ -62,7 +69,11 @@ def _pillar_text(p: dict[str, Any]) -> str:
 
 
 def table(frame: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
-    headers = ["faction", "pillars", "strength", "score", "faction dice", "engagement dice",
+    """One row per faction; the faction dice and engagement dice only where the frame holds
+    them (the GM's)."""
+    known = _reserves_known(frame)
+    headers = ["faction", "pillars", "strength", "score",
+               *(("faction dice", "engagement dice") if known else ()),
                "renown", "mercenary", "pillar details"]
     rows = []
     fnames = {f["id"]: f.get("name", f["id"]) for f in frame.get("factions", [])}
@@ -72,7 +83,8 @@ def table(frame: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
         pools = ", ".join(f"{fnames.get(k, k)} {v}" for k, v in (f.get("engagement") or {}).items())
         rows.append([fnames[f["id"]], len(pillars) if alive else "collapsed",
                      sum(_strength(p) for p in pillars), round(_score(f, frame), 2),
-                     f.get("faction_dice", 0), pools or "-", f.get("renown", 0),
+                     *((f.get("faction_dice", 0), pools or "-") if known else ()),
+                     f.get("renown", 0),
                      f"for {f['mercenary']}" if f.get("mercenary") is not None else "-",
                      "; ".join(_pillar_text(p) for p in pillars) or "-"])
     return headers, rows

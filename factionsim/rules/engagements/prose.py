@@ -1,4 +1,6 @@
-"""Chronicle sentences for every event of the engagements ruleset (dice shown).
+"""Chronicle sentences for every event of the engagements ruleset (dice shown). An event as
+the players know it (:mod:`.visibility`: no rolls, successes, faction dice or pools) is told
+without them.
 
 >>> from factionsim.core.names import Names
 >>> from factionsim.core.game import Event
@@ -14,6 +16,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from factionsim.core.ending import game_end_text
 from factionsim.core.game import Event
@@ -42,6 +45,10 @@ def dice_text(k: int, what: str = "") -> str:
 
 def _strike(e: Event, n: Names) -> str:
     d = e.data
+    if "rolls" not in d:  # the players' view: the wounds, not the dice
+        who = "The counter" if d["counter"] else f"{n.faction(e.faction)}'s blow"
+        text = f"{who} against {_p(n, d['pillar'], d['owner'])} (defense {d['defense']}): "
+        return text + _wounds(d) + "."
     rolls = "; ".join(f"{n.faction(f)}'s dice {r}" for f, r in d["rolls"].items())
     if d["counter"]:
         rolls = f"The counter's dice {next(iter(d['rolls'].values()))}"
@@ -49,14 +56,26 @@ def _strike(e: Event, n: Names) -> str:
         rolls = "Combined, " + rolls
     text = (f"{rolls} against {_p(n, d['pillar'], d['owner'])} (defense {d['defense']}): "
             f"{d['successes']} success{'' if d['successes'] == 1 else 'es'}, ")
+    return text + _wounds(d) + "."
+
+
+def _wounds(d: dict[str, Any]) -> str:
+    """``no wound``, ``2 wounds (1 marked) (defeated)``, ``1 wound (2 circles left)``."""
     if d["wounds"] == 0:
-        text += "no wound"
-    else:
-        text += _s(d["wounds"], "wound")
-        if d["marked"] < d["wounds"]:
-            text += f" ({d['marked']} marked)"
-        text += " (defeated)" if d["circles_left"] == 0 else f" ({_s(d['circles_left'], 'circle')} left)"
-    return text + "."
+        return "no wound"
+    text = _s(d["wounds"], "wound")
+    if d["marked"] < d["wounds"]:
+        text += f" ({d['marked']} marked)"
+    return text + (" (defeated)" if d["circles_left"] == 0
+                   else f" ({_s(d['circles_left'], 'circle')} left)")
+
+
+def _cost(d: dict[str, Any], key: str = "cost", free: str = "") -> str:
+    """`` for 2 faction dice`` (``free`` where it cost nothing; nothing where the cost is not
+    told: the players' view)."""
+    if key not in d:
+        return ""
+    return f" for {dice_text(d[key], 'faction')}" if d[key] else free
 
 
 def _allocation(e: Event, n: Names) -> str:
@@ -78,7 +97,7 @@ def _draw(e: Event, n: Names) -> str:
 
 def _join(e: Event, n: Names) -> str:
     d = e.data
-    paid = f" for {dice_text(d['price'], 'faction')}" if d["price"] else ""
+    paid = _cost(d, "price")
     if d.get("commission"):
         return (f"Takes {n.faction(d['aggressor'])}'s contract{paid} and engages "
                 f"{n.faction(d['defender'])}.")
@@ -104,7 +123,7 @@ def _defeated(e: Event, n: Names) -> str:
 def _end(e: Event, n: Names) -> str:
     d = e.data
     text = f"The engagement against {n.faction(d['defender'])} ends"
-    if d["grievance"]:
+    if d.get("grievance"):
         text += (f"; {n.faction(d['defender'])} gains grievance engagement dice against "
                  + ", ".join(f"{n.faction(f)} (+{k})" for f, k in d["grievance"].items()))
     return text + "."
@@ -125,14 +144,15 @@ PROSE: dict[str, Callable[[Event, Names], str]] = {
                              f" into engagement dice against {n.faction(e.data['rival'])} "
                              f"(pool {e.data['pool']})."),
     "build": lambda e, n: (f"Raises a new pillar, {_p(n, e.data['pillar'])} (competence "
-                           f"{e.data['competence']}, defense {e.data['defense']}), for "
-                           f"{dice_text(e.data['cost'], 'faction')}."),
+                           f"{e.data['competence']}, defense {e.data['defense']})"
+                           f"{_cost(e.data)}."),
     "raise": lambda e, n: (f"Trains {_p(n, e.data['pillar'])}: {e.data['stat']} raised to "
-                           f"{e.data['level']} for {dice_text(e.data['cost'], 'faction')}."),
+                           f"{e.data['level']}{_cost(e.data)}."),
     "heal": lambda e, n: (f"Tends {_p(n, e.data['pillar'])}: one wound healed "
                           f"({_s(e.data['circles_left'], 'circle')} left)."),
-    "engage": lambda e, n: (f"**Engages {n.faction(e.data['defender'])}**, holding "
-                            f"{dice_text(e.data['pool'], 'engagement')} against it."),
+    "engage": lambda e, n: (f"**Engages {n.faction(e.data['defender'])}**"
+                            + (f", holding {dice_text(e.data['pool'], 'engagement')} against it."
+                               if "pool" in e.data else ".")),
     "deferred": lambda e, n: (f"Moves against {n.faction(e.data['defender'])}, but the GM defers "
                               "the engagement to a later turn."),
     "invite": lambda e, n: ((f"Offers {dice_text(e.data['price'], 'faction')} to hire" if e.data["price"]
@@ -144,8 +164,7 @@ PROSE: dict[str, Callable[[Event, Names], str]] = {
     "join": _join,
     "decline": _decline,
     "commit": lambda e, n: (f"Commits {_p(n, e.data['pillar'])} (competence {e.data['competence']})"
-                            + (f" for {dice_text(e.data['cost'], 'faction')}" if e.data["cost"]
-                               else ", free") + "."),
+                            + _cost(e.data, free=", free") + "."),
     "fanatical": lambda e, n: (f"{_p(n, e.data['pillar'])} fights fanatically: a wound circle marked "
                                f"for 2 more dice ({_s(e.data['circles_left'], 'circle')} left)."),
     "draw": _draw,
@@ -157,7 +176,8 @@ PROSE: dict[str, Callable[[Event, Names], str]] = {
                              "before then."),
     "counter": lambda e, n: (f"Counters against {n.faction(e.data['against'])} with "
                              + ", ".join(_p(n, p) for p in e.data["pillars"])
-                             + f" ({dice_text(e.data['dice'])} from competence)."),
+                             + (f" ({dice_text(e.data['dice'])} from competence)."
+                                if "dice" in e.data else ".")),
     "no-counter": lambda e, n: f"Cannot counter: {e.data['reason']}.",
     "engagement-end": _end,
     "collapse": lambda e, n: f"**{n.faction(e.faction)} collapses** and is no more.",

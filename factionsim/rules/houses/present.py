@@ -43,10 +43,13 @@ def names(frame: dict[str, Any]) -> Names:
 
 
 def table(frame: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
+    """One row per House; its Plot Points (PP) and advances only where the frame holds them
+    (the GM's; the players' frame does not: :mod:`.visibility`)."""
     s = _state(frame)
     scores = s.scores()
+    known = any("plot_points" in h for h in frame.get("houses") or [])
     headers = ["House", "status", "score", "P/M/S", "top skills", "stress", "trauma",
-               "complications", "PP", "adv", "assets"]
+               "complications", *(("PP", "adv") if known else ()), "assets"]
     rows = []
     for h in s.houses.values():
         top = sorted((k for k in h.skills if h.skills[k] > 4), key=lambda k: -h.skills[k])[:3]
@@ -60,7 +63,7 @@ def table(frame: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
                                                else "") for k in top) or "-",
             f"d{h.stress}" if h.stress else "-", f"d{h.trauma}" if h.trauma else "-",
             ", ".join(f"{c['from']} d{c['die']}" for c in h.complications) or "-",
-            h.plot_points, h.advances, assets or "-"])
+            *((h.plot_points, h.advances) if known else ()), assets or "-"])
     return headers, rows
 
 

@@ -1,5 +1,6 @@
 """Chronicle sentences for every event the Great Houses emit, dice shown
-(``d8 d10 d6 -> 7+9, effect d6 vs 2d8 = 11``).
+(``d8 d10 d6 -> 7+9, effect d6 vs 2d8 = 11``). An event as the players know it
+(:mod:`.visibility`: no rolls, effect dice, Plot Points or advances spent) is told without them.
 
 >>> from factionsim.core.names import Names
 >>> r = {"house": "a", "dice": [8, 10, 6], "values": [7, 9, 3], "kept": [0, 1], "total": 16,
@@ -91,12 +92,14 @@ def its(trait: str | None, n: Names) -> tuple[str, bool]:
 def _recovered(e: Event, n: Names) -> str:
     d = e.data
     subject, many = its(d["what"], n)
-    return (f"{subject} {'ease' if many else 'eases'} {die(d['before'])} -> {die(d['after'])} "
-            f"(effect {die(d['effect'])}).")
+    effect = f" (effect {die(d['effect'])})" if "effect" in d else ""
+    return f"{subject} {'ease' if many else 'eases'} {die(d['before'])} -> {die(d['after'])}{effect}."
 
 
 def _created(e: Event, n: Names) -> str:
     d = e.data
+    if "effect" not in d:  # the players' view
+        return f"Creates the asset {d['name']} at {die(d['die'])}."
     against = (f"{n.faction(d['opposed_by'])}'s largest die" if d.get("opposed_by")
                else "the difficulty's largest die")
     return (f"Creates the asset {d['name']} at {die(d['die'])} (effect {die(d['effect'])}, no "
@@ -109,10 +112,14 @@ def _test(e: Event, n: Names) -> str:
         target=n.faction(d.get("target")), trait=trait_name(d.get("trait"), n))
     if d["action"] == "attack-house":
         outcome = "the attack succeeds" if d["success"] else f"{n.faction(d['target'])} prevails"
+    elif "margin" not in d:  # the players' view: the outcome, not the dice
+        outcome = "success" if d["success"] else "failure"
     else:
         outcome = (f"success by {d['margin']}" if d["success"]
                    else ("a tie, which fails" if d["margin"] == 0 else f"failure by {-d['margin']}"))
     text = verb[0].upper() + verb[1:]
+    if "actor_roll" not in d:
+        return f"{text}: {outcome}."
     return f"{text}: {pools(d['actor_roll'], d['opposition'], n)}; {outcome}."
 
 
@@ -168,6 +175,8 @@ def _advance(e: Event, n: Names) -> str:
     else:
         what = (f"steps {d['trait'].title()} up to {die(d['up_to'])} and {d['other'].title()} "
                 f"down to {die(d['down_to'])}")
+    if "cost" not in d:  # the players' view: what changed, not the advances spent
+        return f"Advances: {what}."
     return f"Spends {d['cost']} advance{'s' if d['cost'] > 1 else ''}: {what} ({d['left']} left)."
 
 
@@ -196,20 +205,22 @@ PROSE: dict[str, Callable[[Event, Names], str]] = {
     "trait-damaged": _damaged,
     "seized": lambda e, n: (
         f"**Seizes {e.data['name']}** ({die(e.data['die'])}, repairable to {die(e.data['full'])}) from "
-        f"{n.faction(e.data['previous'])} with effect {die(e.data['effect'])}."),
+        f"{n.faction(e.data['previous'])}"
+        + (f" with effect {die(e.data['effect'])}." if "effect" in e.data else ".")),
     "repaired": lambda e, n: (f"Its {trait_name(e.data['trait'], n)} recovers {die(e.data['before'])} -> "
                               f"{die(e.data['after'])} (full {die(e.data['full'])})."),
     "permanent-loss": lambda e, n: (
         f"Failing by 5 or more, the damage to its {trait_name(e.data['trait'], n)} becomes permanent: "
         f"{die(e.data['full'])} is now {die(e.data['die'])} for good."),
     "recovered": _recovered,
-    "harm": lambda e, n: (f"{n.faction(e.data['by'])} inflicts {e.data['harm'].title()} at "
-                          f"{die(e.data['effect'])} on {n.faction(e.faction)}."),
+    "harm": lambda e, n: (f"{n.faction(e.data['by'])} inflicts {e.data['harm'].title()}"
+                          + (f" at {die(e.data['effect'])}" if "effect" in e.data else "")
+                          + f" on {n.faction(e.faction)}."),
     "sacrifice": lambda e, n: (
         f"Throws its {e.data.get('name') or trait_name(e.data['trait'], n)} ({die(e.data['die'])}) "
-        "in the way: the effect "
+        "in the way" + ("." if "effect_after" not in e.data else ": the effect "
         + ("is cancelled." if not e.data["effect_after"]
-           else f"steps down {die(e.data['effect'])} -> {die(e.data['effect_after'])}.")),
+           else f"steps down {die(e.data['effect'])} -> {die(e.data['effect_after'])}."))),
     "stress": lambda e, n: f"Stress {die(e.data['before'])} -> {die(e.data['after'])}.",
     "taken-out": lambda e, n: "**Stress passes d12: the House is taken out** and suffers Trauma.",
     "trauma": lambda e, n: f"Trauma {die(e.data['before'])} -> {die(e.data['after'])}.",
