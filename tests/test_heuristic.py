@@ -152,7 +152,9 @@ def test_expand_influence_leaves_a_spot_it_cannot_hold_for_quiet_ground():
     assert choice == ChooseAction("move") and "1 asset" in why
     s.apply(choice)
     choice, why = decide(s)
-    assert choice == Move("thugs#1", "c") and "Expand Influence" in why
+    # the reason says why this move (issue 23: not the goal's name again)
+    assert choice == Move("thugs#1", "c") and "ground for a new Base" in why
+    assert "Expand Influence" not in why
 
 
 def test_expand_influence_is_dropped_after_three_turns_without_safe_ground():

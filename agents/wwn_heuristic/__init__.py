@@ -151,10 +151,10 @@ def _action(sit: Situation, legal):
 
 def _action_value(sit: Situation, kind: str) -> tuple[float, str]:
     g = sit.goal.id if sit.goal else ""
-    goal = sit.goal_name()
     if kind == "pass":
         if g == "wealth-of-kingdoms":
-            return 1.0, f"saves its Treasure: {goal}"
+            return 1.0, (f"saves its Treasure ({sit.me.treasure}) for bribes and influence"
+                         f"{_progress(sit)}")
         return 0.0, "nothing worth doing this turn"
     if kind == "attack":
         plans = [p for a in sit.mine if (p := sit.best_attack(a)) and sit.attack_ready(p)]
@@ -183,17 +183,23 @@ def _action_value(sit: Situation, kind: str) -> tuple[float, str]:
         if g == "wealth-of-kingdoms":
             value -= 4
         value = value * min(1.0, safe) - (1 - min(1.0, safe)) * 6
-        return value, f"plants a new Base: {goal}"
+        where = sit.place(max(spots, key=lambda s: (sit.expand_score(s), s)))
+        return value, (f"plants a new Base: {where} looks safe enough"
+                       + (f", and new Bases are what it is after{_progress(sit)}"
+                          if g == "expand-influence" else ""))
     if kind == "create":
         return _create_value(sit)
     if kind == "move":
         moves = _move_values(sit)
         value = sum(v for v, _, _ in moves.values() if v > 0)
         movers = len({a for a, _ in moves})
-        return value, f"redeploys {movers} asset(s): {goal}"
+        best = max(moves.values(), key=lambda m: m[0], default=(0.0, "", None))[1]
+        return value, f"redeploys {movers} asset(s); first, it " + (best or "repositions")
     if kind == "hide":
+        worth = [why for v, why in _hide_values(sit).values() if v > 0]
         value = sum(v for v, _ in _hide_values(sit).values() if v > 0)
-        return value, f"slips its agents into the shadows: {goal}"
+        return value, (f"has {len(worth)} asset(s) worth hiding; first, it {worth[0]}" if worth
+                       else "nothing worth hiding")
     if kind == "sell":
         value = max((v for v, _ in _sell_values(sit).values()), default=-1.0)
         return value, "sells what it cannot keep"
@@ -216,7 +222,29 @@ def _attack(sit: Situation, legal):
 
 
 def _why_fight(sit: Situation) -> str:
-    return sit.goal_name() if sit.war_goal() else "an opening too good to miss"
+    """Why a blow now: what its war goal wants (with its progress), else the opening."""
+    if not sit.war_goal():
+        return "an opening too good to miss"
+    g = sit.goal
+    why = {"blood-the-enemy": "every point of damage to its enemies counts",
+           "destroy-the-foe": f"it means to bring down {sit.fname(g.target)}"
+           if g.target in sit.state.factions else "it means to bring down its foe",
+           "eliminate-target": "it has marked "
+           + (sit.aname(sit.state.assets[g.target]) if g.target in sit.state.assets
+              else "an asset") + " for destruction",
+           "invincible-valor": "it wants to beat a stronger foe",
+           "root-out-the-enemy": "it wants the Base at "
+           + (sit.place(loc) if (loc := (g.target or "").partition("@")[2])
+              in sit.state.map.locations else "its enemy's ground") + " gone",
+           "sphere-dominance": "it wants its rivals out of its sphere"}.get(g.id, "its war")
+    return why + _progress(sit)
+
+
+def _progress(sit: Situation) -> str:
+    """`` (2/6 so far)`` for a goal that counts its progress, else nothing."""
+    g = sit.goal
+    needed = getattr(g, "needed", None)
+    return f" ({g.progress}/{needed} so far)" if g is not None and needed else ""
 
 
 def _rival_attack(sit: Situation, legal):
@@ -261,13 +289,13 @@ def _move_values(sit: Situation) -> dict[tuple[str, str], tuple[float, str, Any]
                 v = XP * (0.6 if sit.hostile_present(dest) else 0.9)
                 if v > value:
                     value = v
-                    why = f"sends its {a.kind.name} to {sit.place(dest)}: Expand Influence"
+                    why = f"sends its {a.kind.name} to {sit.place(dest)}, ground for a new Base"
             if g and g.id == "inside-enemy-territory" and a.stealth and dest in hostile_base_locs \
                     and a.location not in hostile_base_locs:
                 v = XP * 2 / max(1, g.needed)
                 if v > value:
-                    value, why = v, (f"slips its hidden {a.kind.name} into {sit.place(dest)}: "
-                                     f"Inside Enemy Territory")
+                    value, why = v, (f"slips its hidden {a.kind.name} into {sit.place(dest)}, "
+                                     f"among its enemies' Bases{_progress(sit)}")
             if a.kind.can_attack_normally and sit.war_goal():
                 plan = sit.best_attack(a, dest)
                 if plan and sit.attack_ready(plan):
@@ -275,8 +303,12 @@ def _move_values(sit: Situation) -> dict[tuple[str, str], tuple[float, str, Any]
                     if g.id == "root-out-the-enemy" and dest == g.target.partition("@")[2]:
                         v += XP * 0.5
                     if v > value:
-                        value, why = v, (f"marches its {a.kind.name} on {sit.place(dest)}: "
-                                         f"{sit.goal_name()}")
+                        target = plan.defender if isinstance(plan.defender, str) else None
+                        value, why = v, (f"marches its {a.kind.name} on {sit.place(dest)} to "
+                                         + (f"strike {sit.aname(sit.state.assets[target])} "
+                                            "next turn" if target in sit.state.assets
+                                            else "strike next turn")
+                                         + f" ({pct(plan.chance)} to hit)")
             if value > 0:
                 out[(a.id, dest)] = (value, why, None)
     return out
@@ -318,7 +350,8 @@ def _repair(sit: Situation, legal):
 # ====================================================================== expanding
 def _expand_where(sit: Situation, legal):
     best = max(_of(legal, ExpandAt), key=lambda e: (sit.expand_score(e.location), e.location))
-    return best, f"founds a Base at {sit.place(best.location)}: {sit.goal_name()}"
+    return best, (f"founds a Base at {sit.place(best.location)}: "
+                  f"{pct(min(1.0, sit.expand_score(best.location)))} likely to stand")
 
 
 def _expand_hp(sit: Situation, legal):
@@ -345,19 +378,26 @@ def _create_value(sit: Situation) -> tuple[float, str]:
     g = sit.goal.id if sit.goal else ""
     if g == "wealth-of-kingdoms":
         value -= 6 * sit.p.greed
-    return value, f"buys {ASSETS[best.asset_type].name}: {sit.goal_name()}"
+    return value, (f"buys {ASSETS[best.asset_type].name}: "
+                   + _purchase_why(sit, ASSETS[best.asset_type]))
 
 
 def _create(sit: Situation, legal):
     best = max(_of(legal, Create),
                key=lambda c: (sit.purchase_value(c.asset_type, c.location), c.asset_type))
     kind = ASSETS[best.asset_type]
-    what = "a blade for its goal" if sit.war_goal() and kind.can_attack_normally else \
-        "hidden hands" if kind.subtle and sit.goal and sit.goal.id == "inside-enemy-territory" \
-        else "its best value for the Treasure"
     cost = purchase_cost(sit.state, sit.me, kind, best.location)
     return best, (f"buys {kind.name} at {sit.place(best.location)} for {cost} Treasure: "
-                  f"{sit.goal_name()}, {what}")
+                  f"{_purchase_why(sit, kind)}")
+
+
+def _purchase_why(sit: Situation, kind: Any) -> str:
+    """Why this asset: a blade for a war goal, hidden hands for enemy territory, else value."""
+    if sit.war_goal() and kind.can_attack_normally:
+        return f"a blade for its war ({_why_fight(sit)})"
+    if kind.subtle and sit.goal and sit.goal.id == "inside-enemy-territory":
+        return f"hands it can hide among its enemies{_progress(sit)}"
+    return "its best value for the Treasure"
 
 
 # ====================================================================== hiding and selling
@@ -370,11 +410,15 @@ def _hide_values(sit: Situation) -> dict[str, tuple[float, str]]:
         if any(b.is_base and b.owner != sit.fid for b in sit.by_loc.get(a.location, ())):
             continue
         v = -2.0
+        where = sit.place(a.location)
+        why = f"hides its {a.kind.name} at {where}"
         if g and g.id == "inside-enemy-territory":
             v = XP * 2 / max(1, g.needed) - 2
+            why += f": hidden agents among its enemies{_progress(sit)}"
         elif sit.threat_to(a.location) >= a.hp:
             v = sit.asset_value(a) * 0.4 * sit.p.caution - 2
-        out[a.id] = (v, f"hides its {a.kind.name}")
+            why += ": its enemies there could destroy it"
+        out[a.id] = (v, why)
     return out
 
 
@@ -383,7 +427,7 @@ def _hide(sit: Situation, legal):
     best = max(_of(legal, Hide), key=lambda h: values.get(h.asset, (-9, ""))[0], default=None)
     if best is None or values.get(best.asset, (-9, ""))[0] <= 0 or sit.me.treasure < 2:
         return _done(legal), "hides nothing more"
-    return best, values[best.asset][1] + f": {sit.goal_name()}"
+    return best, values[best.asset][1]
 
 
 def _sell_values(sit: Situation) -> dict[str, tuple[float, str]]:

@@ -107,8 +107,9 @@ def story_html(story: TurnStory) -> str:
     if story.audience == "players":
         items = "".join(f"<li><b>{inline(place)}:</b> {inline('; '.join(s.rstrip('.') for s in ss))}."
                         f"</li>" for place, ss in story.places)
-        parts.append(f'<ul class="rumours">{items}</ul>' if items
-                     else '<p class="quiet">No news of note reached the taverns.</p>')
+        if items or not story.headline:
+            parts.append(f'<ul class="rumours">{items}</ul>' if items
+                         else '<p class="quiet">No news of note reached the taverns.</p>')
     else:
         for section in story.sections:
             if section.title is not None:

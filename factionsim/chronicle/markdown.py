@@ -52,7 +52,7 @@ def story_markdown(story: TurnStory) -> str:
             text = "; ".join(s.rstrip(".") for s in sentences)
             lines.append(f"- **{place}:** {markdown_line(text)}." if place
                          else f"- {markdown_line(text)}.")
-        if not story.places:
+        if not story.places and not story.headline:
             lines.append("*No news of note reached the taverns.*")
         return "\n".join(lines).rstrip() + "\n"
     for section in story.sections:

@@ -181,7 +181,7 @@ def merged(facts: list[Fact], grammar: Grammar) -> list[Fact]:
 @dataclass
 class Digest:
     """One turn's rumours: the ``headline`` (the heaviest fact, ``None`` for a quiet turn) and,
-    for each place in order of how much happened there, its sentences."""
+    for each place in order of how much happened there, the sentences of the other facts."""
 
     headline: str | None
     places: list[tuple[str, list[str]]]
@@ -199,13 +199,15 @@ def digest(facts: list[Fact], grammar: Grammar, seed: int | None, turn: int,
     if not facts:
         return Digest(None, [])
     top = max(range(len(facts)), key=lambda i: (grammar.weight(facts[i]), -i))
-    headline = f"{facts[top].place}: {teller.tell(facts[top])}."
+    top_text = teller.tell(facts[top])
+    headline = f"{facts[top].place}: {top_text}."
     by_place: dict[str, list[int]] = {}
     for i, f in enumerate(facts):
-        by_place.setdefault(f.place, []).append(i)
+        if i != top:  # the headline tells it
+            by_place.setdefault(f.place, []).append(i)
     order = sorted(by_place, key=lambda p: (-max(grammar.weight(facts[i]) for i in by_place[p]),
                                             by_place[p][0]))
-    places, told = [], []
+    places, told = [], [(facts[top], top_text)]
     for place in order:
         sentences = []
         for i in by_place[place]:
