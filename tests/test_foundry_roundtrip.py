@@ -15,7 +15,6 @@ import pytest
 import yaml
 from foundry_helpers import EXAMPLES, example, export_to, import_into, run, write_actor
 
-from factionsim.chronicle.views import visible_events
 from factionsim.configs import default_campaign_path
 from factionsim.core.history import History
 from factionsim.core.names import Names

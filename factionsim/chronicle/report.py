@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import html
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -323,7 +322,8 @@ _TEMPLATE = """<!DOCTYPE html>
 the coast. Tap (or hover over) a place or a badge for its details; on a small screen the map pans
 sideways.</p>
 <div class="mapwrap"><div><div class="mapscroll">{map}</div>
-<div id="map-info" data-empty="Tap a place or a badge for its details.">Tap a place or a badge for its details.</div></div>
+<div id="map-info"
+ data-empty="Tap a place or a badge for its details.">Tap a place or a badge for its details.</div></div>
 <div>{panels}</div></div>
 <h2>Timeline</h2>
 <ul class="timeline">{timeline}</ul>

@@ -11,9 +11,9 @@ headline may tell them.
 >>> from factionsim.core.names import Names
 >>> n = Names({"g": "The Silver Guild", "h": "The Red Hand"}, {"c": "Coldvale"},
 ...           {"caravan": "Caravan", "thugs": "Thugs"}, "wwn")
->>> [(f.key, f.place, dict(f.slots)) for f in facts([Event(2, "destroyed", "h", {
-...     "asset": "caravan#3", "owner": "g", "location": "c", "cause": "attack"})], None, n)]
-[('destroyed', 'Coldvale', {'asset': "the Silver Guild's Caravan", 'owner': 'the Silver Guild', 'kind': 'Caravan'})]
+>>> [(f.key, f.place, f.slots["asset"], f.slots["kind"]) for f in facts([Event(2, "destroyed",
+...     "h", {"asset": "caravan#3", "owner": "g", "location": "c", "cause": "attack"})], None, n)]
+[('destroyed', 'Coldvale', "the Silver Guild's Caravan", 'Caravan')]
 """
 
 from __future__ import annotations
