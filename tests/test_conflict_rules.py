@@ -384,7 +384,7 @@ def test_text_forms_round_trip():
 
 
 @pytest.mark.parametrize("patch, message", [
-    ({"skills": {"sword": 2}}, "sides[0].characters[0].skills.sword: unknown field 'sword'"),
+    ({"skills": {"sword": 2}}, "sides[0].characters[0].skills.sword: unknown skill 'sword'"),
     ({"approaches": {"careful": 4}}, "approaches.careful: must be a whole number from 0 to 3"),
     ({"max_blood": "2x6"}, "max_blood: must be a number or dice"),
 ])

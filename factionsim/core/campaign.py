@@ -28,6 +28,7 @@ from typing import Any
 import yaml
 
 from .game import CampaignError
+from .safeyaml import BoundedLoader, plain_tree, read_limited, yaml_error_message
 
 #: ruleset name -> (validation module, "module:StateClass"); both imported only when needed.
 RULESETS: dict[str, tuple[str, str]] = {
@@ -45,8 +46,9 @@ FieldPath = tuple[str | int, ...]
 
 
 # --------------------------------------------------------------------------------- loading
-class LineLoader(yaml.SafeLoader):
-    """A safe YAML loader that also records where each field starts.
+class LineLoader(BoundedLoader):
+    """A safe, bounded YAML loader (see :mod:`factionsim.core.safeyaml`) that also records where
+    each field starts.
 
     After :meth:`load_with_lines`, ``lines`` maps every field path (a tuple of mapping keys and
     sequence indexes, ``()`` for the document) to the 1-based line where that key or sequence
@@ -55,8 +57,7 @@ class LineLoader(yaml.SafeLoader):
     """
 
     def __init__(self, stream: str, source: str = "<string>"):
-        super().__init__(stream)
-        self.source = source
+        super().__init__(stream, source)
         self.lines: dict[FieldPath, int] = {}
 
     def load_with_lines(self) -> Any:
@@ -66,7 +67,7 @@ class LineLoader(yaml.SafeLoader):
             if node is None:
                 return None
             self._record(node, (), node.start_mark.line + 1)
-            return self.construct_document(node)
+            return plain_tree(self.construct_document(node))
         finally:
             self.dispose()
 
@@ -132,11 +133,12 @@ def load_campaign_data(path: str | os.PathLike[str]) -> tuple[dict[str, Any], di
     """Read a campaign file: ``(data, lines)`` where ``lines`` maps field paths to line numbers.
 
     Raises :class:`CampaignError` for a missing or unreadable file, broken YAML (with YAML's
-    line and column) or a top level that is not a mapping.
+    line and column), YAML beyond the limits of :mod:`factionsim.core.safeyaml` (size, aliases,
+    nesting, numbers) or a top level that is not a mapping.
     """
     source = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_limited(path, source)
     except FileNotFoundError:
         raise CampaignError(
             f"{source}: campaign file not found; give the path of an existing YAML campaign file."
@@ -152,11 +154,11 @@ def load_campaign_data(path: str | os.PathLike[str]) -> tuple[dict[str, Any], di
         ) from None
     except OSError as exc:
         raise CampaignError(f"{source}: cannot read the campaign file ({exc.strerror}).") from None
-    loader = LineLoader(text, source)
     try:
+        loader = LineLoader(text, source)  # the reader refuses control characters here
         data = loader.load_with_lines()
     except yaml.YAMLError as exc:
-        raise CampaignError(_yaml_error_message(source, exc)) from None
+        raise CampaignError(yaml_error_message(source, exc, text)) from None
     if data is None:
         raise CampaignError(
             f"{source}: the campaign file is empty; it must be a YAML mapping with at least "
@@ -168,15 +170,6 @@ def load_campaign_data(path: str | os.PathLike[str]) -> tuple[dict[str, Any], di
             f"(ruleset, name, locations, factions...), not a {_yaml_type(data)}."
         )
     return data, loader.lines
-
-
-def _yaml_error_message(source: str, exc: yaml.YAMLError) -> str:
-    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-    where = f", line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-    context = getattr(exc, "context", None)
-    detail = f"{problem} ({context})" if context else str(problem)
-    return f"{source}{where}: broken YAML: {detail}; fix the syntax at that spot."
 
 
 def _yaml_type(value: Any) -> str:
@@ -196,7 +189,7 @@ def load_campaign(path: str | os.PathLike[str]) -> Any:
     source = str(path)
     data, lines = load_campaign_data(path)
     ruleset = data.get("ruleset")
-    if ruleset not in RULESETS:
+    if not isinstance(ruleset, str) or ruleset not in RULESETS:
         line = lines.get(("ruleset",), 1)
         got = "missing" if "ruleset" not in data else f"unknown ruleset {ruleset!r}"
         raise CampaignError(
@@ -208,7 +201,40 @@ def load_campaign(path: str | os.PathLike[str]) -> Any:
     )
     module_name, _, class_name = state_ref.partition(":")
     state_class = getattr(importlib.import_module(module_name), class_name)
-    return state_class.from_dict(normalized)
+    state = state_class.from_dict(normalized)
+    if "in_progress" in normalized:
+        check_resumable(state, f"{source}, line {lines.get(('in_progress',), '?')}, in_progress")
+    return state
+
+
+#: how many of the legal actions at a saved decision :func:`check_resumable` tries
+RESUME_PROBES = 24
+
+
+def check_resumable(state: Any, where: str) -> None:
+    """Refuse a turn saved in progress that cannot go on.
+
+    The ``in_progress`` block is the engine's own bookkeeping of a turn cut short: the
+    validators check its structure and references, and this tries it, on copies, the way play
+    would: the next decision and its legal actions, then each of them (up to
+    :data:`RESUME_PROBES`, spread over the list) applied. Anything that breaks is reported as a
+    :class:`CampaignError` at ``where`` (one paragraph, the fix included), never later, mid-play.
+    """
+    try:
+        probe = state.copy()
+        legal = probe.legal_actions()
+        step = max(1, -(-len(legal) // RESUME_PROBES))
+        for action in legal[::step]:
+            trial = probe.copy()
+            trial.apply(action)
+            trial.legal_actions()
+    except Exception as exc:  # noqa: BLE001 - any failure of engine bookkeeping is the file's
+        detail = f"{type(exc).__name__}: {exc}"
+        raise CampaignError(
+            f"{where}: the turn saved in progress cannot go on ({detail[:200]}); this block is "
+            "written by the engine, so restore the file with 'factionsim undo' or delete the "
+            "in_progress block to restart the turn from its beginning."
+        ) from None
 
 
 # --------------------------------------------------------------------------------- saving
