@@ -16,6 +16,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
+from factionsim.commands.numbers import SEED
 from factionsim.core.game import FactionsimError
 
 #: Modules that add a subcommand: each has ``add_parser(subparsers)`` and imports its heavy
@@ -116,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("campaign", nargs="?", help="campaign file (default: the bundled campaign)")
     run.add_argument("--ruleset", default="wwn", help="ruleset of the bundled campaign (default wwn)")
     run.add_argument("--turns", type=int, default=12, help="turns to play (default 12)")
-    run.add_argument("--seed", type=int, default=None,
+    run.add_argument("--seed", type=SEED, default=None,
                      help="seed the dice (default: the campaign's own generator state or seed)")
     run.add_argument("--out", default="out", help="output folder (default ./out)")
     run.add_argument("--quiet", action="store_true", help="no progress bar, no summary")

@@ -291,21 +291,18 @@ WWN_TABLE_HEAD = ("<th>faction</th><th>HP</th><th>F/C/W</th><th>Treasure</th><th
 
 def build_report(campaign: str | Path, view: str = "gm") -> str:
     """The report of a campaign file and its history, as one HTML document."""
-    import yaml
-
+    from factionsim.core.campaign import load_campaign
     from factionsim.core.history import History
 
     from .views import render_turn
 
     path = Path(campaign)
     history = History(path)
-    current = yaml.safe_load(path.read_text(encoding="utf-8"))
-    if current.get("ruleset", "wwn") != "wwn":
+    current = load_campaign(path).to_dict()
+    if current["ruleset"] != "wwn":
         return build_generic_report(path, history, current, view)
-    turn_now = int(current.get("turn", 0) or 0)
-    frames = [(t, d) for t, d in history.replay_frames(turn_now) if d]
-    if not frames or frames[-1][0] != turn_now:
-        frames.append((turn_now, current))
+    turn_now = current["turn"]
+    frames = report_frames(history, current)
     fids = [f["id"] for f in current["factions"]]
     fnames = {f["id"]: f.get("name", f["id"]) for f in current["factions"]}
     colors = faction_colors(fids)
@@ -371,6 +368,23 @@ def build_report(campaign: str | Path, view: str = "gm") -> str:
         map=map_svg, panels="".join(panels), last=len(turns) - 1, first_turn=turns[0],
         timeline="".join(timeline) or "<li>No key events yet.</li>", table_rows=table_rows,
         chronicle=markdown_to_html(chronicle_md), data=data_js, css=CSS, js=_JS)
+
+
+def report_frames(history: Any, current: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+    """``(turn, campaign data)`` of every snapshot up to the campaign's turn, then the campaign
+    ``current`` itself unless the last snapshot is of its turn. Each snapshot is loaded as a
+    campaign (validated: a broken one is a :class:`CampaignError` naming it) and written back
+    as the engine writes it, so the report reads one shape of data only."""
+    from factionsim.core.campaign import load_campaign_text
+
+    frames = []
+    for t in history.turns():
+        text = history.snapshot(t) if t <= current["turn"] else None
+        if text:
+            frames.append((t, load_campaign_text(text, str(history.snapshot_path(t))).to_dict()))
+    if not frames or frames[-1][0] != current["turn"]:
+        frames.append((current["turn"], current))
+    return frames
 
 
 def _goal_name(goal: Any) -> str:
@@ -516,10 +530,8 @@ def build_generic_report(path: Path, history: Any, current: dict[str, Any], view
     from .views import render_turn
 
     present = import_module(f"factionsim.rules.{current['ruleset']}.present")
-    turn_now = int(current.get("turn", 0) or 0)
-    frames = [(t, d) for t, d in history.replay_frames(turn_now) if d]
-    if not frames or frames[-1][0] != turn_now:
-        frames.append((turn_now, current))
+    turn_now = current["turn"]
+    frames = report_frames(history, current)
     names = present.names(current)
     fids = list(names.factions)
     colors = faction_colors(fids)

@@ -9,6 +9,7 @@ import json
 import sys
 from pathlib import Path
 
+from factionsim.commands.numbers import SEED
 from factionsim.commands.tournament import add_backend_arguments, resolve_workers
 
 
@@ -25,7 +26,7 @@ def add_parser(subparsers) -> None:
                    help="campaign file of any ruleset (default: the bundled WWN campaign)")
     p.add_argument("--runs", type=int, default=100, help="histories to play (default 100)")
     p.add_argument("--turns", type=int, default=12, help="turns per history (default 12)")
-    p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    p.add_argument("--seed", type=SEED, default=0, help="master seed (default 0)")
     p.add_argument("--out", default="batch-out", help="output folder (default batch-out)")
     p.add_argument("--workers", type=int, default=None,
                    help="histories in parallel (default: 1 locally, every CPU of the Ray cluster)")

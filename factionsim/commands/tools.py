@@ -13,13 +13,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from factionsim.commands.numbers import SEED, whole
+from factionsim.core.fields import MAX_TURNS
 from factionsim.core.game import CampaignError
 
 
 def cmd_new(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from factionsim.core.campaign import load_campaign, write_atomic
+    from factionsim.core.campaign import load_campaign_text, write_atomic
     from factionsim.rules.wwn.generate import campaign_text, generate_campaign
 
     path = Path(args.file)
@@ -34,9 +36,11 @@ def cmd_new(args: argparse.Namespace) -> int:
         raise CampaignError(f"factionsim new: {exc}.") from None
     if args.max_turns:
         data = {**data, "max_turns": args.max_turns}
+    text = campaign_text(data)
+    # checked before it is written: --name and --agent come from the command line
+    state = load_campaign_text(text, f"{path} (not written)")
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, campaign_text(data))
-    state = load_campaign(path)  # it must load: the generator only makes valid campaigns
+    write_atomic(path, text)
     if args.json:
         print(json.dumps({"file": str(path), "name": state.name, "seed": seed,
                           "factions": [f.name for f in state.factions.values()],
@@ -93,11 +97,11 @@ def add_parser(sub: Any) -> None:
     new.add_argument("file", help="campaign file to write (YAML)")
     new.add_argument("--factions", type=int, default=4, help="how many factions, 2-8 (default 4)")
     new.add_argument("--locations", type=int, default=10, help="how many locations (default 10)")
-    new.add_argument("--seed", type=int, default=None, help="seed (default: a random one, printed)")
+    new.add_argument("--seed", type=SEED, default=None, help="seed (default: a random one, printed)")
     new.add_argument("--agent", default="heuristic",
                      help="who plays every faction (default heuristic; manual for the GM)")
     new.add_argument("--name", default=None, help="the campaign's title (default: generated)")
-    new.add_argument("--max-turns", type=int, default=None, help="end the game after N turns")
+    new.add_argument("--max-turns", type=whole(1, MAX_TURNS), default=None, help="end the game after N turns")
     new.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
     new.add_argument("--quiet", action="store_true", help="print nothing")
     new.add_argument("--json", action="store_true", help="print a summary as JSON")

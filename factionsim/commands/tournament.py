@@ -9,6 +9,8 @@ import json
 import sys
 from pathlib import Path
 
+from factionsim.commands.numbers import SEED
+
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
@@ -22,7 +24,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--games", type=int, default=20, help="games to play (default 20)")
     p.add_argument("--campaign", default=None, help="campaign file (default: the bundled one)")
     p.add_argument("--turns", type=int, default=20, help="turns per game (default 20)")
-    p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    p.add_argument("--seed", type=SEED, default=0, help="master seed (default 0)")
     p.add_argument("--workers", type=int, default=None,
                    help="games in parallel (default: 1 locally, every CPU of the Ray cluster)")
     add_backend_arguments(p)

@@ -28,7 +28,7 @@ from typing import Any
 import yaml
 
 from .game import CampaignError
-from .safeyaml import BoundedLoader, plain_tree, read_limited, yaml_error_message
+from .safeyaml import BoundedLoader, check_size, plain_tree, read_limited, yaml_error_message
 
 #: ruleset name -> (validation module, "module:StateClass"); both imported only when needed.
 RULESETS: dict[str, tuple[str, str]] = {
@@ -154,6 +154,13 @@ def load_campaign_data(path: str | os.PathLike[str]) -> tuple[dict[str, Any], di
         ) from None
     except OSError as exc:
         raise CampaignError(f"{source}: cannot read the campaign file ({exc.strerror}).") from None
+    return parse_campaign_text(text, source)
+
+
+def parse_campaign_text(text: str, source: str) -> tuple[dict[str, Any], dict[FieldPath, int]]:
+    """The YAML part of :func:`load_campaign_data`: ``(data, lines)`` of a campaign text that
+    ``source`` names in messages."""
+    check_size(text, source)
     try:
         loader = LineLoader(text, source)  # the reader refuses control characters here
         data = loader.load_with_lines()
@@ -186,12 +193,22 @@ def load_campaign(path: str | os.PathLike[str]) -> Any:
     Dispatches on the file's ``ruleset`` field through :data:`RULESETS`; raises
     :class:`CampaignError` (one paragraph: file, field path, line, value, what is allowed).
     """
-    source = str(path)
-    data, lines = load_campaign_data(path)
+    return build_campaign(*load_campaign_data(path), str(path))
+
+
+def load_campaign_text(text: str, source: str) -> Any:
+    """:func:`load_campaign` of a campaign text (a history snapshot) that ``source`` names."""
+    return build_campaign(*parse_campaign_text(text, source), source)
+
+
+def build_campaign(data: dict[str, Any], lines: dict[FieldPath, int], source: str) -> Any:
+    """Validate campaign ``data`` (read from ``source``, field lines in ``lines``) and build
+    its game state; a turn saved in progress must be able to go on (:func:`check_resumable`)."""
     ruleset = data.get("ruleset")
     if not isinstance(ruleset, str) or ruleset not in RULESETS:
         line = lines.get(("ruleset",), 1)
-        got = "missing" if "ruleset" not in data else f"unknown ruleset {ruleset!r}"
+        shown = repr(ruleset) if len(repr(ruleset)) <= 60 else repr(ruleset)[:57] + "..."
+        got = "missing" if "ruleset" not in data else f"unknown ruleset {shown}"
         raise CampaignError(
             f"{source}, line {line}, ruleset: {got}; allowed: {', '.join(sorted(RULESETS))}."
         )
@@ -209,6 +226,8 @@ def load_campaign(path: str | os.PathLike[str]) -> Any:
 
 #: how many of the legal actions at a saved decision :func:`check_resumable` tries
 RESUME_PROBES = 24
+#: random play-outs of the rest of a saved turn :func:`check_resumable` makes, and their length
+RESUME_PLAYOUTS, RESUME_PLAYOUT_DECISIONS = 3, 3000
 
 
 def check_resumable(state: Any, where: str) -> None:
@@ -216,10 +235,13 @@ def check_resumable(state: Any, where: str) -> None:
 
     The ``in_progress`` block is the engine's own bookkeeping of a turn cut short: the
     validators check its structure and references, and this tries it, on copies, the way play
-    would: the next decision and its legal actions, then each of them (up to
-    :data:`RESUME_PROBES`, spread over the list) applied. Anything that breaks is reported as a
+    would: the next decision, each of its legal actions (up to :data:`RESUME_PROBES`, spread
+    over the list) applied, and :data:`RESUME_PLAYOUTS` play-outs of the rest of the turn with
+    actions drawn at random (fixed seeds). Anything that breaks is reported as a
     :class:`CampaignError` at ``where`` (one paragraph, the fix included), never later, mid-play.
     """
+    import numpy as np
+
     try:
         probe = state.copy()
         legal = probe.legal_actions()
@@ -228,6 +250,13 @@ def check_resumable(state: Any, where: str) -> None:
             trial = probe.copy()
             trial.apply(action)
             trial.legal_actions()
+        for seed in range(RESUME_PLAYOUTS):
+            trial, rng = probe.copy(), np.random.default_rng(seed)
+            for _ in range(RESUME_PLAYOUT_DECISIONS):
+                if trial.turn != probe.turn or trial.current_actor() is None:
+                    break
+                options = trial.legal_actions()
+                trial.apply(options[int(rng.integers(len(options)))])
     except Exception as exc:  # noqa: BLE001 - any failure of engine bookkeeping is the file's
         detail = f"{type(exc).__name__}: {exc}"
         raise CampaignError(

@@ -34,10 +34,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from .campaign import write_atomic
 from .game import Event, FactionsimError
+from .safeyaml import parse_yaml
 
 _SNAPSHOT = re.compile(r"^turn-(\d{4,})\.yaml$")
 
@@ -58,10 +57,12 @@ def event_from_dict(d: dict[str, Any]) -> Event:
     return Event(int(d["turn"]), d["kind"], d.get("faction"), data)
 
 
-def turn_of_text(text: str) -> int:
-    """The ``turn`` field of a campaign text (0 when absent)."""
-    data = yaml.safe_load(text) or {}
-    return int(data.get("turn", 0) or 0) if isinstance(data, dict) else 0
+def turn_of_text(text: str, source: str = "<campaign>") -> int:
+    """The ``turn`` field of a campaign text (0 when absent or not a turn number); broken or
+    oversized YAML is a :class:`CampaignError` naming ``source``."""
+    data = parse_yaml(text, source)
+    turn = data.get("turn", 0) if isinstance(data, dict) else 0
+    return turn if isinstance(turn, int) and not isinstance(turn, bool) and turn >= 0 else 0
 
 
 class History:
@@ -89,8 +90,12 @@ class History:
         return p.read_text(encoding="utf-8") if p.is_file() else None
 
     def snapshot_data(self, turn: int) -> dict[str, Any] | None:
+        """The snapshot of ``turn`` as data (bounded YAML, not validated), ``None`` if absent."""
         text = self.snapshot(turn)
-        return yaml.safe_load(text) if text is not None else None
+        if text is None:
+            return None
+        data = parse_yaml(text, str(self.snapshot_path(turn)))
+        return data if isinstance(data, dict) else None
 
     def events(self, turn: int) -> list[Event]:
         """The stored events of ``turn`` (empty when none were recorded)."""
@@ -113,7 +118,7 @@ class History:
 
     def current_turn(self) -> int:
         """The turn the campaign file is at (read from the file itself)."""
-        return turn_of_text(self.campaign.read_text(encoding="utf-8"))
+        return turn_of_text(self.campaign.read_text(encoding="utf-8"), str(self.campaign))
 
     # ------------------------------------------------------------------ recording
     def begin_turn(self, text: str, turn: int) -> None:
@@ -149,7 +154,7 @@ class History:
         snapshot, so ``redo`` brings them back.
         """
         text = self.campaign.read_text(encoding="utf-8")
-        now = turn_of_text(text)
+        now = turn_of_text(text, str(self.campaign))
         before = [t for t in self.turns() if t < now]
         if not before:
             raise HistoryError(f"{self.campaign}: nothing to undo (the history in {self.dir} "
