@@ -282,6 +282,31 @@ class Checker(FieldChecker):
         self.known[kind_ or what] = ids
         return ids
 
+    def nested_ids(self, owners: Any, path: FieldPath, field: str, what: str,
+                   id_spec: Spec, engine_id: Callable[[dict[str, Any], Any], Any] | None = None
+                   ) -> list[Any]:
+        """The ids of the items listed under ``field`` of each owner (the assets of every
+        faction, say), unique across the campaign: each checked by ``id_spec``, an id given
+        twice refused; returns them (as ``engine_id(item, id)`` makes them, when given) for
+        :attr:`known`. Items without an id, and owners or lists of the wrong type, are left to
+        the owner's own checks."""
+        first: dict[Any, FieldPath] = {}
+        out: list[Any] = []
+        for i, owner in enumerate(owners if isinstance(owners, list) else []):
+            items = owner.get(field) if isinstance(owner, dict) else None
+            for j, item in enumerate(items if isinstance(items, list) else []):
+                if not isinstance(item, dict) or item.get("id") is None:
+                    continue
+                at = (*path, i, field, j)
+                ident = id_spec.check(self, item["id"], (*at, "id"))
+                if ident in first:
+                    self.fail((*at, "id"), f"duplicate {what} id (already used by "
+                              f"{format_path(first[ident])})", ident,
+                              f"a {what} id not used elsewhere")
+                first[ident] = at
+                out.append(engine_id(item, ident) if engine_id else ident)
+        return out
+
     def agent_fields(self, d: Mapping[str, Any], path: FieldPath, agents: Sequence[str]) -> None:
         """The one place a validator checks a faction's ``agent`` and ``agent_options``.
 

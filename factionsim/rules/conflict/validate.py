@@ -208,7 +208,8 @@ def validate(data: dict[str, Any], source: str = "<scenario>",
     ck = Checker(source, lines)
     ck.mapping(data, (), "scenario", tuple(TOP.fields), required=("sides",))
     ck.ids(data["sides"], ("sides",), "side", lo=2, hi=MAX_SIDES)
-    _character_ids(ck, data["sides"])
+    ck.known["character"] = ck.nested_ids(data["sides"], ("sides",), "characters", "character",
+                                          Slug())
     d = ck.run(TOP, data, ())
     length = d.get("settings", {}).get("length", DEFAULT_SETTINGS["length"])
     owner = {cd["id"]: sd["id"] for sd in d["sides"] for cd in sd["characters"]}
@@ -224,23 +225,6 @@ def validate(data: dict[str, Any], source: str = "<scenario>",
 
 
 # ---------------------------------------------------------------------- rules across fields
-def _character_ids(ck: Checker, sides: list[Any]) -> None:
-    """Character ids are unique across sides: register them for references."""
-    ids: list[str] = []
-    for i, sd in enumerate(sides):
-        chars = sd.get("characters")
-        for j, cd in enumerate(chars if isinstance(chars, list) else []):
-            if not isinstance(cd, dict) or cd.get("id") is None:
-                continue
-            p = ("sides", i, "characters", j, "id")
-            cid = ck.slug(cd["id"], p)
-            if cid in ids:
-                ck.fail(p, f"duplicate character id {cid!r} (character ids are unique across "
-                        "sides)", cid)
-            ids.append(cid)
-    ck.known["character"] = ids
-
-
 def _character(ck: Checker, cd: dict[str, Any], p: Path, length: int) -> None:
     for key in ("position",):
         if key in cd:

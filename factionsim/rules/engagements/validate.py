@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from factionsim.core.campaign import format_path
 from factionsim.core.fields import (
     MAX_TURNS,
     Bool,
@@ -131,7 +130,8 @@ def validate(data: Mapping[str, Any], source: str, lines: Mapping[Any, int] | No
     ck = Checker(source, lines)
     ck.mapping(data, (), "scenario", tuple(TOP.fields))
     ck.ids(data.get("factions"), ("factions",), "faction", lo=2, hi=MAX_FACTIONS)
-    _pillar_ids(ck, data["factions"])
+    ck.known["pillar"] = ck.nested_ids(data["factions"], ("factions",), "pillars", "pillar", Int(1),
+                                       lambda pd, n: f"{slugify(str(pd.get('name', '')))}#{n}")
     out = ck.run(TOP, data, ())
     out["turn"] = out.get("turn", 0)
     if out.get("max_turns") is not None and out["max_turns"] < out["turn"]:
@@ -146,24 +146,6 @@ def validate(data: Mapping[str, Any], source: str, lines: Mapping[Any, int] | No
 
 
 # ---------------------------------------------------------------------- rules across fields
-def _pillar_ids(ck: Checker, factions: list[Any]) -> None:
-    """Refuse a pillar number used twice; register the numbered pillars' engine ids."""
-    numbers: dict[int, Path] = {}
-    ids: list[str] = []
-    for i, fd in enumerate(factions):
-        pillars = fd.get("pillars") or []
-        for j, pd in enumerate(pillars if isinstance(pillars, list) else []):
-            if not isinstance(pd, dict) or pd.get("id") is None:
-                continue
-            path = ("factions", i, "pillars", j, "id")
-            n = ck.integer(pd["id"], path, 1)
-            if n in numbers:
-                ck.fail(path, f"pillar number already used at {format_path(numbers[n])}", n)
-            numbers[n] = path[:-1]
-            ids.append(f"{slugify(str(pd.get('name', '')))}#{n}")
-    ck.known["pillar"] = ids
-
-
 def _faction(ck: Checker, fd: dict[str, Any], path: Path, cap: int) -> dict[str, Any]:
     ck.agent_fields(fd, path, AGENTS)  # issue 18: the registry's check_agent goes here
     fd["faction_dice"] = fd.get("faction_dice", 0)

@@ -93,9 +93,10 @@ DISTINCTION = Either((str, Check(lambda ck, v, p: {"name": Name().check(ck, v, p
                      what="a Distinction ({name: ..., die: 8}) or its name")
 COMPLICATION = Record("complication", {"from": Later(), "die": die(), "lasting": Bool()},
                       required=("from", "die"))
+ASSET_ID_SPEC = Check(lambda ck, v, p: v if isinstance(v, str) and ASSET_ID.match(v) else ck.fail(
+    p, "invalid asset id", v, "slug#number, e.g. 'castle-aldren#1' (or leave it out)"))
 ASSET = Record("asset", {
-    "id": Check(lambda ck, v, p: v if isinstance(v, str) and ASSET_ID.match(v) else ck.fail(
-        p, "invalid asset id", v, "slug#number, e.g. 'castle-aldren#1' (or leave it out)")),
+    "id": ASSET_ID_SPEC,
     "name": Name(), "kind": Choice(ASSET_KINDS, "asset kind"), "die": die(6), "full": die(6),
     "duration": Choice(DURATIONS, "duration"), "created": Int(1, MAX_TURNS + 1),
 }, required=("name", "die"))
@@ -177,7 +178,7 @@ def validate(data: Mapping[str, Any], source: str, lines: Mapping[Any, int] | No
     ck = Checker(source, lines)
     ck.mapping(data, (), "scenario", tuple(TOP.fields), required=("houses",))
     ck.ids(data["houses"], ("houses",), "house", lo=1, hi=MAX_HOUSES, reserved=(HITCH,))
-    _asset_ids(ck, data["houses"])
+    ck.known["asset"] = ck.nested_ids(data["houses"], ("houses",), "assets", "asset", ASSET_ID_SPEC)
     d = ck.run(TOP, data, ())
     d["name"] = d.get("name", "")
     d["turn"] = d.get("turn", 0)
@@ -193,19 +194,6 @@ def validate(data: Mapping[str, Any], source: str, lines: Mapping[Any, int] | No
 
 
 # ---------------------------------------------------------------------- rules across fields
-def _asset_ids(ck: Checker, houses: list[Any]) -> None:
-    """Refuse an asset id given twice; register the ids for references."""
-    seen: dict[str, Path] = {}
-    for i, h in enumerate(houses):
-        assets = h.get("assets") or []
-        for j, a in enumerate(assets if isinstance(assets, list) else []):
-            if isinstance(a, dict) and isinstance(a.get("id"), str):
-                if a["id"] in seen:
-                    ck.fail(("houses", i, "assets", j, "id"), "asset id used twice", a["id"])
-                seen[a["id"]] = ("houses", i, "assets", j)
-    ck.known["asset"] = list(seen)
-
-
 def _house(ck: Checker, h: dict[str, Any], path: Path) -> dict[str, Any]:
     ck.agent_fields(h, path, ("random", "idle", "heuristic", "manual", "planner", "policy:PATH"))
     # issue 18: the registry's check_agent goes in agent_fields (houses has no planner/policy)

@@ -24,7 +24,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from factionsim.core.campaign import format_path
 from factionsim.core.fields import (
     MAX_TURNS,
     Bool,
@@ -183,7 +182,8 @@ def validate(data: Mapping[str, Any], source: str, lines: Mapping[Any, int] | No
         ck.listof(root[key], (key,), f"{key}", 1)
     ck.ids(root["locations"], ("locations",), "location", hi=MAX_LOCATIONS)
     ck.ids(root["factions"], ("factions",), "faction", hi=MAX_FACTIONS)
-    _asset_ids(ck, root["factions"])
+    ck.known["asset"] = ck.nested_ids(root["factions"], ("factions",), "assets", "asset", Int(1),
+                                      lambda ad, n: f"{ad.get('type')}#{n}")
     out = ck.run(TOP, root, ())
     for i, loc in enumerate(out["locations"]):
         _location(ck, loc, ("locations", i))
@@ -195,27 +195,6 @@ def validate(data: Mapping[str, Any], source: str, lines: Mapping[Any, int] | No
 
 
 # ---------------------------------------------------------------------- rules across fields
-def _asset_ids(ck: Checker, factions: list[Any]) -> None:
-    """Register the engine ids (``type#n``) of the numbered assets, refusing a number twice."""
-    numbers: dict[int, Path] = {}
-    ids: list[str] = []
-    for i, fd in enumerate(factions):
-        assets = fd.get("assets") or []
-        if not isinstance(assets, list):
-            continue  # the faction's own check reports it
-        for j, ad in enumerate(assets):
-            if not isinstance(ad, dict) or ad.get("id") is None:
-                continue
-            path = ("factions", i, "assets", j)
-            n = ck.integer(ad["id"], (*path, "id"), 1)
-            if n in numbers:
-                ck.fail((*path, "id"), f"duplicate asset id (already used by "
-                        f"{format_path(numbers[n])})", n, "an asset id not used elsewhere")
-            numbers[n] = path
-            ids.append(f"{ad.get('type')}#{n}")
-    ck.known["asset"] = ids
-
-
 def _location(ck: Checker, loc: dict[str, Any], path: Path) -> None:
     loc.setdefault("name", loc["id"])
     loc.setdefault("neighbors", [])
