@@ -380,15 +380,19 @@ def main() -> None:  # pragma: no cover - a tool for long runs, not part of the 
         stats[outcome.status] += 1
         if outcome.status == "problem":
             sites.setdefault(outcome.site, (m.seed, m.steps, outcome.detail[-600:]))
+            kind = ("hang" if "hang in" in outcome.site else "memory" if "out of memory"
+                    in outcome.site else "traceback" if " at " in outcome.site else "other")
+            stats[f"problem: {kind}"] += 1
 
     one()
-    print(f"{sum(v for k, v in stats.items() if ' ' not in k)} mutants in "
+    print(f"{sum(v for k, v in stats.items() if ' ' not in k and ':' not in k)} mutants in "
           f"{time.time() - start:.0f} s")
     for k, v in sorted(stats.items()):
         print(f"  {k}: {v}")
     print(f"{len(sites)} distinct problem sites")
     for site, (seed, steps, detail) in sorted(sites.items()):
-        print(f"- {site}\n    seed {seed}, {steps}\n    {detail.strip().splitlines()[-1][:300]}")
+        last = (detail.strip().splitlines() or [""])[-1]
+        print(f"- {site}\n    seed {seed}, {steps}\n    {last[:300]}")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -53,6 +53,8 @@ from .turn import PHASES
 ASSET_ID = re.compile(r"^[a-z0-9][a-z0-9-]*#[0-9]{1,9}$")
 #: the most Houses a scenario may hold
 MAX_HOUSES = 32
+#: agents that can play a House (the planner and policy agents read WWN states only)
+AGENTS = ("random", "idle", "heuristic", "manual")
 HITCH = "hitch"  # the source of a complication a hitch caused (not a House)
 
 Path = tuple[str | int, ...]
@@ -195,8 +197,7 @@ def validate(data: Mapping[str, Any], source: str, lines: Mapping[Any, int] | No
 
 # ---------------------------------------------------------------------- rules across fields
 def _house(ck: Checker, h: dict[str, Any], path: Path) -> dict[str, Any]:
-    ck.agent_fields(h, path, ("random", "idle", "heuristic", "manual", "planner", "policy:PATH"))
-    # issue 18: the registry's check_agent goes in agent_fields (houses has no planner/policy)
+    ck.agent_fields(h, path, AGENTS)  # issue 18: the registry's check_agent goes here
     h.setdefault("name", h["id"])
     dist = h.setdefault("distinctions", [{"name": h["name"], "die": 8}])
     names: set[str] = set()
