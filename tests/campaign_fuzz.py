@@ -278,8 +278,11 @@ def cli(args: list[str], seconds: int | None = None) -> tuple[int | None, str, s
     stdin = sys.stdin
     sys.stdin = io.StringIO("")
     try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            rc = main(args)
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                rc = main(args)
+        finally:
+            signal.alarm(0)  # before looking at what happened (a deep traceback takes a while)
     except SystemExit as exc:  # argparse usage errors
         rc = exc.code if isinstance(exc.code, int) else 2
     except _Timeout:
@@ -288,9 +291,8 @@ def cli(args: list[str], seconds: int | None = None) -> tuple[int | None, str, s
         rc, site = None, f"out of memory in '{args[0]}'"
     except Exception as exc:  # noqa: BLE001 - the point: any traceback is a finding
         rc, site = None, _site(exc)
-        err.write("".join(traceback.format_exception(exc)))
+        err.write("".join(traceback.format_exception(exc, limit=-12)))
     finally:
-        signal.alarm(0)
         signal.signal(signal.SIGALRM, old)
         sys.stdin = stdin
     return rc, out.getvalue(), err.getvalue(), site

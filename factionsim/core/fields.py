@@ -114,8 +114,10 @@ def kind(value: Any) -> str:
 
 
 def one_of(options: Iterable[Any], limit: int = 30) -> str:
-    """``"one of a, b, c"`` (long lists cut after ``limit`` items)."""
-    items = [str(o) for o in options]
+    """``"one of a, b, c"`` (long lists cut after ``limit`` items; an option that is not plain
+    text is shown quoted, escapes and all)."""
+    items = [o if isinstance(o, str) and not plain_text_problem(o) else
+             str(o) if isinstance(o, int) else repr(o) for o in options]
     if len(items) > limit:
         return "one of " + ", ".join(items[:limit]) + f", ... ({len(items)} in all)"
     return "one of " + ", ".join(items)
