@@ -36,10 +36,12 @@ _ASSET_KEYS = ("asset", "attacker", "defender", "base", "source", "target")
 def stealthed_assets(campaign: dict[str, Any] | None) -> set[str]:
     """Ids (``type#n``) of the Stealthed assets in campaign data (a history snapshot)."""
     out: set[str] = set()
-    for f in (campaign or {}).get("factions", []):
-        for a in f.get("assets", []) or []:
-            if a.get("stealth") and a.get("id") is not None:
-                out.add(f"{a['type']}#{a['id']}")
+    factions = campaign.get("factions") if isinstance(campaign, dict) else None
+    for f in factions if isinstance(factions, list) else []:  # a snapshot is not validated
+        assets = f.get("assets") if isinstance(f, dict) else None
+        for a in assets if isinstance(assets, list) else []:
+            if isinstance(a, dict) and a.get("stealth") and a.get("id") is not None:
+                out.add(f"{a.get('type')}#{a['id']}")
     return out
 
 
