@@ -1,9 +1,9 @@
 """Mutated campaign files and what every command does with them (the machinery of test_fuzz.py).
 
 A *seed* is a valid campaign text: every bundled campaign (``configs/*.yaml``, all four rulesets)
-as written, and the same campaign saved in the middle of its first turn (so the engine's
-``in_progress`` and ``rng`` blocks get mutated too). A *mutant* is a seed with one to three
-mutations drawn by hypothesis (:func:`mutants`): a value replaced by a nasty one (wrong type,
+as written, and the same campaign saved in the middle of play (so the engine's ``in_progress``
+and ``rng`` blocks get mutated too: see :data:`MID_TURN_DEPTHS`). A *mutant* is a seed with one
+to three mutations drawn by hypothesis (:func:`mutants`): a value replaced by a nasty one (wrong type,
 null, huge, negative, NaN/inf, unicode, control characters, deep nesting, an id of something
 else), a field or list item deleted, a list item duplicated (duplicate ids), an id renamed
 (dangling references), an unknown field, or a change of the YAML text itself (an alias bomb,
@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import yaml
 from hypothesis import strategies as st
 
@@ -44,6 +45,8 @@ REPO = Path(__file__).resolve().parent.parent
 CONFIGS = sorted((REPO / "configs").glob("*.yaml"))
 #: seconds one command may take on one mutant before it counts as a hang
 CASE_SECONDS = 30
+#: decisions into the first turn at which each bundled campaign is saved as a seed too
+MID_TURN_DEPTHS = (6, 23)
 
 
 # ---------------------------------------------------------------------- seeds
@@ -57,16 +60,15 @@ def seeds() -> list[tuple[str, str]]:
         label = f"{yaml.safe_load(text)['ruleset']}:{path.stem}"
         out.append((label, text))
         state = load_campaign(path)
-        import numpy as np
-
         rng = np.random.default_rng(1)
-        for _ in range(6):  # a few decisions into turn 1
-            actor = state.current_actor()
-            if actor is None:
-                break
-            legal = state.legal_actions()
-            state.apply(legal[int(rng.integers(len(legal)))])
-        out.append((f"{label}@mid-turn", dump_campaign_text(state)))
+        done = 0
+        for depth in MID_TURN_DEPTHS:  # a few decisions into turn 1, then further
+            while done < depth and state.current_actor() is not None:
+                legal = state.legal_actions()
+                state.apply(legal[int(rng.integers(len(legal)))])
+                done += 1
+            if state.phase != "turn-start":
+                out.append((f"{label}@mid-turn-{depth}", dump_campaign_text(state)))
     return out
 
 
