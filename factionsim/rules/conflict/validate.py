@@ -226,9 +226,10 @@ def validate(data: dict[str, Any], source: str = "<scenario>",
 
 # ---------------------------------------------------------------------- rules across fields
 def _character(ck: Checker, cd: dict[str, Any], p: Path, length: int) -> None:
-    for key in ("position",):
-        if key in cd:
-            ck.integer(cd[key], (*p, key), 0, length)
+    """On the field, Blood and Guts within their maxima, spell ids unique (the engine casts
+    the first of two alike and overspends it), no assisting oneself."""
+    if "position" in cd:
+        ck.integer(cd["position"], (*p, "position"), 0, length)
     for pool in ("blood", "guts"):
         top = cd.get(f"max_{pool}")
         if isinstance(top, int) and cd.get(pool, 0) > top:
