@@ -1,98 +1,54 @@
-"""Players: every agent is ``act(view, legal_actions, rng) -> action``.
+"""Players: every agent is ``act(view, legal_actions, rng) -> action``
+(:class:`factionsim.core.game.Agent`).
 
->>> agent = make_agent("random")
+>>> agent = make_agent("random", "wwn")
 >>> import numpy as np
 >>> agent.act(None, ["a", "b"], np.random.default_rng(0)) in ("a", "b")
 True
+>>> for part in check_agent("heuristc", {}, "houses").split("; "): print(part)
+unknown agent 'heuristc' (did you mean 'heuristic'?)
+the houses ruleset offers: heuristic, idle, manual, policy:PATH, random, trained
 
-Agents are named in campaign files (``agent: random``) and on the command line. ``make_agent``
-imports each agent's module only when asked for, so a GM's run never imports torch.
+Agents are named in campaign files (``agent: heuristic``, ``agent_options: {...}``) and on the
+command line. Which agents a ruleset offers, and where their code lives, its descriptor says
+(``RulesetInfo.agents``); ``make_agent`` picks the implementation for that ruleset when the
+agent is made and imports its module only then, so a GM's run never imports torch.
 """
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any, Protocol
+from typing import Any
 
-from factionsim.core.game import CampaignError
+from factionsim.core.game import Agent, CampaignError
+from factionsim.core.ruleset import RulesetInfo, agent_problem
+from factionsim.rulesets import get_ruleset
 
-
-class Agent(Protocol):
-    """Chooses one of ``legal_actions``; ``rng`` is the only source of randomness it may use."""
-
-    name: str
-
-    def act(self, view: Any, legal_actions: list[Any], rng: Any) -> Any: ...
+__all__ = ["Agent", "available_agents", "check_agent", "make_agent"]
 
 
-#: name -> "module:Class" (imported lazily)
-REGISTRY = {
-    "random": "factionsim.agents.simple:RandomAgent",
-    "idle": "factionsim.agents.simple:IdleAgent",
-    "heuristic": "factionsim.agents.wwn_heuristic:HeuristicAgent",
-    "planner": "factionsim.agents.planner:PlannerAgent",
-    "manual": "factionsim.agents.manual:ManualAgent",
-    "policy": "factionsim.agents.policy:PolicyAgent",
-}
-#: agents the campaign format knows that arrive with later versions
-PLANNED = ("policy",)
-#: (agent name, ruleset) -> "module:Class": the implementation of that agent for states of that
-#: ruleset; ``REGISTRY`` names the default (WWN) one. See :class:`DispatchingAgent`.
-RULESET_AGENTS: dict[tuple[str, str], str] = {
-    ("heuristic", "engagements"): "factionsim.agents.engagements_heuristic:Heuristic",
-    ("heuristic", "conflict"): "factionsim.agents.conflict_heuristic:Heuristic",
-    ("heuristic", "houses"): "factionsim.agents.houses_heuristic:Heuristic",
-}
+def available_agents(ruleset: str | RulesetInfo) -> list[str]:
+    """The agents ``ruleset`` offers, as campaign files name them (``policy:PATH``...)."""
+    return [spec.usage for spec in get_ruleset(ruleset).agents]
 
 
-def _load(ref: str) -> Any:
-    module, cls = ref.split(":")
-    return getattr(import_module(module), cls)
+def check_agent(name: Any, options: Any, ruleset: str | RulesetInfo) -> str | None:
+    """What is wrong with agent ``name`` and its ``options`` for ``ruleset`` (an unknown agent,
+    one the ruleset does not offer, an unknown option, a value not allowed), or ``None``."""
+    info = get_ruleset(ruleset)
+    problem = agent_problem(name, options, info.offered_agents(), info.name)
+    return None if problem is None else problem[1]
 
 
-class DispatchingAgent:
-    """An agent with one implementation per ruleset: each ``act`` uses the one for
-    ``view.state.ruleset`` (built on first use with the same options); attributes such as
-    ``last_reason`` are those of the implementation used last (the default one before)."""
-
-    def __init__(self, name: str, default: Any, options: dict[str, Any]):
-        self.name = name
-        self._options = options
-        self._impls: dict[str, Any] = {"wwn": default}
-        self._current = default
-
-    def act(self, view: Any, legal_actions: list[Any], rng: Any) -> Any:
-        ruleset = getattr(getattr(view, "state", None), "ruleset", "wwn")
-        impl = self._impls.get(ruleset)
-        if impl is None:
-            ref = RULESET_AGENTS.get((self.name, ruleset))
-            impl = _load(ref)(**self._options) if ref else self._impls["wwn"]
-            self._impls[ruleset] = impl
-        self._current = impl
-        return impl.act(view, legal_actions, rng)
-
-    def __getattr__(self, attr: str) -> Any:
-        if attr.startswith("_"):
-            raise AttributeError(attr)
-        return getattr(self._current, attr)
-
-
-def available_agents() -> list[str]:
-    return list(REGISTRY)
-
-
-def make_agent(name: str, **options: Any) -> Agent:
-    """Build the agent called ``name`` (``random``, ``idle``...) with its options."""
-    key = name.split(":", 1)[0]
-    if key not in REGISTRY:
-        hint = " (not available in this version yet)" if key in PLANNED else ""
-        raise CampaignError(
-            f"unknown agent {name!r}{hint}; available agents: {', '.join(REGISTRY)}"
-        )
-    module, cls = REGISTRY[key].split(":")
-    factory = getattr(import_module(module), cls)
-    if ":" in name:
-        options = {**options, "path": name.split(":", 1)[1]}
-    if any(k == key for k, _ in RULESET_AGENTS):
-        return DispatchingAgent(key, factory(**options), options)  # type: ignore[return-value]
-    return factory(**options)
+def make_agent(name: str, ruleset: str | RulesetInfo, **options: Any) -> Agent:
+    """Build the agent called ``name`` (``random``, ``heuristic``, ``policy:PATH``...) for games
+    of ``ruleset``, with its options; raises :class:`CampaignError` naming what the ruleset
+    offers when it is unknown there or its options are not the agent's."""
+    info = get_ruleset(ruleset)
+    problem = check_agent(name, options, info)
+    if problem is not None:
+        raise CampaignError(problem)
+    key, _, argument = name.partition(":")
+    spec = info.offered_agents()[key]
+    if spec.argument is not None:
+        options = {**options, spec.argument: argument}
+    return spec.load().for_ruleset(info, **options)

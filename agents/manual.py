@@ -22,7 +22,7 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
-from factionsim.core.game import Event, FactionsimError
+from factionsim.core.game import Agent, Event, FactionsimError, View
 
 HELP = ("  a / Enter  accept the plan\n"
         "  r          ask the agent for another plan\n"
@@ -36,15 +36,11 @@ class GmInputEnded(FactionsimError):
     """The GM's input ended (end of file) before a decision was made."""
 
 
-def _describe(view: Any) -> tuple[str, str, int | None]:
-    """``(faction name, phase, turn being played)`` from a WWN view, tolerant of other views."""
-    state = getattr(view, "state", None)
-    fid = getattr(view, "faction_id", None)
-    name = fid or "?"
-    if state is not None and fid in getattr(state, "factions", {}):
-        name = state.factions[fid].name
-    turn = getattr(state, "current_turn", None)
-    return name, str(getattr(view, "phase", "")), turn
+def _describe(view: View | None) -> tuple[str, str, int | None]:
+    """``(faction name, phase, turn being played)`` of a view (``None``: a bare prompt)."""
+    if view is None:
+        return "?", "", None
+    return view.faction.name, str(view.phase), view.current_turn
 
 
 def match_action(text: str, legal: list[Any]) -> Any | None:
@@ -84,7 +80,7 @@ class _Console:
             self.say(f"  {i:3d}. {a}")
 
 
-class ManualAgent:
+class ManualAgent(Agent):
     """Every decision of the faction is the GM's."""
 
     name = "manual"
@@ -111,12 +107,12 @@ class ManualAgent:
             c.say(f"  '{answer}' is not one of the legal actions; type its number or text (l lists).")
 
 
-class GmReview:
+class GmReview(Agent):
     """Wraps an agent: the GM sees each plan with its reason and accepts, re-plans or overrides."""
 
-    def __init__(self, inner: Any, input: TextIO | None = None, output: TextIO | None = None):
+    def __init__(self, inner: Agent, input: TextIO | None = None, output: TextIO | None = None):
         self.inner = inner
-        self.name = f"gm-review({getattr(inner, 'name', 'agent')})"
+        self.name = f"gm-review({inner.name})"
         self.console = _Console(input, output)
         self.pending_events: list[Event] = []
         self.last_reason: str | None = None
@@ -124,11 +120,11 @@ class GmReview:
 
     def act(self, view: Any, legal_actions: list[Any], rng: Any) -> Any:
         plan = self.inner.act(view, legal_actions, rng)
-        reason = getattr(self.inner, "last_reason", None)
+        reason = self.inner.last_reason
         self.last_reason = reason
         name, phase, turn = _describe(view)
-        state = getattr(view, "state", None)
-        slot = (turn, getattr(state, "order_index", None))  # this faction turn (or defence)
+        # this faction turn (or defence), where the ruleset plays factions in turn order
+        slot = (turn, getattr(view.state, "order_index", None) if view is not None else None)
         if self._trust == slot:
             return plan
         first_plan, first_reason = plan, reason
@@ -160,7 +156,7 @@ class GmReview:
                     rejected.pop()
                     continue
                 plan = self.inner.act(view, remaining, rng)
-                reason = getattr(self.inner, "last_reason", None)
+                reason = self.inner.last_reason
                 how = "re-planned"
                 c.say(f"  new plan: {plan}" + (f"\n  reason: {reason}" if reason else ""))
                 continue
@@ -175,7 +171,7 @@ class GmReview:
             plan, reason, how = action, "entered by the GM", "entered"
             break
         if plan != first_plan:
-            self.pending_events.append(Event(turn or 0, "gm-veto", getattr(view, "faction_id", None), {
+            self.pending_events.append(Event(turn or 0, "gm-veto", view.faction_id if view else None, {
                 "planned": str(first_plan), "reason": first_reason or "", "chosen": str(plan),
                 "how": how or "entered"}))
         self.last_reason = reason

@@ -44,6 +44,8 @@ from typing import Any
 import numpy as np
 
 from factionsim.agents.wwn_heuristic import HeuristicAgent, explain
+from factionsim.agents.wwn_heuristic.personality import TEMPERAMENTS
+from factionsim.core.game import Agent, OptionSpec
 from factionsim.rules.wwn import turn as T
 from factionsim.rules.wwn.actions import Bribe, ChooseAction, ChooseGoal, KeepGoal
 
@@ -51,8 +53,17 @@ from factionsim.rules.wwn.actions import Bribe, ChooseAction, ChooseGoal, KeepGo
 SEARCHES = ("even", "halving")
 
 
-class PlannerAgent:
+class PlannerAgent(Agent):
     name = "planner"
+    OPTIONS = {
+        "budget": OptionSpec(int, "rollouts per searched decision", minimum=1),
+        "search": OptionSpec(str, "how the budget is shared among the candidates", choices=SEARCHES),
+        "horizon": OptionSpec(int, "turns simulated after the current one", minimum=0),
+        "width": OptionSpec(int, "candidates searched at most", minimum=1),
+        "discount": OptionSpec(float, "what goal XP one turn later is worth against XP now",
+                               above=0, maximum=1),
+        "temperament": OptionSpec(str, "passed to its heuristic", choices=TEMPERAMENTS),
+    }
 
     def __init__(self, budget: int = 16, horizon: int = 1, width: int = 4, search: str = "even",
                  discount: float = 0.7, temperament: str | None = None, **options: Any):

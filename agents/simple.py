@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from factionsim.core.game import Agent
+
 #: Text forms an idle faction prefers, in order.
 _IDLE_CHOICES = ("action pass", "keep goal", "done")
 
 
-class RandomAgent:
+class RandomAgent(Agent):
     """Picks uniformly among the legal actions with the generator it is given."""
 
     name = "random"
@@ -21,7 +23,7 @@ class RandomAgent:
         return legal_actions[int(rng.integers(len(legal_actions)))]
 
 
-class IdleAgent:
+class IdleAgent(Agent):
     """Takes no action: passes, keeps its goal, ends every optional step; where a choice is
     forced (which asset defends, a new goal), takes the first legal option."""
 

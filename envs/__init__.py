@@ -8,8 +8,10 @@
 True
 
 ``make_env(campaign=None, ruleset="wwn", **options)``: ``campaign`` is a campaign file path or an
-already-loaded state; with none, the ruleset's bundled default. Options: ``max_turns`` (turn cap,
-default 30, ``None`` for none), ``shaping`` (weight of the shaped reward, default 0.1),
+already-loaded state; with none, the ruleset's bundled default. The codec is the one the
+ruleset's descriptor names (``RulesetInfo.codec``, see :class:`factionsim.envs.codec.Codec`).
+Options: ``max_turns`` (turn cap, default 30, ``None`` for none), ``shaping`` (weight of the
+shaped reward, default 0.1),
 ``render_mode`` (``None`` or ``"ansi"``), and the codec's limits (WWN: ``own_assets``,
 ``other_assets``, ``options``; see :class:`factionsim.envs.wwn_codec.Limits`).
 
@@ -58,52 +60,62 @@ Version history
       3,420 -> 2,317 actions on the bundled campaign); the ``react`` phase (a rule asking
       mid-way) has its own phase flag (observation 3,796 -> 3,797). Policies trained on v0 do
       not fit v1 spaces.
+    * Still v1 (``ENV_VERSION`` is one number for every ruleset, and WWN's spaces did not
+      change, so the shipped WWN policy still fits): issue 20 added catalogue entries to the
+      houses (``both``, ``oppose``), engagements (``commission``) and conflict (``proceed``, and a
+      ``replan`` phase flag) codecs. Their action counts changed, so a policy trained on those
+      rulesets before is refused by its sizes (a policy plays only spaces of its own sizes).
 """
 
 from __future__ import annotations
 
-from importlib import import_module
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .aec import FactionEnv
+from factionsim.core.ruleset import DEFAULT_RULESET
 
-#: ruleset -> "module:CodecClass"
-CODECS = {"wwn": "factionsim.envs.wwn_codec:WwnCodec"}
-CODECS["engagements"] = "factionsim.envs.engagements_codec:EngagementsCodec"
-CODECS["conflict"] = "factionsim.envs.conflict_codec:ConflictCodec"
-CODECS["houses"] = "factionsim.envs.houses_codec:HousesCodec"
+from .codec import ENV_VERSION, Codec, EncodingError
+
+if TYPE_CHECKING:
+    from .aec import FactionEnv
+
+#: make_env's own options; the others are the codec's ``Limits``.
+ENV_OPTIONS = ("max_turns", "shaping", "render_mode")
 
 
-def make_env(campaign: Any = None, ruleset: str = "wwn", **options: Any) -> FactionEnv:
-    """Build the AEC env over a campaign (path, loaded state, or the ruleset's default)."""
-    from factionsim.configs import default_campaign_path
-    from factionsim.core.campaign import load_campaign
+def make_env(campaign: Any = None, ruleset: str = DEFAULT_RULESET, **options: Any) -> FactionEnv:
+    """Build the AEC env over a campaign (path, loaded state, or ``ruleset``'s bundled one)."""
+    from factionsim.rulesets import get_ruleset, load_campaign
+
+    from .aec import FactionEnv
 
     if campaign is None:
-        campaign = default_campaign_path(ruleset)
+        campaign = get_ruleset(ruleset).default_campaign_path()
     state = load_campaign(Path(campaign)) if isinstance(campaign, str | Path) else campaign
-    ruleset = getattr(state, "ruleset", ruleset)
-    if ruleset not in CODECS:
-        raise ValueError(f"no environment codec for ruleset {ruleset!r}; available: "
-                         f"{', '.join(CODECS)}")
-    module, cls = CODECS[ruleset].split(":")
-    codec_cls = getattr(import_module(module), cls)
-    env_keys = {"max_turns", "shaping", "render_mode"}
-    env_opts = {k: v for k, v in options.items() if k in env_keys}
-    codec_opts = {k: v for k, v in options.items() if k not in env_keys}
-    factory = _codec_factory(codec_cls, codec_opts)
-    return FactionEnv(state, factory, **env_opts)
+    env_opts = {k: v for k, v in options.items() if k in ENV_OPTIONS}
+    limits = {k: v for k, v in options.items() if k not in ENV_OPTIONS}
+    return FactionEnv(state, lambda s: make_codec(s, **limits), **env_opts)
 
 
-def _codec_factory(codec_cls: Any, codec_opts: dict[str, Any]) -> Any:
-    def build(state: Any) -> Any:
-        if not codec_opts:
-            return codec_cls(state)
-        limits_cls = import_module(codec_cls.__module__).Limits
-        return codec_cls(state, limits_cls(**codec_opts))
+def make_codec(state: Any, **limits: Any) -> Codec:
+    """The codec of ``state``'s ruleset (its descriptor's ``RulesetInfo.codec``), with its
+    ``Limits`` raised or lowered by ``limits`` (numpy only: no gymnasium or pettingzoo needed
+    until its spaces are asked for)."""
+    from factionsim.rulesets import RULESETS, ruleset_of
 
-    return build
+    info = ruleset_of(state)
+    if info.codec is None:
+        raise ValueError(f"no environment codec for ruleset {info.name!r}; available: "
+                         f"{', '.join(name for name, r in RULESETS.items() if r.codec)}")
+    return info.codec().for_campaign(state, **limits)
 
 
-__all__ = ["CODECS", "FactionEnv", "make_env"]
+def __getattr__(name: str) -> Any:
+    if name == "FactionEnv":  # pettingzoo is imported only when the env itself is wanted
+        from .aec import FactionEnv
+
+        return FactionEnv
+    raise AttributeError(name)
+
+
+__all__ = ["ENV_OPTIONS", "ENV_VERSION", "Codec", "EncodingError", "FactionEnv", "make_codec", "make_env"]

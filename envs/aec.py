@@ -13,13 +13,16 @@ from typing import Any
 import numpy as np
 from pettingzoo import AECEnv
 
+from factionsim.core.dice import reseed
 from factionsim.core.game import FactionsimError
+
+from .codec import ENV_VERSION
 
 
 class FactionEnv(AECEnv):
     """Agents are the campaign's factions; ``agent_selection`` is ``state.current_actor()``."""
 
-    metadata = {"render_modes": ["ansi"], "name": "factionsim_v1", "is_parallelizable": False}
+    metadata = {"render_modes": ["ansi"], "name": f"factionsim_v{ENV_VERSION}", "is_parallelizable": False}
 
     def __init__(self, state: Any, codec_factory: Any, *, max_turns: int | None = 30,
                  shaping: float = 0.1, render_mode: str | None = None):
@@ -29,12 +32,12 @@ class FactionEnv(AECEnv):
         self.render_mode = render_mode
         self._template = state.to_dict()
         self._state_cls = type(state)
+        self.ruleset: str = state.ruleset  #: the ruleset name (for ``make_agent``...)
         self._campaign_seed = state.seed
         self.max_turns = max_turns
         self.shaping = float(shaping)
         self.codec = codec_factory(state)
-        self.possible_agents = [fid for fid, f in state.factions.items()
-                                if getattr(f, "alive", True)]
+        self.possible_agents = [fid for fid, f in state.factions.items() if f.alive]
         self.action_spaces = {a: self.codec.action_space for a in self.possible_agents}
         self.observation_spaces = {a: self.codec.observation_space for a in self.possible_agents}
         self._seed_rng: np.random.Generator | None = None
@@ -55,10 +58,8 @@ class FactionEnv(AECEnv):
             self._seed_rng = np.random.default_rng(seed)
         elif self._seed_rng is None:
             self._seed_rng = np.random.default_rng(self._campaign_seed)
-        game_seed = int(self._seed_rng.integers(2**31 - 1))
         s = self._state_cls.from_dict(self._template)
-        s.seed = game_seed
-        s.rng = np.random.default_rng(game_seed)
+        reseed(s, int(self._seed_rng.integers(2**31 - 1)))
         if self.max_turns is not None:
             s.max_turns = s.turn + self.max_turns
         self.state = s
@@ -200,23 +201,20 @@ class FactionEnv(AECEnv):
                 for a in self.possible_agents}
 
     def render(self) -> str | None:
-        """Text of the last decision and every faction's standing (``render_mode="ansi"``);
-        a codec with ``render_faction(state, faction)`` supplies the per-faction line."""
+        """Text of the last decision and every faction's standing (``render_mode="ansi"``), with
+        the codec's ``render_faction(state, faction)`` line for each."""
         if self.render_mode is None:
             return None
         s = self.state
         scores = s.scores()
         last = "game start" if self._last_decision is None else "{}: {}".format(*self._last_decision)
-        lines = [f"turn {s.turn + 1} | {last} | next: {s.current_actor()} "
-                 f"({getattr(s, 'phase', '')})"]
-        line_of = getattr(self.codec, "render_faction", None)
+        lines = [f"turn {s.turn + 1} | {last} | next: {s.current_actor()} ({s.phase})"]
         for fid, f in s.factions.items():
-            if not getattr(f, "alive", True):
+            if not f.alive:
                 lines.append(f"  {fid}: out of the game")
-            elif line_of is not None:
-                lines.append(f"  {fid}: {line_of(s, fid)} score {scores[fid]:.2f}")
-            else:
-                lines.append(f"  {fid}: score {scores[fid]:.2f}")
+                continue
+            numbers = self.codec.render_faction(s, fid)
+            lines.append(f"  {fid}: {numbers + ' ' if numbers else ''}score {scores[fid]:.2f}")
         return "\n".join(lines)
 
     def close(self) -> None:

@@ -32,6 +32,7 @@ import gymnasium as gym
 import numpy as np
 
 from factionsim.agents import make_agent
+from factionsim.core.ruleset import DEFAULT_RULESET
 
 from . import make_env
 
@@ -39,7 +40,7 @@ from . import make_env
 class SingleAgentEnv(gym.Env):
     metadata = {"render_modes": ["ansi"]}
 
-    def __init__(self, campaign: Any = None, ruleset: str = "wwn", learner: str | None = None,
+    def __init__(self, campaign: Any = None, ruleset: str = DEFAULT_RULESET, learner: str | None = None,
                  opponents: str | list[str] = "random", render_mode: str | None = None,
                  **options: Any):
         super().__init__()
@@ -60,7 +61,7 @@ class SingleAgentEnv(gym.Env):
 
     def _agent(self, name: str) -> Any:
         if name not in self._agent_cache:
-            self._agent_cache[name] = make_agent(name)
+            self._agent_cache[name] = make_agent(name, self.aec.ruleset)
         return self._agent_cache[name]
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):

@@ -53,9 +53,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
 
-from factionsim.core.game import Action, FactionsimError
+from factionsim.core.game import Action
 from factionsim.rules.wwn import actions as wwn_actions
 from factionsim.rules.wwn import flow, turn
 from factionsim.rules.wwn.actions import (
@@ -88,6 +87,8 @@ from factionsim.rules.wwn.data import (
 from factionsim.rules.wwn.goals import GOALS
 from factionsim.rules.wwn.validate import TAGS
 
+from .codec import Codec, EncodingError
+
 #: Hard maxima of the codec (a campaign beyond them is refused with a clear error).
 MAX_FACTIONS = 8
 MAX_LOCATIONS = 64
@@ -117,10 +118,6 @@ _FOREIGN_USE = "use-foreign"
 _BANK_ROWS = 8192
 
 
-class EncodingError(FactionsimError, ValueError):
-    """A campaign or game state beyond the codec's maxima, or an action it cannot encode."""
-
-
 @dataclass(frozen=True)
 class Limits:
     """Maxima that size the spaces (``make_env(..., own_assets=48)`` raises one)."""
@@ -134,8 +131,10 @@ class Limits:
     options_overflow: str = "drop"
 
 
-class WwnCodec:
+class WwnCodec(Codec):
     """Observation and action encoding of WWN states for one campaign's factions and map."""
+
+    Limits = Limits
 
     def __init__(self, state: Any, limits: Limits | None = None):
         self.limits = lim = limits or Limits()
@@ -165,11 +164,6 @@ class WwnCodec:
         self._build_catalogue()
         self._goal_index: dict[tuple[str, str, int], int] = {}  # (goal, target, seat) -> index
         self._build_observation_layout()
-        self.action_space = spaces.Discrete(self.n_actions)
-        self.observation_space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (self.obs_size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (self.n_actions,), np.int8),
-        })
 
     # ------------------------------------------------------------------ action catalogue
     def _build_catalogue(self) -> None:
@@ -403,8 +397,7 @@ class WwnCodec:
         fixed.append(g0 + len(PHASES) + 2)  # turn progress
         nrel = len(RELATIONS)
         for fid in self.factions:  # campaign order, as the values are listed in observe()
-            rel = 0 if fid == agent else RELATIONS.index(
-                state.relations.get(frozenset((agent, fid)), "hostile"))
+            rel = 0 if fid == agent else RELATIONS.index(state.relation(agent, fid))
             s = (self.seat[fid] - me) % F
             owner_code[fid] = (rel, s)
             r = fac0 + s * self.fac_row

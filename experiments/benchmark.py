@@ -23,6 +23,7 @@ import numpy as np
 from factionsim import load_campaign
 from factionsim.agents import make_agent
 from factionsim.configs import default_campaign_path
+from factionsim.core.game import Agent
 
 
 @dataclass
@@ -33,7 +34,7 @@ class Args:
     seed: int = 0
 
 
-class ActiveRandom:
+class ActiveRandom(Agent):
     """Uniform over legal actions, except that it keeps its goal and never passes. Plain random
     play abandons its goal most turns and then sits paralysed, which makes turns cheap; this
     agent attacks, builds and uses abilities every turn."""
@@ -52,7 +53,7 @@ def faction_turns_per_second(args: Args, active: bool = False) -> dict[str, floa
     for r in range(args.repeats):
         state = load_campaign(default_campaign_path())
         state.max_turns = args.turns
-        agent = ActiveRandom() if active else make_agent("random")
+        agent = ActiveRandom() if active else make_agent("random", "wwn")
         rng = np.random.default_rng(args.seed + r)
         faction_turns = decisions = 0
         start = time.perf_counter()

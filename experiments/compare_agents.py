@@ -46,20 +46,21 @@ def planner_turn_times(args: Args) -> dict[str, float]:
     90th percentile and most."""
     import numpy as np
 
+    from factionsim import load_campaign
     from factionsim.agents import make_agent
     from factionsim.configs import default_campaign_path
-    from factionsim.core.campaign import load_campaign
+    from factionsim.core.dice import reseed
     from factionsim.runner import play
 
     state = load_campaign(default_campaign_path())
-    state.seed, state.rng = args.seed, np.random.default_rng(args.seed)
+    reseed(state, args.seed)
     spent: dict[tuple[str, int], float] = {}
     agents = {}
     for i, fid in enumerate(state.factions):
         if i % 2:
-            agents[fid] = make_agent("heuristic")
+            agents[fid] = make_agent("heuristic", "wwn")
             continue
-        planner = make_agent("planner", **planner_options(args))
+        planner = make_agent("planner", "wwn", **planner_options(args))
         act = planner.act
 
         def timed(view, legal, rng, act=act):

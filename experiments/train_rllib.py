@@ -93,7 +93,7 @@ class FactionMultiAgentEnv(MultiAgentEnv):
         if unknown:
             raise ValueError(f"--internal names unknown factions {sorted(unknown)}; factions: "
                              f"{', '.join(self.aec.possible_agents)}")
-        self.internal = {fid: make_agent(name) for fid, name in internal.items()}
+        self.internal = {fid: make_agent(name, self.aec.ruleset) for fid, name in internal.items()}
         self.possible_agents = [a for a in self.aec.possible_agents if a not in self.internal]
         if not self.possible_agents:
             raise ValueError("every faction is played inside the env; leave at least one to RLlib")

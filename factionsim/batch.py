@@ -1,7 +1,8 @@
 """Batch histories: N independent plays of one campaign, and what they have in common.
 
-Run ``r`` plays ``turns`` turns of the campaign with the agents the campaign names, its dice seeded
-from ``numpy.random.SeedSequence([seed, r])`` (the same derivation as tournament games), so the
+Run ``r`` plays ``turns`` turns of the campaign (by default its own ``max_turns``, else
+:data:`DEFAULT_TURNS`) with the agents the campaign names, its dice seeded from ``(seed, r)``
+(:func:`factionsim.core.dice.seeded_dice`, as tournament games), so the
 runs, their chronicles and the statistics are identical for any backend and number of workers
 (:mod:`factionsim.backends`). Works for every ruleset: the per-turn numbers are the numeric
 fields of the ruleset's faction summary (WWN: ``hp``, ``treasure``, ``xp``).
@@ -31,8 +32,15 @@ import html
 import io
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from factionsim.core.ruleset import DEFAULT_RULESET
+from factionsim.runner import CampaignTemplate
+
+#: Turns per run for a campaign without its own ``max_turns``.
+DEFAULT_TURNS = 12
 
 
 def _numeric(summary: dict[str, Any]) -> dict[str, float]:
@@ -40,44 +48,45 @@ def _numeric(summary: dict[str, Any]) -> dict[str, float]:
             if isinstance(v, int | float) and not isinstance(v, bool)}
 
 
-def _goals(state: Any) -> dict[str, int] | None:
-    factions = state.factions.values()
-    if not all(hasattr(f, "goals_completed") for f in factions):
-        return None
-    return {f.id: int(f.goals_completed) for f in factions}
+@dataclass(frozen=True)
+class BatchJob:
+    """What every run of a batch shares (sent once to each worker; the item of a job is the run
+    number)."""
+
+    template: CampaignTemplate
+    turns: int
+    seed: int
+    title: str
 
 
-def _run_job(shared: tuple, run: int) -> dict[str, Any]:
+def play_run(job: BatchJob, run: int) -> dict[str, Any]:
     """Play run ``run``; return its numbers, chronicle and event log (plain data)."""
     from factionsim.chronicle import Names, render_markdown
-    from factionsim.cli import faction_summary
     from factionsim.runner import agents_from_campaign, event_lines, play
-    from factionsim.tournament import seeded_state
 
-    template, turns, seed, title = shared
-    state = seeded_state(template, seed, run)
+    state = job.template.new_game(job.seed, run)
     start = state.turn
-    state.max_turns = start + turns
-    goals_before = _goals(state)
-    frames = [{fid: _numeric(v) for fid, v in faction_summary(state).items()}]
+    state.max_turns = start + job.turns
+    goals_before = state.goals_completed()
+    frames = [{fid: _numeric(v) for fid, v in state.faction_summary().items()}]
 
     def on_turn(_turn: int) -> None:
-        frames.append({fid: _numeric(v) for fid, v in faction_summary(state).items()})
+        frames.append({fid: _numeric(v) for fid, v in state.faction_summary().items()})
 
-    events = play(state, turns, agents_from_campaign(state), on_turn=on_turn)
-    final = {fid: _numeric(v) for fid, v in faction_summary(state).items()}
+    events = play(state, job.turns, agents_from_campaign(state), on_turn=on_turn)
+    final = {fid: _numeric(v) for fid, v in state.faction_summary().items()}
     if final != frames[-1]:  # the game ended within a turn (fewer than two factions standing)
         frames.append(final)
     scores = {k: round(float(v), 6) for k, v in state.scores().items()}
     best = max(scores.values())
-    goals_after = _goals(state)
+    goals_after = state.goals_completed()
     goals = ({k: goals_after[k] - goals_before[k] for k in goals_after}
              if goals_after is not None and goals_before is not None else None)
     chronicle = render_markdown(events, Names.from_state(state),
-                                f"{title}: run {run}, turns {start + 1}-{state.turn}")
+                                f"{job.title}: run {run}, turns {start + 1}-{state.turn}")
     return {"run": run, "seed": int(state.seed), "turns": state.turn - start, "scores": scores,
             "winners": [k for k, v in scores.items() if v == best],
-            "alive": {fid: bool(getattr(f, "alive", True)) for fid, f in state.factions.items()},
+            "alive": {fid: bool(f.alive) for fid, f in state.factions.items()},
             "goals": goals, "frames": frames, "chronicle": chronicle,
             "events": "".join(line + "\n" for line in event_lines(events))}
 
@@ -192,28 +201,31 @@ _PAGE = """<!DOCTYPE html>
 """
 
 
-def run_batch(campaign: str | None, runs: int, turns: int, seed: int = 0, out: str | Path | None = None,
-              backend: str = "local", workers: int | None = 1, address: str | None = None,
-              progress: Callable[[], None] | None = None) -> dict[str, Any]:
-    """Play ``runs`` histories; write OUT/run-XXXX/{chronicle.md,events.jsonl} as they arrive and
+def run_batch(campaign: str | None, runs: int, turns: int | None = None, seed: int = 0,
+              out: str | Path | None = None, backend: str = "local", workers: int | None = 1,
+              address: str | None = None, progress: Callable[[], None] | None = None,
+              ruleset: str = DEFAULT_RULESET) -> dict[str, Any]:
+    """Play ``runs`` histories of ``campaign`` (default: ``ruleset``'s bundled campaign) for
+    ``turns`` turns each (default: the campaign's own ``max_turns``, else
+    :data:`DEFAULT_TURNS`); write OUT/run-XXXX/{chronicle.md,events.jsonl} as they arrive and
     OUT/summary.json, OUT/curves.csv and OUT/summary.html at the end (with ``out``); return the
     summary."""
     from factionsim.backends import map_jobs
     from factionsim.chronicle import Names
-    from factionsim.core.campaign import write_atomic
-    from factionsim.runner import agents_from_campaign
-    from factionsim.tournament import load_template
+    from factionsim.core.files import write_atomic
+    from factionsim.models.trust import carry_trust
+    from factionsim.runner import agents_from_campaign, turns_to_play
 
-    template = load_template(campaign)
-    start = template[0].from_dict(template[1])
+    template = CampaignTemplate.load(campaign, ruleset)
+    start = template.state_class.from_dict(template.data)
     # every faction's agent can be made (a policy's model file exists...): one clear error here,
     # naming the file and faction, before any run starts in a worker
     agents_from_campaign(start, source=campaign)
-    title = template[1].get("name") or (Path(campaign).stem if campaign else "campaign")
-    shared = (template, turns, seed, title)
+    title = template.data.get("name") or (Path(campaign).stem if campaign else "campaign")
+    job = BatchJob(template, turns_to_play(start, turns, DEFAULT_TURNS), seed, title)
     kept: list[dict[str, Any]] = []
     out = Path(out) if out is not None else None
-    for _i, r in map_jobs(_run_job, range(runs), shared=shared, backend=backend, workers=workers,
+    for _i, r in map_jobs(carry_trust(play_run), range(runs), shared=job, backend=backend, workers=workers,
                           address=address):
         if out is not None:
             d = out / run_dir_name(r["run"], runs)
@@ -224,8 +236,7 @@ def run_batch(campaign: str | None, runs: int, turns: int, seed: int = 0, out: s
         kept.append(r)
         if progress is not None:
             progress()
-    summary = aggregate(kept, turns, campaign=campaign, ruleset=template[1].get("ruleset"),
-                        seed=seed)
+    summary = aggregate(kept, job.turns, campaign=campaign, ruleset=start.ruleset, seed=seed)
     if out is not None:
         write_atomic(out / "summary.json", json.dumps(summary, indent=2) + "\n")
         write_atomic(out / "curves.csv", curves_csv(summary))

@@ -3,7 +3,8 @@
 - Seats: in game ``g`` the faction at position ``i`` (campaign order) is played by
   ``agents[(i + g) % len(agents)]``, so over ``len(agents)`` games every agent sits at every
   position.
-- A game ends after ``turns`` turns (or when fewer than two factions stand). The **winner** is
+- A game ends after ``turns`` turns (by default the campaign's own ``max_turns``, else
+  :data:`DEFAULT_TURNS`), or when fewer than two factions stand. The **winner** is
   the faction with the best ``state.scores()``; when several tie for the best score the win is
   shared: each tied faction's agent gets ``1/k`` of a win (an agent holding two tied seats gets
   ``2/k``).
@@ -12,7 +13,8 @@
   B's best seat (ties count half).
 - Ratings: OpenSkill (Plackett-Luce) updated game by game in game order, each agent one team
   ranked by its best seat.
-- Seeds: game ``g`` uses ``numpy.random.SeedSequence([seed, g])``, so the results are identical
+- Seeds: game ``g``'s dice come from ``(seed, g)`` (:func:`factionsim.core.dice.seeded_dice`:
+  ``numpy.random.SeedSequence([seed, g])``), so the results are identical
   for any number of workers and either backend (local processes or Ray,
   :mod:`factionsim.backends`).
 
@@ -25,23 +27,16 @@ True
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
-from pathlib import Path
+from dataclasses import dataclass, field
 from typing import Any
 
+from factionsim.core.ruleset import DEFAULT_RULESET
+from factionsim.core.stats import wilson
+from factionsim.runner import CampaignTemplate
+
+#: Turns per game for a campaign without its own ``max_turns``.
 DEFAULT_TURNS = 20
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval for ``wins`` successes out of ``n`` (95% by default)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def seat_agents(factions: list[str], agents: list[str], game: int) -> dict[str, str]:
@@ -49,47 +44,37 @@ def seat_agents(factions: list[str], agents: list[str], game: int) -> dict[str, 
     return {fid: agents[(i + game) % len(agents)] for i, fid in enumerate(factions)}
 
 
-def load_template(campaign: str | None) -> tuple[type, dict[str, Any]]:
-    """A campaign parsed once: its state class and ``to_dict()`` (what workers rebuild games from)."""
-    from factionsim.configs import default_campaign_path
-    from factionsim.core.campaign import load_campaign
+@dataclass(frozen=True)
+class TournamentJob:
+    """What every game of a tournament shares (sent once to each worker; the item of a job is
+    the game number)."""
 
-    state = load_campaign(Path(campaign) if campaign else default_campaign_path())
-    return type(state), state.to_dict()
+    template: CampaignTemplate
+    agents: tuple[str, ...]
+    seed: int
+    turns: int
+    agent_options: dict[str, dict[str, Any]] = field(default_factory=dict)
 
-
-def seeded_state(template: tuple[type, dict[str, Any]], seed: int, game: int) -> Any:
-    """A fresh state of the template whose dice come from ``SeedSequence([seed, game])``."""
-    import numpy as np
-
-    state_cls, data = template
-    state = state_cls.from_dict(data)
-    seq = np.random.SeedSequence([seed, game])
-    state.seed = int(seq.generate_state(1)[0])
-    state.rng = np.random.default_rng(seq)
-    return state
-
-
-def play_game(campaign: str | None, agents: list[str], game: int, seed: int, turns: int,
-              agent_options: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
-    """Play one game; returns its seats, scores and winners (plain data)."""
-    return _game_job((load_template(campaign), agents, seed, turns, agent_options), game)
+    def seat_options(self, state: Any, faction: str, agent: str) -> dict[str, Any]:
+        """The options of ``agent`` at ``faction``'s seat: the campaign's ``agent_options`` of
+        that faction when the campaign names the same agent there, then the tournament's own
+        options for ``agent``."""
+        f = state.factions[faction]
+        own = f.agent_options if f.agent == agent else {}
+        return {**own, **self.agent_options.get(agent, {})}
 
 
-def _game_job(shared: tuple, game: int) -> dict[str, Any]:
-    """One game from the shared inputs ``(template, agents, seed, turns, agent_options)``."""
+def play_game(job: TournamentJob, game: int) -> dict[str, Any]:
+    """Play game ``game`` of a tournament; returns its seats, scores and winners (plain data)."""
     from factionsim.agents import make_agent
     from factionsim.runner import play
 
-    template, agents, seed, turns, agent_options = shared
-    state = seeded_state(template, seed, game)
-    state.max_turns = state.turn + turns
-    seats = seat_agents(list(state.factions), agents, game)
-    players = {}
-    for fid, name in seats.items():
-        options = {**state.factions[fid].agent_options, **(agent_options or {}).get(name, {})}
-        players[fid] = make_agent(name, **options)
-    play(state, turns, players)
+    state = job.template.new_game(job.seed, game)
+    state.max_turns = state.turn + job.turns
+    seats = seat_agents(list(state.factions), list(job.agents), game)
+    players = {fid: make_agent(name, state.ruleset, **job.seat_options(state, fid, name))
+               for fid, name in seats.items()}
+    play(state, job.turns, players)
     scores = {k: round(float(v), 6) for k, v in state.scores().items()}
     best = max(scores.values())
     winners = [fid for fid, v in scores.items() if v == best]
@@ -97,24 +82,43 @@ def _game_job(shared: tuple, game: int) -> dict[str, Any]:
             "turns": state.turn}
 
 
+def prepare(agents: list[str], campaign: str | None = None, ruleset: str = DEFAULT_RULESET,
+            turns: int | None = None, seed: int = 0,
+            agent_options: dict[str, dict[str, Any]] | None = None) -> TournamentJob:
+    """Parse the campaign once and check every agent against its ruleset and at every seat,
+    since every agent sits at every seat (an unknown agent, one the ruleset does not offer, bad
+    options, or a trained policy that does not fit the campaign fail here, before any game)."""
+    from factionsim.runner import CampaignTemplate, agent_for_campaign, turns_to_play
+
+    template = CampaignTemplate.load(campaign, ruleset)
+    start = template.state_class.from_dict(template.data)
+    job = TournamentJob(template, tuple(agents), seed, turns_to_play(start, turns, DEFAULT_TURNS),
+                        dict(agent_options or {}))
+    for name in dict.fromkeys(agents):
+        for fid in start.factions:
+            agent_for_campaign(start, fid, name, job.seat_options(start, fid, name),
+                               campaign or "the bundled campaign")
+    return job
+
+
 def run_tournament(agents: list[str], games: int, campaign: str | None = None,
-                   turns: int = DEFAULT_TURNS, seed: int = 0, workers: int | None = 1,
+                   turns: int | None = None, seed: int = 0, workers: int | None = 1,
                    agent_options: dict[str, dict[str, Any]] | None = None,
                    progress: Callable[[], None] | None = None, backend: str = "local",
-                   address: str | None = None) -> dict[str, Any]:
+                   address: str | None = None, ruleset: str = DEFAULT_RULESET) -> dict[str, Any]:
     """Play ``games`` games and aggregate them (see the module docstring).
 
+    ``campaign``: a campaign file (default: ``ruleset``'s bundled one); ``turns``: per game
+    (default: the campaign's own ``max_turns``, else :data:`DEFAULT_TURNS`).
     ``backend``/``workers``/``address``: where the games run (:mod:`factionsim.backends`); the
     campaign is parsed once here and shared with every worker."""
-    from factionsim.agents import make_agent
     from factionsim.backends import run_jobs
+    from factionsim.models.trust import carry_trust
 
-    for name in dict.fromkeys(agents):  # fail early and clearly on an unknown agent
-        make_agent(name, **(agent_options or {}).get(name, {}))
-    shared = (load_template(campaign), list(agents), seed, turns, agent_options)
-    results = run_jobs(_game_job, range(games), shared=shared, backend=backend, workers=workers,
+    job = prepare(agents, campaign, ruleset, turns, seed, agent_options)
+    results = run_jobs(carry_trust(play_game), range(games), shared=job, backend=backend, workers=workers,
                        address=address, progress=progress)
-    return aggregate(results, list(dict.fromkeys(agents)), turns=turns, seed=seed,
+    return aggregate(results, list(dict.fromkeys(agents)), turns=job.turns, seed=seed,
                      campaign=campaign)
 
 

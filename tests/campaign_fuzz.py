@@ -52,7 +52,8 @@ MID_TURN_DEPTHS = (6, 23)
 # ---------------------------------------------------------------------- seeds
 def seeds() -> list[tuple[str, str]]:
     """``(label, text)``: each bundled campaign, and each saved mid-way through its first turn."""
-    from factionsim.core.campaign import dump_campaign_text, load_campaign
+    from factionsim.core.campaign import dump_campaign_text
+    from factionsim.rulesets import load_campaign
 
     out = []
     for path in CONFIGS:

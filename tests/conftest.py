@@ -7,6 +7,12 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 
+def pytest_addoption(parser):
+    parser.addoption("--regen-playthroughs", action="store_true", default=False,
+                     help="rewrite tests/playthroughs/*.txt from fresh games (see "
+                          "tests/playthrough.py) instead of comparing with them")
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _sb3_logs_stay_in_the_test_tmp(tmp_path_factory):
     """stable-baselines3 makes a ``SB3-<date>`` folder in the system temp dir for every model

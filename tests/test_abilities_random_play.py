@@ -57,7 +57,7 @@ def test_heuristic_agents_with_every_asset_type() -> None:
     s = every_asset_campaign()
     s.rng = np.random.default_rng(7)
     s.max_turns = 12
-    agents = {fid: make_agent("heuristic") for fid in s.factions}
+    agents = {fid: make_agent("heuristic", "wwn") for fid in s.factions}
     rng = np.random.default_rng(8)
     used: set[str] = set()
     phases: set[str] = set()

@@ -16,17 +16,18 @@ import yaml
 
 from factionsim.configs import default_campaign_path
 from factionsim.core import safeyaml
-from factionsim.core.campaign import dump_campaign_text, load_campaign, load_campaign_text
+from factionsim.core.campaign import dump_campaign_text
 from factionsim.core.fields import plain_text_problem
 from factionsim.core.game import CampaignError
 from factionsim.core.safeyaml import parse_yaml
+from factionsim.rulesets import load_campaign
 
 RULESETS = ("wwn", "houses", "engagements", "conflict")
 
 
 def error(text: str, source: str = "camp.yaml") -> str:
     with pytest.raises(CampaignError) as info:
-        load_campaign_text(text, source)
+        load_campaign(source, text)
     message = str(info.value)
     assert "\n" not in message and source in message, message
     return message
@@ -182,8 +183,8 @@ def test_an_unknown_top_level_field_is_refused_with_a_hint(ruleset):
 def test_notes_are_kept_on_save(ruleset):
     data = bundled(ruleset)
     data["notes"] = "Session 3: the players burned the granary.\n\tAsk about the heir."
-    state = load_campaign_text(text_of(data), "camp.yaml")
-    again = load_campaign_text(dump_campaign_text(state), "camp.yaml")
+    state = load_campaign("camp.yaml", text_of(data))
+    again = load_campaign("camp.yaml", dump_campaign_text(state))
     assert again.to_dict()["notes"] == data["notes"]
 
 
@@ -209,7 +210,7 @@ BAD_VALUES = [
      "decimal number"),
     ("engagements", ("factions", 0, "faction_dice"), float("nan"), "is not finite"),
     ("engagements", ("settings", "gm_deferral"), float("inf"), "is not finite"),
-    ("engagements", ("factions", 0, "agent"), "random:x", "unknown agent 'random:x'"),
+    ("engagements", ("factions", 0, "agent"), "random:x", "agent 'random' takes no ':' argument"),
     ("conflict", ("sides", 0, "characters"), None, "missing required side field 'characters' "
      "(null is not a value here)"),
     ("conflict", ("sides", 0, "characters", 0, "items", "weapon"), None, None),  # unarmed
@@ -233,17 +234,9 @@ def test_a_bad_value_is_refused_and_null_means_left_out(ruleset, path, value, ex
         node = node[p]
     node[path[-1]] = value
     if expected is None:
-        load_campaign_text(text_of(data), "camp.yaml")  # null: the field's default
+        load_campaign("camp.yaml", text_of(data))  # null: the field's default
     else:
         assert expected in error(text_of(data))
-
-
-def test_a_spell_listed_twice_is_refused():
-    """The engine spent the first of two same-id spells every time (uses went to -4)."""
-    data = bundled("conflict")
-    bryn = data["sides"][0]["characters"][1]
-    bryn["spells"].append(dict(bryn["spells"][0]))
-    assert "spells[2]: spell id listed twice (first at " in error(text_of(data))
 
 
 # ------------------------------------------------------------------ rng and in_progress
@@ -267,7 +260,7 @@ def test_a_bad_saved_generator_is_refused(ruleset, rng, expected):
 def test_a_good_saved_generator_rolls_the_same_dice():
     data = bundled("wwn")
     data["rng"] = {"bit_generator": "PCG64", "state": {"state": 5, "inc": 3}}
-    a = load_campaign_text(text_of(data), "camp.yaml")
+    a = load_campaign("camp.yaml", text_of(data))
     b = np.random.Generator(np.random.PCG64())
     b.bit_generator.state = {**data["rng"], "has_uint32": 0, "uinteger": 0}
     assert a.rng.integers(0, 100, 5).tolist() == b.integers(0, 100, 5).tolist()
@@ -315,5 +308,5 @@ def test_a_bad_turn_in_progress_is_refused(ruleset, change, expected):
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_a_good_turn_in_progress_loads(ruleset):
     data = mid_turn(ruleset)
-    state = load_campaign_text(text_of(data), "camp.yaml")
+    state = load_campaign("camp.yaml", text_of(data))
     assert state.current_actor() is not None

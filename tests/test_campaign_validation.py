@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 import yaml
 
+from factionsim import load_campaign
 from factionsim.core import campaign
 from factionsim.core.campaign import (
     dump_campaign_data,
-    load_campaign,
     load_campaign_data,
     save_campaign,
 )

@@ -7,9 +7,10 @@ import json
 import numpy as np
 from conflict_helpers import char, make
 
+from factionsim import load_campaign
 from factionsim.agents import make_agent
 from factionsim.configs import default_campaign_path
-from factionsim.core.campaign import dump_campaign_text, load_campaign
+from factionsim.core.campaign import dump_campaign_text
 from factionsim.rules.conflict.state import ConflictState
 from factionsim.runner import play
 
@@ -53,7 +54,7 @@ def _check_invariants(s: ConflictState) -> None:
 
 
 def test_1000_random_conflicts_raise_nothing_and_keep_invariants():
-    agent = make_agent("random")
+    agent = make_agent("random", "conflict")
     ends = set()
     for seed in range(1000):
         s = small(seed)
@@ -76,7 +77,7 @@ def test_1000_random_conflicts_raise_nothing_and_keep_invariants():
 
 def test_save_and_load_mid_round_continues_exactly():
     s = small(7)
-    agents = {fid: make_agent("random") for fid in s.factions}
+    agents = {fid: make_agent("random", "conflict") for fid in s.factions}
     rng = np.random.default_rng(0)
     for _ in range(9):  # stop in the middle of the first round
         actor = s.current_actor()
@@ -113,11 +114,32 @@ def test_heuristic_beats_random_small_sample():
         s.rng = np.random.default_rng(g)
         s.seed = g
         heur = "wardens" if g % 2 == 0 else "iron-legion"
-        agents = {fid: make_agent("heuristic" if fid == heur else "random") for fid in s.factions}
+        agents = {fid: make_agent("heuristic" if fid == heur else "random", "conflict") for fid in s.factions}
         play(s, 8, agents)
         scores = s.scores()
         wins += max(scores, key=scores.get) == heur
     assert wins >= 8
+
+
+def test_heuristic_strikes_now_when_a_foe_came_within_reach():
+    """Plans change "any time": a hero who planned to move far strikes in the attacks category
+    once the foe has come within reach; one with nothing to strike keeps its plan."""
+    from conflict_helpers import plan
+
+    from factionsim.agents.conflict_heuristic import Heuristic
+    from factionsim.rules.conflict.actions import Stand
+
+    s = make([char("ash", 0, skills={"weaponry": 2}, items={"weapon": 1})], [char("vor", 3)])
+    plan(s, ash="move", vor="stand")
+    s.apply(Stand("vor", -1))  # vor now 2 heights from ash
+    h = Heuristic()
+    seen = []
+    while s.phase == "replan":
+        choice = h.act(s.view("heroes"), s.legal_actions(), np.random.default_rng(0))
+        seen.append((s.category % 5, str(choice)))
+        s.apply(choice)
+    assert seen == [(1, "proceed heroes"), (2, "replan ash harm")]
+    assert s.current == "ash" and s.chars["ash"].plan == "harm"
 
 
 def test_cli_run_turn_undo_report_show_tournament(tmp_path, capsys):

@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from factionsim import load_campaign
 from factionsim.cli import main
-from factionsim.core.campaign import load_campaign
 from factionsim.rules.wwn.data import ASSETS, ATTRIBUTES
 from factionsim.rules.wwn.generate import generate_campaign
 from factionsim.runner import agents_from_campaign, play

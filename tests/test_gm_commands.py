@@ -11,11 +11,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from factionsim import load_campaign
 from factionsim.agents import make_agent
 from factionsim.agents.manual import GmReview, ManualAgent
 from factionsim.cli import main
 from factionsim.configs import default_campaign_path
-from factionsim.core.campaign import load_campaign
 from factionsim.core.history import History
 
 
@@ -65,7 +65,7 @@ def test_manual_faction_waits_for_the_gm(campaign: Path, monkeypatch: pytest.Mon
 def test_re_plan_asks_for_another_action_and_records_a_veto() -> None:
     state = load_campaign(default_campaign_path())
     out = io.StringIO()
-    agent = GmReview(make_agent("random"), input=io.StringIO("r\na\n"), output=out)
+    agent = GmReview(make_agent("random", "wwn"), input=io.StringIO("r\na\n"), output=out)
     actor = state.current_actor()
     legal = state.legal_actions()
     chosen = agent.act(state.view(actor), legal, np.random.default_rng(0))

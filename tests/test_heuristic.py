@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from wwn_helpers import faction, make_state, play_to
 
+from factionsim import load_campaign
 from factionsim.agents import make_agent
 from factionsim.agents.wwn_heuristic import HeuristicAgent, Personality
 from factionsim.configs import default_campaign_path
-from factionsim.core.campaign import load_campaign
 from factionsim.core.game import CampaignError
 from factionsim.rules.wwn import turn as T
 from factionsim.rules.wwn.actions import (
@@ -131,7 +131,7 @@ def test_expand_influence_moves_then_plants_a_base():
     s = first_mover(us={"treasure": 4, "goal": "expand-influence",
                         "assets": [{"type": "scouts", "location": "a"}]})
     agent = HeuristicAgent()
-    play(s, 2, {"us": agent, "them": make_agent("idle")})
+    play(s, 2, {"us": agent, "them": make_agent("idle", "wwn")})
     assert s.factions["us"].goals_completed >= 1
     assert any(a.is_base and a.owner == "us" and a.location != "a" for a in s.assets.values())
 
@@ -185,7 +185,7 @@ def test_temperament_from_tags_and_campaign_option():
     s = load_campaign(default_campaign_path())
     assert Personality.of(s.factions["iron-legion"]).temperament == "aggressive"
     assert Personality.of(s.factions["silver-guild"]).temperament == "greedy"
-    agent = make_agent("heuristic", temperament="cautious")
+    agent = make_agent("heuristic", "wwn", temperament="cautious")
     assert agent.personality(s.factions["iron-legion"]).temperament == "cautious"
     with pytest.raises(CampaignError):
         Personality.of(s.factions["iron-legion"], "reckless")
@@ -225,10 +225,15 @@ def test_reasons_reach_the_chronicle():
 
 
 def test_done_when_nothing_is_worth_it():
-    s = first_mover(us={"treasure": 0})
+    """In a Move Asset step where no move serves the faction (no goal, no danger where its
+    Thugs stand), the heuristic ends the step instead of moving for nothing."""
+    s = first_mover(us={"treasure": 0, "assets": [{"type": "thugs", "location": "a"}]})
     play_to(s, T.ACTION, "us")
-    choice, _ = decide(s)
-    assert choice in (ChooseAction("pass"),) or not isinstance(choice, Done)
+    s.apply(ChooseAction("move"))
+    legal = s.legal_actions()
+    assert Done() in legal and any(isinstance(a, Move) for a in legal)  # it could move
+    choice, reason = decide(s)
+    assert choice == Done() and reason == "no other move serves its goal"
 
 
 def test_heuristic_defends_against_an_attack_whose_damage_is_special():

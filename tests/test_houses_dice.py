@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from wwn_helpers import ScriptedRng
 
-from factionsim.chronicle.markdown import Names
+from factionsim.core.names import Names
 from factionsim.rules.houses.dice import add_die, evaluate, inflict, roll, step_down, step_up
 from factionsim.rules.houses.prose import pools
 

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from wwn_helpers import faction, make_state, play_to
 
+from factionsim import load_campaign
 from factionsim.agents import make_agent
 from factionsim.configs import default_campaign_path
-from factionsim.core.campaign import load_campaign
 from factionsim.rules.wwn import turn as T
 from factionsim.rules.wwn.actions import ChooseAction
 from factionsim.runner import play
@@ -30,7 +30,7 @@ def _situation(hidden: bool):
 def test_chooses_legal_actions_and_explains():
     s = _situation(hidden=False)
     play_to(s, T.ACTION, "us")
-    planner = make_agent("planner", budget=4)
+    planner = make_agent("planner", "wwn", budget=4)
     choice = planner.act(s.view("us"), s.legal_actions(), np.random.default_rng(1))
     assert choice in s.legal_actions()
     assert "looked" in planner.last_reason
@@ -42,7 +42,7 @@ def test_does_not_see_hidden_enemy_assets_nor_touch_the_true_dice():
         s = _situation(hidden)
         play_to(s, T.ACTION, "us")
         before = copy.deepcopy(s.rng.bit_generator.state)
-        planner = make_agent("planner", budget=6)
+        planner = make_agent("planner", "wwn", budget=6)
         choices.append((planner.act(s.view("us"), s.legal_actions(), np.random.default_rng(3)),
                         planner.last_reason))
         assert s.rng.bit_generator.state == before  # rollouts use their own generator
@@ -65,17 +65,17 @@ def test_rollout_states_hold_no_hidden_assets(monkeypatch):
     s = _situation(hidden=True)
     hidden = next(a.id for a in s.assets.values() if a.stealth)
     play_to(s, T.ACTION, "us")
-    make_agent("planner", budget=4).act(s.view("us"), s.legal_actions(), np.random.default_rng(0))
+    make_agent("planner", "wwn", budget=4).act(s.view("us"), s.legal_actions(), np.random.default_rng(0))
     assert seen and all(hidden not in ids for ids in seen)
 
 
 def test_budget_option_and_a_played_campaign():
     """(Its speed is measured by experiments/benchmark.py, not here.)"""
     with pytest.raises(ValueError):
-        make_agent("planner", budget=0)
+        make_agent("planner", "wwn", budget=0)
     s = load_campaign(default_campaign_path())
-    planner = make_agent("planner", budget=4)
-    agents = {fid: make_agent("heuristic") for fid in s.factions}
+    planner = make_agent("planner", "wwn", budget=4)
+    agents = {fid: make_agent("heuristic", "wwn") for fid in s.factions}
     agents["iron-legion"] = planner
     reasons = []
     act = planner.act
@@ -97,7 +97,7 @@ def test_budget_option_and_a_played_campaign():
     (3, {"a": 3, "b": 3, "c": 2, "d": 1, "e": 1}),  # at least one rollout each round
 ])
 def test_successive_halving_gives_the_best_candidates_the_rollouts(monkeypatch, budget, expected):
-    planner = make_agent("planner", budget=budget, search="halving")
+    planner = make_agent("planner", "wwn", budget=budget, search="halving")
     worth = {"a": 5.0, "b": 4.0, "c": 3.0, "d": 2.0, "e": 1.0}
     calls = {c: 0 for c in worth}
 
@@ -112,7 +112,7 @@ def test_successive_halving_gives_the_best_candidates_the_rollouts(monkeypatch, 
 
 
 def test_even_search_splits_the_budget_evenly(monkeypatch):
-    planner = make_agent("planner", budget=20)
+    planner = make_agent("planner", "wwn", budget=20)
     calls = {c: 0 for c in "abcde"}
 
     def rollout(view, candidate, seed):
@@ -123,7 +123,7 @@ def test_even_search_splits_the_budget_evenly(monkeypatch):
     values = planner._search(None, list("abcde"), np.random.default_rng(0))
     assert calls == dict.fromkeys("abcde", 4) and values == {c: float(ord(c)) for c in "abcde"}
     with pytest.raises(ValueError, match="even, halving"):
-        make_agent("planner", search="best-first")
+        make_agent("planner", "wwn", search="best-first")
 
 
 def _expander():
@@ -141,7 +141,7 @@ def test_xp_earned_later_is_discounted_so_the_planner_does_not_procrastinate():
     the horizon; only the discount (0.7 per turn) tells the two apart."""
     s = _expander()
     view, now, wait = s.view("us"), ChooseAction("expand"), ChooseAction("pass")
-    patient, eager = make_agent("planner", discount=1.0), make_agent("planner", discount=0.7)
+    patient, eager = make_agent("planner", "wwn", discount=1.0), make_agent("planner", "wwn", discount=0.7)
     for seed in range(3):
         assert eager._rollout(view, now, seed) == pytest.approx(patient._rollout(view, now, seed))
         # the Base (1 XP) comes one turn later: worth 0.7 of an XP now
@@ -149,7 +149,7 @@ def test_xp_earned_later_is_discounted_so_the_planner_does_not_procrastinate():
             patient._rollout(view, wait, seed) - 0.3)
     assert eager.act(view, s.legal_actions(), np.random.default_rng(0)) == now
     with pytest.raises(ValueError, match="discount"):
-        make_agent("planner", discount=1.5)
+        make_agent("planner", "wwn", discount=1.5)
 
 
 def test_rollout_value_counts_assets_bought_as_wealth():

@@ -3,7 +3,7 @@
 Random games of every ruleset (every bundled campaign, a few seeds, a few turns; each decision
 drawn at random from the legal actions, so rarely taken paths come up too) are saved at every
 turn's end and every few decisions in the middle of a turn; each saved text must load back
-through the validator (``load_campaign_text``: the YAML limits, the field checks, the check that
+through the validator (``load_campaign`` of the text: the YAML limits, the field checks, the check
 a turn saved in progress can go on) into a state that saves to the very same text.
 """
 
@@ -12,8 +12,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from factionsim.configs import DEFAULT_CAMPAIGNS, default_campaign_path
-from factionsim.core.campaign import dump_campaign_text, load_campaign, load_campaign_text
+from factionsim.configs import default_campaign_path
+from factionsim.core.campaign import dump_campaign_text
+from factionsim.rulesets import RULESETS, load_campaign
 
 TURNS = 3
 MID_TURN_EVERY = 7  # decisions between two mid-turn saves
@@ -22,12 +23,12 @@ MID_TURN_SAVES = 4  # at most, per game (a houses season has a few hundred decis
 
 def _check_save(state, label: str) -> None:
     text = dump_campaign_text(state)
-    reloaded = load_campaign_text(text, label)
+    reloaded = load_campaign(label, text)
     assert dump_campaign_text(reloaded) == text, f"{label}: save -> load -> save changed the text"
 
 
 @pytest.mark.parametrize("seed", [0, 1])
-@pytest.mark.parametrize("ruleset", sorted(DEFAULT_CAMPAIGNS))
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
 def test_every_save_of_a_random_game_validates(ruleset, seed):
     state = load_campaign(default_campaign_path(ruleset))
     state.rng = np.random.default_rng(seed)

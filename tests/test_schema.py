@@ -11,13 +11,14 @@ import yaml
 
 from factionsim.cli import main
 from factionsim.configs import default_campaign_path
-from factionsim.core.schema import campaign_schema
 from factionsim.rules.wwn.generate import generate_campaign
+from factionsim.rulesets import get_ruleset
 
 
 @pytest.fixture(scope="module")
 def validator() -> jsonschema.Draft202012Validator:
-    schema = campaign_schema()
+    wwn = get_ruleset("wwn")
+    schema = wwn.schema([spec.usage for spec in wwn.agents])
     jsonschema.Draft202012Validator.check_schema(schema)
     return jsonschema.Draft202012Validator(schema)
 
@@ -57,3 +58,18 @@ def test_schema_command_prints_and_writes(tmp_path: Path, capsys: pytest.Capture
     out = tmp_path / "wwn.schema.json"
     assert main(["schema", "-o", str(out), "--quiet"]) == 0
     assert json.loads(out.read_text()) == printed
+
+
+def test_schema_names_the_agents_wwn_offers(validator: jsonschema.Draft202012Validator) -> None:
+    """The schema's agents are the ones the WWN descriptor offers (one list, no copy)."""
+    data = {"ruleset": "wwn", "locations": [{"id": "a"}],
+            "factions": [{"id": "x", "force": 2, "cunning": 1, "wealth": 1, "headquarters": "a"}]}
+    for agent in ("planner", "heuristic", "policy:runs/model.zip"):
+        validator.validate({**data, "factions": [{**data["factions"][0], "agent": agent}]})
+    with pytest.raises(jsonschema.ValidationError):
+        validator.validate({**data, "factions": [{**data["factions"][0], "agent": "heuristc"}]})
+
+
+def test_schema_command_refuses_a_ruleset_without_a_schema(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["schema", "--ruleset", "houses"]) == 2
+    assert "no JSON Schema for the houses ruleset" in capsys.readouterr().err

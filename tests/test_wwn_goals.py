@@ -105,14 +105,18 @@ def test_blood_the_enemy_counts_counterattack_damage():
 
 
 # ============================================================== Destroy the Foe
-@pytest.mark.parametrize("ratings, xp", [
+@pytest.mark.parametrize("foe_ratings, xp", [
     ((3, 3, 3), 5), ((3, 4, 4), 6), ((1, 1, 2), 4), ((8, 8, 7), 10), ((5, 2, 4), 6)])
-def test_destroy_the_foe_pays_two_plus_average_rounded_up(ratings, xp):
-    f, c, w = ratings
-    s = duel(dict(force=f, cunning=c, wealth=w, goal="destroy-the-foe",
+def test_destroy_the_foe_pays_two_plus_the_destroyed_factions_average(foe_ratings, xp):
+    """6.7.0: "Destroy the Foe: Destroy a rival faction. Difficulty equal to 2 plus the average of
+    the faction's Force, Cunning, and Wealth ratings." Reading (docs/rules-wwn.md): "the faction"
+    is the rival destroyed, its ratings when it collapses, the average rounded up. The scorer x
+    has 1/1/1 (its own ratings would always pay 3)."""
+    f, c, w = foe_ratings
+    s = duel(dict(force=1, cunning=1, wealth=1, goal="destroy-the-foe",
                   assets=[{"type": "infantry", "location": "b"}]),
-             dict(headquarters="b", hp=1, assets=[{"type": "base-of-influence", "location": "b",
-                                                  "hp": 1}]),
+             dict(force=f, cunning=c, wealth=w, headquarters="b", hp=1,
+                  assets=[{"type": "base-of-influence", "location": "b", "hp": 1}]),
              dice=(9, 1, 3), z=True)
     events = attack_once(s, "infantry#1")
     assert any(e.kind == "collapse" and e.faction == "y" for e in events)

@@ -85,3 +85,19 @@ def play_to(state: WwnState, phase: str, actor: str | None = None) -> None:
                       legal[0])
         state.apply(choice)
     raise AssertionError(f"never reached phase {phase} for {actor}")
+
+
+def do(state: WwnState, text: str, *dice: int) -> list:
+    """Apply the action written ``text`` with exactly ``dice`` scripted for it (none: it must roll
+    nothing); returns its events."""
+    from factionsim.rules.wwn.actions import parse_action
+
+    state.rng = ScriptedRng(*dice)
+    events = state.apply(parse_action(text))
+    assert state.rng.remaining == [], f"dice not rolled: {state.rng.remaining}"
+    return events
+
+
+def texts(state: WwnState) -> list[str]:
+    """The text forms of the legal actions."""
+    return [str(a) for a in state.legal_actions()]

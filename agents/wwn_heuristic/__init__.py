@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from factionsim.core.game import Agent, OptionSpec
 from factionsim.rules.wwn import flow
 from factionsim.rules.wwn import turn as T
 from factionsim.rules.wwn.actions import (
@@ -46,17 +47,20 @@ from factionsim.rules.wwn.goals import GOALS
 
 from . import goals as goal_ai
 from .abilities import answer_reaction, choose_free_ability
-from .personality import Personality
+from .personality import TEMPERAMENTS, Personality
 from .tactics import XP, Situation, income_of, pct
 
 __all__ = ["HeuristicAgent", "Personality"]
 
 
-class HeuristicAgent:
+class HeuristicAgent(Agent):
     """Goal-driven WWN player. Options: ``temperament`` (aggressive, cautious, greedy, scheming,
     balanced; default from the faction's tags and best attribute)."""
 
     name = "heuristic"
+    OPTIONS = {"temperament": OptionSpec(str, "how it weighs goals and risks (default: from the "
+                                              "faction's tags and best attribute)",
+                                         choices=TEMPERAMENTS)}
 
     def __init__(self, temperament: str | None = None, **options: Any):
         self.temperament = temperament
@@ -224,7 +228,7 @@ def _rival_attack(sit: Situation, legal):
 
 
 def _defend(sit: Situation, legal):
-    pending = sit.state.ctx["pending"]
+    pending = sit.view.decision["pending"]
     attacker = sit.state.assets[pending["attacker"]]
     best = min(_of(legal, Defend),
                key=lambda d: (sit.defence_loss(attacker, sit.state.assets[d.asset]), d.asset))
@@ -292,7 +296,7 @@ def _move(sit: Situation, legal):
 
 # ====================================================================== repairs
 def _repair(sit: Situation, legal):
-    fixes = sit.state.ctx.get("fixes", {})
+    fixes = sit.view.decision.get("fixes", {})
     best, best_v, why = None, 0.0, ""
     for r in legal:
         if isinstance(r, Repair):
@@ -318,7 +322,7 @@ def _expand_where(sit: Situation, legal):
 
 
 def _expand_hp(sit: Situation, legal):
-    loc = sit.state.ctx["expand"]
+    loc = sit.view.decision["expand"]
     threat = sit.threat_to(loc)
     hps = sorted(b.hp for b in _of(legal, BaseHp))
     reserve = 0 if sit.p.greed < 1.2 else 2

@@ -71,7 +71,7 @@ def answer_reaction(sit: Any, legal: list[Any]) -> tuple[Any, str]:
         if kind == "just-as-planned" and asset.hp > 6:
             return action, "Just As Planned: the scheme can absorb a setback"
         if kind in ("healers", "lead-or-silver"):
-            target = sit.state.assets.get(sit.state.ctx.get("ask", {}).get("args", {}).get("defender"))
+            target = sit.state.assets.get(sit.view.decision.get("ask", {}).get("args", {}).get("defender"))
             worth = ASSETS[target.type].cost if target is not None and target.type in ASSETS else 0
             if worth >= 4 and sit.me.treasure >= worth // 2 + 2:
                 return action, f"pays to keep the {target.kind.name}"

@@ -1,9 +1,11 @@
 """The campaign report: one self-contained HTML file (inline SVG, CSS and a little JS; no network).
 
-It shows faction HP, Treasure and assets over time as line charts, a map of the locations with
-each faction's Bases and assets at every recorded turn (a slider steps through the history), a
-timeline of key events and the chronicle. Data comes from the history beside the campaign
-(:mod:`factionsim.core.history`): one snapshot per turn and the events of each turn.
+It shows the factions now (a table), their numbers over time as line charts (WWN: HP, Treasure,
+assets), a map of the locations with each faction's Bases and assets at every recorded turn for
+a ruleset with places (a slider steps through the history), the key events of each turn, a
+timeline and the chronicle. What it shows of a campaign comes from its ruleset's presentation
+(:class:`factionsim.core.presentation.Presentation`); the data from the history beside the
+campaign (:mod:`factionsim.core.history`): one snapshot per turn and the events of each turn.
 
 >>> g = {"a": ["b"], "b": ["a", "c"], "c": ["b"]}
 >>> layout(g) == layout(g), all(0 <= v <= 1 for p in layout(g).values() for v in p)
@@ -21,14 +23,18 @@ from typing import Any
 
 import numpy as np
 
+from factionsim.core.calendar import campaign_calendar
 from factionsim.core.game import Event
+from factionsim.core.history import chronicle_paths
+from factionsim.core.names import Names
+from factionsim.core.presentation import MapFrame
+from factionsim.core.text import markdown_line
+from factionsim.rulesets import get_ruleset, load_campaign
 
-from .markdown import Names, describe
-from .views import players_events, stealthed_assets
+from .markdown import describe
+from .views import players_events, render_turn, stealthed_assets
 
 PALETTE = ("#c0392b", "#2471a3", "#7d3c98", "#d68910", "#138d75", "#5d6d7e", "#a04000", "#1e8449")
-KEY_KINDS = ("goal-complete", "goal-failed", "goal-chosen", "collapse", "destroyed",
-             "base-planted", "base-lost", "raise", "gm-veto", "rumour")
 MAP_W, MAP_H = 760, 560
 
 
@@ -69,11 +75,24 @@ def layout(adjacency: dict[str, list[str]], seed: int = 7,
 
 
 # ------------------------------------------------------------------ markdown -> html
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")  # markdown's backslash escapes
+_HOLE = "\ue000"
+
+
 def _inline(text: str) -> str:
-    text = html.escape(text, quote=False)
+    """Inline markdown -> HTML: code, bold, italic; a backslash-escaped character (how the
+    chronicle writes names) stays that character, never markup."""
+    literals: list[str] = []
+
+    def hold(m: re.Match[str]) -> str:
+        literals.append(m.group(1))
+        return f"{_HOLE}{len(literals) - 1}{_HOLE}"
+
+    text = html.escape(_ESCAPED.sub(hold, text.replace(_HOLE, "")), quote=False)
     text = re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
     text = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", text)
-    return re.sub(r"(?<![*\w])\*([^*]+)\*(?!\*)", r"<em>\1</em>", text)
+    text = re.sub(r"(?<![*\w])\*([^*]+)\*(?!\*)", r"<em>\1</em>", text)
+    return re.sub(f"{_HOLE}(\\d+){_HOLE}", lambda m: html.escape(literals[int(m.group(1))]), text)
 
 
 def markdown_to_html(md: str) -> str:
@@ -121,31 +140,6 @@ def markdown_to_html(md: str) -> str:
 
 
 # ------------------------------------------------------------------ data
-def _faction_series(frames: list[tuple[int, dict[str, Any]]], fids: list[str]) -> dict[str, Any]:
-    from factionsim.rules.wwn.data import max_faction_hp
-
-    series: dict[str, dict[str, list[int | None]]] = {m: {f: [] for f in fids}
-                                                       for m in ("hp", "treasure", "assets")}
-    for _, data in frames:
-        present = {f["id"]: f for f in data.get("factions", [])}
-        for fid in fids:
-            f = present.get(fid)
-            alive = f is not None and f.get("alive", True)
-            if f is None:
-                hp = None
-            elif not alive:
-                hp = 0
-            else:
-                hp = f.get("hp")
-                if hp is None:
-                    hp = max_faction_hp(f["force"], f["wealth"], f["cunning"])
-            series["hp"][fid].append(hp)
-            series["treasure"][fid].append(f.get("treasure", 0) if f is not None else None)
-            series["assets"][fid].append(
-                sum(a["type"] != "base-of-influence" for a in f.get("assets") or []) if alive else 0)
-    return series
-
-
 def faction_colors(fids: list[str]) -> dict[str, str]:
     """Each faction's colour in every chart and map (campaign order, :data:`PALETTE`)."""
     return {fid: PALETTE[i % len(PALETTE)] for i, fid in enumerate(fids)}
@@ -157,35 +151,49 @@ def legend_html(fids: list[str], names: dict[str, str], colors: dict[str, str]) 
                    f"{html.escape(names.get(f, f))}</span>" for f in fids)
 
 
+class _Axes:
+    """The frame every chart of the report draws in: size, margins, the y scale from 0 to a
+    round ``top`` and the x scale over ``turns``; :meth:`grid` draws the title, grid and ticks."""
+
+    W, H, ML, MR, MT, MB = 380, 230, 40, 12, 28, 30
+
+    def __init__(self, turns: list[int], highest: float):
+        top = max(highest, 1)
+        self.top = int(math.ceil(top / 5.0) * 5) if top > 5 else top
+        self.t0, self.t1 = (turns[0], turns[-1]) if turns else (0, 1)
+        self.span = max(self.t1 - self.t0, 1)
+        self.pw, self.ph = self.W - self.ML - self.MR, self.H - self.MT - self.MB
+
+    def x(self, t: float) -> float:
+        return self.ML + (t - self.t0) / self.span * self.pw
+
+    def y(self, v: float) -> float:
+        return self.MT + self.ph - v / self.top * self.ph
+
+    def grid(self, title: str) -> list[str]:
+        w, h, ml, mr = self.W, self.H, self.ML, self.MR
+        parts = [f'<svg class="chart" viewBox="0 0 {w} {h}" role="img" aria-label="{html.escape(title)}">',
+                 f'<text x="{ml}" y="16" class="ctitle">{html.escape(title)}</text>']
+        for i in range(5 + 1):
+            v = self.top * i / 5
+            parts.append(f'<line x1="{ml}" x2="{w - mr}" y1="{self.y(v):.1f}" y2="{self.y(v):.1f}" '
+                         f'class="grid"/><text x="{ml - 5}" y="{self.y(v) + 4:.1f}" class="tick" '
+                         f'text-anchor="end">{v:g}</text>')
+        step = max(1, math.ceil(self.span / 10))
+        for t in range(self.t0, self.t1 + 1, step):
+            parts.append(f'<text x="{self.x(t):.1f}" y="{h - 12}" class="tick" '
+                         f'text-anchor="middle">{t}</text>')
+        parts.append(f'<text x="{w - mr}" y="{h - 1}" class="tick" text-anchor="end">turn</text>')
+        return parts
+
+
 def line_chart(title: str, turns: list[int], values: dict[str, list[float | None]],
                colors: dict[str, str], names: dict[str, str], chart_id: str) -> str:
     """An inline SVG line chart, one line per faction over ``turns`` (styled by :data:`CSS`)."""
-    w, h, ml, mr, mt, mb = 380, 230, 40, 12, 28, 30
-    pw, ph = w - ml - mr, h - mt - mb
-    top = max([v for vs in values.values() for v in vs if v is not None] + [1])
-    top = int(math.ceil(top / 5.0) * 5) if top > 5 else top
-    t0, t1 = (turns[0], turns[-1]) if turns else (0, 1)
-    span = max(t1 - t0, 1)
-
-    def x(t: int) -> float:
-        return ml + (t - t0) / span * pw
-
-    def y(v: float) -> float:
-        return mt + ph - v / top * ph
-
-    parts = [f'<svg class="chart" viewBox="0 0 {w} {h}" role="img" aria-label="{html.escape(title)}">',
-             f'<text x="{ml}" y="16" class="ctitle">{html.escape(title)}</text>']
-    for i in range(5 + 1):
-        v = top * i / 5
-        parts.append(f'<line x1="{ml}" x2="{w - mr}" y1="{y(v):.1f}" y2="{y(v):.1f}" class="grid"/>'
-                     f'<text x="{ml - 5}" y="{y(v) + 4:.1f}" class="tick" text-anchor="end">'
-                     f'{v:g}</text>')
-    step = max(1, math.ceil(span / 10))
-    for t in range(t0, t1 + 1, step):
-        parts.append(f'<text x="{x(t):.1f}" y="{h - 12}" class="tick" text-anchor="middle">{t}</text>')
-    parts.append(f'<text x="{w - mr}" y="{h - 1}" class="tick" text-anchor="end">turn</text>')
+    ax = _Axes(turns, max([v for vs in values.values() for v in vs if v is not None], default=1))
+    parts = ax.grid(title)
     for fid, vs in values.items():
-        pts = [(x(t), y(v)) for t, v in zip(turns, vs, strict=True) if v is not None]
+        pts = [(ax.x(t), ax.y(v)) for t, v in zip(turns, vs, strict=True) if v is not None]
         if not pts:
             continue
         d = " ".join(f"{px:.1f},{py:.1f}" for px, py in pts)
@@ -195,23 +203,51 @@ def line_chart(title: str, turns: list[int], values: dict[str, list[float | None
                                           if v is not None], strict=True):
             parts.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="2.6" fill="{colors[fid]}">'
                          f'<title>{html.escape(names[fid])}, turn {t}: {v:g}</title></circle>')
-    parts.append(f'<line id="{chart_id}-cursor" class="cursor" x1="{x(t1):.1f}" x2="{x(t1):.1f}" '
-                 f'y1="{mt}" y2="{mt + ph}" data-x0="{ml}" data-pw="{pw}" data-t0="{t0}" '
-                 f'data-span="{span}"/>')
+    parts.append(f'<line id="{chart_id}-cursor" class="cursor" x1="{ax.x(ax.t1):.1f}" '
+                 f'x2="{ax.x(ax.t1):.1f}" y1="{ax.MT}" y2="{ax.MT + ax.ph}" data-x0="{ax.ML}" '
+                 f'data-pw="{ax.pw}" data-t0="{ax.t0}" data-span="{ax.span}"/>')
     parts.append("</svg>")
     return "".join(parts)
 
 
-def _map_svg(data_frames: list[tuple[int, dict[str, Any]]], colors: dict[str, str],
-             fnames: dict[str, str], tnames: dict[str, str], hide_stealth: bool) -> str:
-    last = data_frames[-1][1]
-    locs = last["locations"]
-    lnames = {loc["id"]: loc.get("name", loc["id"]) for loc in locs}
-    adj: dict[str, list[str]] = {loc["id"]: [] for loc in locs}
-    for loc in locs:
-        for n in loc.get("neighbors", []):
-            adj[loc["id"]].append(n)
-            adj.setdefault(n, []).append(loc["id"])
+def band_chart(title: str, turns: list[int], bands: dict[str, tuple[list[float | None], ...]],
+               colors: dict[str, str], names: dict[str, str]) -> str:
+    """An inline SVG fan chart: for each faction, ``bands[faction] = (low, middle, high)`` over
+    ``turns`` drawn as a shaded band from low to high in its colour and a line through the
+    middle (a forecast's 10-90% band and median)."""
+    ax = _Axes(turns, max([v for b in bands.values() for v in b[2] if v is not None], default=1))
+    parts = ax.grid(title)
+    for fid, (low, mid, high) in bands.items():
+        pts = [(t, lo, m, hi) for t, lo, m, hi in zip(turns, low, mid, high, strict=True)
+               if lo is not None and m is not None and hi is not None]
+        if not pts:
+            continue
+        edge = [f"{ax.x(t):.1f},{ax.y(hi):.1f}" for t, _, _, hi in pts]
+        edge += [f"{ax.x(t):.1f},{ax.y(lo):.1f}" for t, lo, _, _ in reversed(pts)]
+        name = html.escape(names.get(fid, fid))
+        parts.append(f'<polygon points="{" ".join(edge)}" fill="{colors[fid]}" fill-opacity="0.18" '
+                     f'stroke="none"><title>{name}: 10-90%</title></polygon>')
+        line = " ".join(f"{ax.x(t):.1f},{ax.y(m):.1f}" for t, _, m, _ in pts)
+        parts.append(f'<polyline points="{line}" fill="none" stroke="{colors[fid]}" '
+                     f'stroke-width="2"><title>{name}: median</title></polyline>')
+        for t, lo, m, hi in pts:
+            parts.append(f'<circle cx="{ax.x(t):.1f}" cy="{ax.y(m):.1f}" r="2.6" fill="{colors[fid]}">'
+                         f'<title>{name}, turn {t}: median {m:g} (10-90%: {lo:g} to {hi:g})</title>'
+                         f'</circle>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _map_svg(frames: list[MapFrame], colors: dict[str, str], fnames: dict[str, str]) -> str:
+    """The map at every recorded turn (one ``<g>`` per frame, the last one shown): places laid
+    out from the last frame's roads, each frame's rulers, coasts and faction badges."""
+    last = frames[-1]
+    lnames = {p.id: p.name for p in last.places}
+    adj: dict[str, list[str]] = {p.id: [] for p in last.places}
+    for p in last.places:
+        for n in p.neighbors:
+            adj[p.id].append(n)
+            adj.setdefault(n, []).append(p.id)
     pos01 = layout(adj)
     pad_x, pad_y = 90, 60
     pos = {k: (pad_x + v[0] * (MAP_W - 2 * pad_x), pad_y + v[1] * (MAP_H - 2 * pad_y - 40))
@@ -225,14 +261,15 @@ def _map_svg(data_frames: list[tuple[int, dict[str, Any]]], colors: dict[str, st
             seen.add((a, b))
             parts.append(f'<line x1="{pos[a][0]:.1f}" y1="{pos[a][1]:.1f}" x2="{pos[b][0]:.1f}" '
                          f'y2="{pos[b][1]:.1f}" class="road"/>')
-    for fi, (_turn, data) in enumerate(data_frames):
-        rulers = {loc["id"]: loc.get("ruler") for loc in data["locations"]}
-        parts.append(f'<g class="frame" data-frame="{fi}"' + ("" if fi == len(data_frames) - 1
+    for fi, frame in enumerate(frames):
+        rulers = {p.id: p.ruler for p in frame.places}
+        coasts = {p.id for p in frame.places if p.coastal}
+        parts.append(f'<g class="frame" data-frame="{fi}"' + ("" if fi == len(frames) - 1
                                                                else ' style="display:none"') + ">")
         for lid, (px, py) in pos.items():
             ruler = rulers.get(lid)
             fill = colors.get(ruler, "#ffffff") if ruler else "#ffffff"
-            coastal = any(loc["id"] == lid and loc.get("coastal") for loc in data["locations"])
+            coastal = lid in coasts
             parts.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="11" fill="#fff"/>')
             parts.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="11" fill="{fill}" '
                          f'fill-opacity="{0.35 if ruler else 1}" class="place'
@@ -241,39 +278,17 @@ def _map_svg(data_frames: list[tuple[int, dict[str, Any]]], colors: dict[str, st
                          + ("; coastal" if coastal else "") + "</title></circle>")
             parts.append(f'<text x="{px:.1f}" y="{py - 16:.1f}" class="plabel" '
                          f'text-anchor="middle">{html.escape(lnames[lid])}</text>')
-        badges: dict[str, list[tuple[str, list[dict[str, Any]]]]] = {}
-        for f in data.get("factions", []):
-            if not f.get("alive", True):
-                continue
-            here: dict[str, list[dict[str, Any]]] = {}
-            for a in f.get("assets") or []:
-                if hide_stealth and a.get("stealth"):
-                    continue
-                here.setdefault(a["location"], []).append(a)
-            if f.get("headquarters") and f["headquarters"] not in here:
-                here[f["headquarters"]] = [{"type": "base-of-influence", "hp": f.get("hp")}]
-            for lid, assets in here.items():
-                badges.setdefault(lid, []).append((f["id"], assets))
-        for lid, entries in badges.items():
+        for lid, badges in frame.badges.items():
             if lid not in pos:
                 continue
             px, py = pos[lid]
-            for k, (fid, assets) in enumerate(entries):
-                base = [a for a in assets if a["type"] == "base-of-influence"]
-                others = [a for a in assets if a["type"] != "base-of-influence"]
+            for k, badge in enumerate(badges):
                 bx, by = px - 26, py + 15 + k * 17
-                tip = html.escape(fnames.get(fid, fid) + ": " + "; ".join(
-                    f"{tnames.get(a['type'], a['type'])} {a.get('hp', '?')}"
-                    + (f"/{a['max_hp']}" if a.get("max_hp") else "")
-                    + (" (stealthed)" if a.get("stealth") else "") for a in assets))
-                parts.append(f'<g class="badge"><title>{tip}</title>'
+                parts.append(f'<g class="badge"><title>{html.escape(badge.tip)}</title>'
                              f'<rect x="{bx:.1f}" y="{by:.1f}" width="52" height="15" rx="3" '
-                             f'fill="{colors.get(fid, "#888")}"/>')
-                label = ("\u25a0" if base else "") + (f" {len(others)}" if others else "")
-                if base and base[0].get("hp") is not None:
-                    label = f"\u25a0{base[0]['hp']}" + (f" +{len(others)}" if others else "")
+                             f'fill="{colors.get(badge.faction, "#888")}"/>')
                 parts.append(f'<text x="{bx + 26:.1f}" y="{by + 11.5:.1f}" class="blabel" '
-                             f'text-anchor="middle">{html.escape(label.strip())}</text></g>')
+                             f'text-anchor="middle">{html.escape(badge.label)}</text></g>')
         parts.append("</g>")
     parts.append("</svg>")
     return "".join(parts)
@@ -282,35 +297,25 @@ def _map_svg(data_frames: list[tuple[int, dict[str, Any]]], colors: dict[str, st
 def _event_html(e: Event, names: Names, colors: dict[str, str]) -> str:
     dot = f'<span class="dot" style="background:{colors.get(e.faction or "", "#999")}"></span>'
     who = f"<b>{html.escape(names.faction(e.faction))}</b>: " if e.faction else ""
-    return f"<li>{dot}{who}{_inline(describe(e, names))}</li>"
-
-
-WWN_TABLE_HEAD = ("<th>faction</th><th>HP</th><th>F/C/W</th><th>Treasure</th><th>XP</th>"
-                  "<th>goal</th>")
+    return f"<li>{dot}{who}{_inline(markdown_line(describe(e, names.markdown())))}</li>"
 
 
 def build_report(campaign: str | Path, view: str = "gm") -> str:
-    """The report of a campaign file and its history, as one HTML document."""
-    from factionsim.core.campaign import load_campaign
+    """The report of a campaign file and its history, as one HTML document: what is shown comes
+    from the ruleset's presentation (``RulesetInfo.present``). The campaign and every snapshot
+    are loaded as campaigns (validated), so the report reads one shape of data only."""
     from factionsim.core.history import History
-
-    from .views import render_turn
 
     path = Path(campaign)
     history = History(path)
     current = load_campaign(path).to_dict()
-    if current["ruleset"] != "wwn":
-        return build_generic_report(path, history, current, view)
+    present = get_ruleset(current["ruleset"]).present
     turn_now = current["turn"]
     frames = report_frames(history, current)
-    fids = [f["id"] for f in current["factions"]]
-    fnames = {f["id"]: f.get("name", f["id"]) for f in current["factions"]}
+    names = present.names(current)
+    fids = list(names.factions)
     colors = faction_colors(fids)
-    from factionsim.rules.wwn.data import ASSET_TYPES
-
-    tnames = {k: v.name for k, v in ASSET_TYPES.items()}
-    names = Names(fnames, {loc["id"]: loc.get("name", loc["id"]) for loc in current["locations"]},
-                  tnames)
+    names.calendar = campaign_calendar(current)
     turns = [t for t, _ in frames]
     snapshots = dict(frames)
     events_by_turn: dict[int, list[Event]] = {}
@@ -321,50 +326,53 @@ def build_report(campaign: str | Path, view: str = "gm") -> str:
         if view == "players":
             evs = players_events(evs, stealthed_assets(snapshots.get(t - 1)))
         events_by_turn[t] = evs
-    series = _faction_series(frames, fids)
-    charts = "".join(line_chart(title, turns, series[key], colors, fnames, key) for key, title in
-                     (("hp", "Faction HP"), ("treasure", "Treasure"),
-                      ("assets", "Assets (not counting Bases)")))
-    map_svg = _map_svg(frames, colors, fnames, tnames, hide_stealth=view == "players")
+    per_frame = [present.series(d) for _, d in frames]
+    charts = "".join(
+        line_chart(title, turns, {f: [s.get(f, {}).get(key) for s in per_frame] for f in fids},
+                   colors, names.factions, key)
+        for key, title in present.charts)
+    if present.map is not None:
+        map_title = "The map, turn by turn"
+        map_svg = _map_svg([present.map(d, names, view == "players") for _, d in frames], colors,
+                           names.factions)
+    else:
+        map_title, map_svg = "Turn by turn", ""
     # per-turn panels and the timeline
-    panels = []
+    timeline_kinds = present.timeline_kinds or present.key_kinds
+    panels, timeline = [], []
     for fi, t in enumerate(turns):
-        key = [e for e in events_by_turn.get(t, []) if e.kind in KEY_KINDS]
+        key = [e for e in events_by_turn.get(t, []) if e.kind in present.key_kinds]
         body = "".join(_event_html(e, names, colors) for e in key) or "<li>(nothing of note)</li>"
-        heading = "Before the first turn" if t == 0 else f"Turn {t}"
+        heading = "Before the first turn" if t == 0 else names.turn_title(t)
         panels.append(f'<div class="panel" data-frame="{fi}"'
                       + ("" if fi == len(turns) - 1 else ' style="display:none"')
-                      + f"><h3>{heading}</h3><ul class=\"events\">{body}</ul></div>")
-    timeline = []
-    for t in turns:
-        key = [e for e in events_by_turn.get(t, []) if e.kind in KEY_KINDS and e.kind != "goal-chosen"]
-        if not key:
-            continue
-        timeline.append(f'<li class="tturn"><span class="tnum">Turn {t}</span><ul>'
-                        + "".join(_event_html(e, names, colors) for e in key) + "</ul></li>")
+                      + f"><h3>{html.escape(heading)}</h3><ul class=\"events\">{body}</ul></div>")
+        marked = [e for e in key if e.kind in timeline_kinds]
+        if marked:
+            when = html.escape(names.turn_title(t))
+            timeline.append(f'<li class="tturn"><span class="tnum">{when}</span><ul>'
+                            + "".join(_event_html(e, names, colors) for e in marked) + "</ul></li>")
     # the chronicle: the file beside the campaign, else rendered from the history
-    from factionsim.commands.gm import chronicle_paths
-
     chron_path = chronicle_paths(path)["players" if view == "players" else "gm"]
     if chron_path.is_file():
         chronicle_md = chron_path.read_text(encoding="utf-8")
     else:
         chronicle_md = "".join(render_turn(events_by_turn[t], names, "gm") + "\n"
                                for t in turns if t in events_by_turn)
-    legend = legend_html(fids, fnames, colors)
+    headers, rows = present.table(current)
+    dots = [f'<span class="dot" style="background:{colors[f]}"></span>' for f in fids] \
+        if present.colour_rows else [""] * len(rows)
     table_rows = "".join(
-        f"<tr><td><span class=\"dot\" style=\"background:{colors[f['id']]}\"></span>"
-        f"{html.escape(f.get('name', f['id']))}</td>"
-        f"<td>{f.get('hp', '') if f.get('alive', True) else 'collapsed'}</td>"
-        f"<td>{f['force']}/{f['cunning']}/{f['wealth']}</td><td>{f.get('treasure', 0)}</td>"
-        f"<td>{f.get('xp', 0)}</td><td>{html.escape(_goal_name(f.get('goal')))}</td></tr>"
-        for f in current["factions"])
+        "<tr>" + "".join(f"<td>{dot if i == 0 else ''}{html.escape(str(c))}</td>"
+                         for i, c in enumerate(row)) + "</tr>"
+        for dot, row in zip(dots, rows, strict=True))
     title = current.get("name") or path.stem
-    data_js = json.dumps({"turns": turns})
+    data_js = json.dumps({"turns": turns, **_frame_dates(names.calendar, turns)}).replace("<", "\\u003c")
     subtitle = "the players' view" if view == "players" else "the GM's view"
     return _TEMPLATE.format(
-        title=html.escape(title), subtitle=subtitle, turn=turn_now, legend=legend, charts=charts,
-        table_head=WWN_TABLE_HEAD, map_title="The map, turn by turn",
+        title=html.escape(title), subtitle=subtitle, turn=turn_now,
+        legend=legend_html(fids, names.factions, colors), charts=charts,
+        table_head="".join(f"<th>{html.escape(h)}</th>" for h in headers), map_title=map_title,
         map=map_svg, panels="".join(panels), last=len(turns) - 1, first_turn=turns[0],
         timeline="".join(timeline) or "<li>No key events yet.</li>", table_rows=table_rows,
         chronicle=markdown_to_html(chronicle_md), data=data_js, css=CSS, js=_JS)
@@ -375,27 +383,21 @@ def report_frames(history: Any, current: dict[str, Any]) -> list[tuple[int, dict
     ``current`` itself unless the last snapshot is of its turn. Each snapshot is loaded as a
     campaign (validated: a broken one is a :class:`CampaignError` naming it) and written back
     as the engine writes it, so the report reads one shape of data only."""
-    from factionsim.core.campaign import load_campaign_text
-
     frames = []
     for t in history.turns():
         text = history.snapshot(t) if t <= current["turn"] else None
         if text:
-            frames.append((t, load_campaign_text(text, str(history.snapshot_path(t))).to_dict()))
+            frames.append((t, load_campaign(history.snapshot_path(t), text).to_dict()))
     if not frames or frames[-1][0] != current["turn"]:
         frames.append((current["turn"], current))
     return frames
 
 
-def _goal_name(goal: Any) -> str:
-    if not goal:
-        return "none"
-    if isinstance(goal, str):
-        return goal.replace("-", " ").title()
-    text = goal["id"].replace("-", " ").title()
-    if goal.get("needed"):
-        text += f" ({goal.get('progress', 0)}/{goal['needed']})"
-    return text
+def _frame_dates(calendar: Any, turns: list[int]) -> dict[str, list[str]]:
+    """``{"dates": [...]}`` for the slider with a calendar: the state after turn ``t`` is the
+    state on the date turn ``t + 1`` begins (before turn 1: the start date); ``{}`` without."""
+    return {} if calendar is None else {"dates": [calendar.label(t + 1) for t in turns]}
+
 
 
 CSS = """
@@ -457,7 +459,8 @@ _JS = """
       el.style.display = Number(el.getAttribute('data-frame')) === i ? '' : 'none';
     });
     var t = data.turns[i];
-    label.textContent = t === 0 ? 'Before turn 1' : 'After turn ' + t;
+    label.textContent = (t === 0 ? 'Before turn 1' : 'After turn ' + t)
+      + (data.dates ? ' (' + data.dates[i] + ')' : '');
     document.querySelectorAll('.cursor').forEach(function (c) {
       var d = c.dataset;
       var x = Number(d.x0) + (t - Number(d.t0)) / Number(d.span) * Number(d.pw);
@@ -519,49 +522,3 @@ the coast. Hover for details.</p>
 </html>
 """
 
-
-def build_generic_report(path: Path, history: Any, current: dict[str, Any], view: str) -> str:
-    """The report of a ruleset other than WWN, from its ``factionsim.rules.<ruleset>.present``
-    module: ``SERIES`` [(key, title)], ``series(frame) -> {faction: {key: number}}``,
-    ``names(frame) -> Names``, ``table(frame) -> (headers, rows)``, ``KEY_KINDS``. Charts over
-    time, per-turn key events, a timeline and the chronicle; no map."""
-    from importlib import import_module
-
-    from .views import render_turn
-
-    present = import_module(f"factionsim.rules.{current['ruleset']}.present")
-    turn_now = current["turn"]
-    frames = report_frames(history, current)
-    names = present.names(current)
-    fids = list(names.factions)
-    colors = faction_colors(fids)
-    turns = [t for t, _ in frames]
-    per_frame = [present.series(d) for _, d in frames]
-    charts = "".join(
-        line_chart(title, turns, {f: [s.get(f, {}).get(key) for s in per_frame] for f in fids},
-                    colors, names.factions, key)
-        for key, title in present.SERIES)
-    events_by_turn = {t: history.events(t) for t in turns if t}
-    panels, timeline = [], []
-    for fi, t in enumerate(turns):
-        key = [e for e in events_by_turn.get(t, []) if e.kind in present.KEY_KINDS]
-        body = "".join(_event_html(e, names, colors) for e in key)
-        panels.append(f'<div class="panel" data-frame="{fi}"'
-                      + ("" if fi == len(turns) - 1 else ' style="display:none"')
-                      + f"><h3>{'Before the first turn' if t == 0 else f'Turn {t}'}</h3>"
-                      f'<ul class="events">{body or "<li>(nothing of note)</li>"}</ul></div>')
-        if key:
-            timeline.append(f'<li class="tturn"><span class="tnum">Turn {t}</span><ul>{body}</ul></li>')
-    chronicle_md = "".join(render_turn(events_by_turn[t], names, view) + "\n"
-                           for t in turns if events_by_turn.get(t))
-    headers, rows = present.table(current)
-    legend = legend_html(fids, names.factions, colors)
-    return _TEMPLATE.format(
-        title=html.escape(current.get("name") or path.stem),
-        subtitle="the players' view" if view == "players" else "the GM's view", turn=turn_now,
-        legend=legend, charts=charts, table_head="".join(f"<th>{html.escape(h)}</th>" for h in headers),
-        map_title="Turn by turn", map="", panels="".join(panels), last=len(turns) - 1,
-        first_turn=turns[0], timeline="".join(timeline) or "<li>No key events yet.</li>",
-        table_rows="".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>"
-                           for row in rows),
-        chronicle=markdown_to_html(chronicle_md), data=json.dumps({"turns": turns}), css=CSS, js=_JS)

@@ -21,11 +21,13 @@ asset that attacks loses its Stealth (``revealed``), and the players hear of it.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from factionsim.core.game import Event
+from factionsim.core.names import Names
 
-from .markdown import Names, render_markdown
+from .markdown import render_markdown
 
 #: Event kinds the players never see.
 SECRET_KINDS = frozenset({"hide", "decision", "gm-veto"})
@@ -111,5 +113,5 @@ def render_turn(events: list[Event], names: Names, view: str = "gm",
         events = players_events(events, hidden)
     elif view != "gm":
         raise ValueError(f"unknown chronicle view {view!r}; use 'gm' or 'players'")
-    text = render_markdown(events, names, "x")
+    text = render_markdown(events, replace(names, notes=()), "x")
     return text.split("\n", 1)[1].strip() + "\n"

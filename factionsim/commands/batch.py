@@ -9,8 +9,8 @@ import json
 import sys
 from pathlib import Path
 
-from factionsim.commands.numbers import SEED
-from factionsim.commands.tournament import add_backend_arguments, resolve_workers
+from factionsim.commands.options import add_backend_arguments, add_ruleset_argument, resolve_workers, seed
+from factionsim.models.trust import add_trust_argument
 
 
 def add_parser(subparsers) -> None:
@@ -23,16 +23,19 @@ def add_parser(subparsers) -> None:
         "DIR/curves.csv and DIR/summary.html (the table and a chart per curve). The results are "
         "identical for any --backend and --workers.")
     p.add_argument("campaign", nargs="?", default=None,
-                   help="campaign file of any ruleset (default: the bundled WWN campaign)")
+                   help="campaign file of any ruleset (default: the bundled one of --ruleset)")
+    add_ruleset_argument(p)
     p.add_argument("--runs", type=int, default=100, help="histories to play (default 100)")
-    p.add_argument("--turns", type=int, default=12, help="turns per history (default 12)")
-    p.add_argument("--seed", type=SEED, default=0, help="master seed (default 0)")
+    p.add_argument("--turns", type=int, default=None,
+                   help="turns per history (default: the campaign's own max_turns, else 12)")
+    p.add_argument("--seed", type=seed, default=0, help="master seed (default 0)")
     p.add_argument("--out", default="batch-out", help="output folder (default batch-out)")
     p.add_argument("--workers", type=int, default=None,
                    help="histories in parallel (default: 1 locally, every CPU of the Ray cluster)")
     add_backend_arguments(p)
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar, no table")
+    add_trust_argument(p)
     p.set_defaults(func=_cmd_batch)
 
 
@@ -40,7 +43,7 @@ def _cmd_batch(args: argparse.Namespace) -> int:
     from factionsim.batch import goals_and_finals, run_batch
     from factionsim.core.game import FactionsimError
 
-    if args.runs < 1 or args.turns < 1:
+    if args.runs < 1 or (args.turns is not None and args.turns < 1):
         raise FactionsimError("--runs and --turns must be at least 1")
     workers = resolve_workers(args)
     bar = None
@@ -50,7 +53,7 @@ def _cmd_batch(args: argparse.Namespace) -> int:
         bar = tqdm(total=args.runs, desc="batch", unit="run", file=sys.stderr, leave=False)
     summary = run_batch(args.campaign, args.runs, args.turns, seed=args.seed, out=args.out,
                         backend=args.backend, workers=workers, address=args.address,
-                        progress=bar.update if bar else None)
+                        progress=bar.update if bar else None, ruleset=args.ruleset)
     if bar is not None:
         bar.close()
     out = Path(args.out)

@@ -13,22 +13,26 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from factionsim.commands.numbers import SEED, whole
+from factionsim.commands.options import seed, whole_number
 from factionsim.core.fields import MAX_TURNS
 from factionsim.core.game import CampaignError
+from factionsim.core.ruleset import DEFAULT_RULESET
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    import numpy as np
-
-    from factionsim.core.campaign import load_campaign_text, write_atomic
+    from factionsim.core.dice import fresh_seed
+    from factionsim.core.files import write_atomic
+    from factionsim.core.lock import campaign_lock
     from factionsim.rules.wwn.generate import campaign_text, generate_campaign
+    from factionsim.rulesets import load_campaign
 
     path = Path(args.file)
     if path.exists() and not args.force:
         raise CampaignError(f"{path}: already exists; pick another name or add --force to "
                             "overwrite it.")
-    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**31)
+    if path.is_dir():
+        raise CampaignError(f"{path}: is a folder; give the name of the campaign file to write.")
+    seed = args.seed if args.seed is not None else fresh_seed()
     try:
         data = generate_campaign(args.factions, args.locations, seed, agent=args.agent,
                                  name=args.name)
@@ -38,9 +42,10 @@ def cmd_new(args: argparse.Namespace) -> int:
         data = {**data, "max_turns": args.max_turns}
     text = campaign_text(data)
     # checked before it is written: --name and --agent come from the command line
-    state = load_campaign_text(text, f"{path} (not written)")
+    state = load_campaign(f"{path} (not written)", text)
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, text)
+    with campaign_lock(path):  # --force: another command may be writing it
+        write_atomic(path, text)
     if args.json:
         print(json.dumps({"file": str(path), "name": state.name, "seed": seed,
                           "factions": [f.name for f in state.factions.values()],
@@ -57,10 +62,16 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    from factionsim.core.campaign import write_atomic
-    from factionsim.core.schema import schema_text
+    from factionsim.core.files import write_atomic
+    from factionsim.rulesets import RULESETS, get_ruleset
 
-    text = schema_text()
+    info = get_ruleset(args.ruleset)
+    if info.schema is None:
+        with_schema = [name for name, r in RULESETS.items() if r.schema is not None]
+        raise CampaignError(f"no JSON Schema for the {info.name} ruleset yet; rulesets with one: "
+                            f"{', '.join(with_schema)}")
+    usages = [spec.usage for spec in info.agents]
+    text = json.dumps(info.schema(usages), indent=2) + "\n"
     if args.output and args.output != "-":
         write_atomic(Path(args.output), text)
         if not args.quiet:
@@ -72,13 +83,17 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 def cmd_report(args: argparse.Namespace) -> int:
     from factionsim.chronicle.report import build_report
-    from factionsim.core.campaign import load_campaign, write_atomic
+    from factionsim.commands.gm import settle
+    from factionsim.core.files import same_file, write_atomic
 
     path = Path(args.campaign)
-    load_campaign(path)  # refuse a broken campaign with the usual message
+    settle(path)  # a turn a killed command left half-committed is finished first
     view = "players" if args.players else "gm"
     out = Path(args.output or path.with_name(path.stem + (".players" if args.players else "")
                                              + ".report.html"))
+    if same_file(out, path):
+        raise CampaignError(f"-o {out}: the report would be written over the campaign file "
+                            f"{path}; give another file name.")
     text = build_report(path, view)
     write_atomic(out, text)
     if args.json:
@@ -97,11 +112,12 @@ def add_parser(sub: Any) -> None:
     new.add_argument("file", help="campaign file to write (YAML)")
     new.add_argument("--factions", type=int, default=4, help="how many factions, 2-8 (default 4)")
     new.add_argument("--locations", type=int, default=10, help="how many locations (default 10)")
-    new.add_argument("--seed", type=SEED, default=None, help="seed (default: a random one, printed)")
+    new.add_argument("--seed", type=seed, default=None, help="seed (default: a random one, printed)")
     new.add_argument("--agent", default="heuristic",
                      help="who plays every faction (default heuristic; manual for the GM)")
     new.add_argument("--name", default=None, help="the campaign's title (default: generated)")
-    new.add_argument("--max-turns", type=whole(1, MAX_TURNS), default=None, help="end the game after N turns")
+    new.add_argument("--max-turns", type=whole_number(1, MAX_TURNS), default=None,
+                     help="end the game after N turns")
     new.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
     new.add_argument("--quiet", action="store_true", help="print nothing")
     new.add_argument("--json", action="store_true", help="print a summary as JSON")
@@ -109,8 +125,10 @@ def add_parser(sub: Any) -> None:
 
     schema = sub.add_parser("schema", help="print the JSON Schema of campaign files",
                             description="Print (or write with -o) the JSON Schema (draft "
-                            "2020-12) of WWN campaign files, for editors that validate and "
-                            "complete YAML.")
+                            "2020-12) of a ruleset's campaign files (WWN by default), for "
+                            "editors that validate and complete YAML.")
+    schema.add_argument("--ruleset", default=DEFAULT_RULESET,
+                        help=f"the ruleset (default {DEFAULT_RULESET})")
     schema.add_argument("-o", "--output", help="file to write (default: standard output)")
     schema.add_argument("--quiet", action="store_true", help="no message on standard error")
     schema.set_defaults(func=cmd_schema)

@@ -9,7 +9,8 @@ import json
 import sys
 from pathlib import Path
 
-from factionsim.commands.numbers import SEED
+from factionsim.commands.options import add_backend_arguments, add_ruleset_argument, resolve_workers, seed
+from factionsim.models.trust import add_trust_argument
 
 
 def add_parser(subparsers) -> None:
@@ -22,9 +23,12 @@ def add_parser(subparsers) -> None:
     p.add_argument("--agents", required=True,
                    help="comma-separated agent names, e.g. random,heuristic,planner")
     p.add_argument("--games", type=int, default=20, help="games to play (default 20)")
-    p.add_argument("--campaign", default=None, help="campaign file (default: the bundled one)")
-    p.add_argument("--turns", type=int, default=20, help="turns per game (default 20)")
-    p.add_argument("--seed", type=SEED, default=0, help="master seed (default 0)")
+    p.add_argument("--campaign", default=None,
+                   help="campaign file of any ruleset (default: the bundled one of --ruleset)")
+    add_ruleset_argument(p)
+    p.add_argument("--turns", type=int, default=None,
+                   help="turns per game (default: the campaign's own max_turns, else 20)")
+    p.add_argument("--seed", type=seed, default=0, help="master seed (default 0)")
     p.add_argument("--workers", type=int, default=None,
                    help="games in parallel (default: 1 locally, every CPU of the Ray cluster)")
     add_backend_arguments(p)
@@ -32,45 +36,22 @@ def add_parser(subparsers) -> None:
     p.add_argument("--out", default="tournament-out", help="output folder (default tournament-out)")
     p.add_argument("--json", action="store_true", help="print the results as one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_trust_argument(p)
     p.set_defaults(func=_cmd_tournament)
 
 
-def add_backend_arguments(p: argparse.ArgumentParser) -> None:
-    """``--backend`` and ``--address`` (shared with ``factionsim batch``)."""
-    p.add_argument("--backend", choices=("local", "ray"), default="local",
-                   help="local processes (default) or Ray tasks (pip install 'factionsim[cluster]')")
-    p.add_argument("--address", default=None,
-                   help="Ray cluster to join (e.g. auto or ray://head:10001; default: $RAY_ADDRESS, "
-                   "else a local Ray instance)")
-
-
-def resolve_workers(args: argparse.Namespace) -> int | None:
-    """``--workers``: 1 by default locally; None (every CPU of the cluster) for Ray."""
-    from factionsim.core.game import FactionsimError
-
-    if args.workers is not None and args.workers < 1:
-        raise FactionsimError("--workers must be at least 1")
-    if args.address and args.backend != "ray":
-        raise FactionsimError("--address needs --backend ray")
-    return args.workers if args.workers is not None else (1 if args.backend == "local" else None)
-
-
 def _cmd_tournament(args: argparse.Namespace) -> int:
-    from factionsim.core.campaign import write_atomic
+    from factionsim.core.files import write_atomic
     from factionsim.core.game import FactionsimError
     from factionsim.tournament import format_table, run_tournament, to_csv
 
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     if not agents:
         raise FactionsimError("--agents needs at least one agent name")
-    if args.games < 1 or args.turns < 1:
+    if args.games < 1 or (args.turns is not None and args.turns < 1):
         raise FactionsimError("--games and --turns must be at least 1")
     workers = resolve_workers(args)
     options = {"planner": {"budget": args.budget}} if args.budget else None
-    from factionsim.agents import make_agent
-
-    for name in dict.fromkeys(agents):  # a clear error before anything runs
-        make_agent(name, **(options or {}).get(name, {}))
     bar = None
     if not args.quiet and not args.json:
         from tqdm import tqdm
@@ -79,7 +60,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     result = run_tournament(agents, args.games, campaign=args.campaign, turns=args.turns,
                             seed=args.seed, workers=workers, agent_options=options,
                             progress=bar.update if bar else None, backend=args.backend,
-                            address=args.address)
+                            address=args.address, ruleset=args.ruleset)
     if bar is not None:
         bar.close()
     out = Path(args.out)

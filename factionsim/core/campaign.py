@@ -1,10 +1,11 @@
 """Campaign files: load a YAML campaign into a game state, and save a state back, atomically.
 
-A campaign file is a YAML mapping whose ``ruleset`` field picks the rule system (see
-:data:`RULESETS`). Loading reads the file, records the line of every field (so errors can point
-at it), lets the ruleset's ``validate`` module check and normalize the data, then builds the
-ruleset's state class with ``from_dict``. Every problem raises :class:`CampaignError` with one
-short paragraph naming the file, the field path, the line, the bad value and what is allowed.
+A campaign file is a YAML mapping whose ``ruleset`` field picks the rule system. Loading
+(:func:`factionsim.rulesets.load_campaign`) reads the file here (:func:`load_campaign_data`
+records the line of every field, so errors can point at it), lets the ruleset's ``validate``
+check and normalize the data, then builds the ruleset's state class with ``from_dict``. Every
+problem raises :class:`CampaignError` with one short paragraph naming the file, the field path,
+the line, the bad value and what is allowed.
 
 Saving writes ``state.to_dict()`` as readable, deterministic YAML through a temporary file in the
 same directory and ``os.replace``, so a crash mid-save leaves the previous file intact.
@@ -18,26 +19,16 @@ tags: [martial]
 
 from __future__ import annotations
 
-import contextlib
-import importlib
 import os
-import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from .files import write_atomic
 from .game import CampaignError
 from .safeyaml import BoundedLoader, check_size, plain_tree, read_limited, yaml_error_message
-
-#: ruleset name -> (validation module, "module:StateClass"); both imported only when needed.
-RULESETS: dict[str, tuple[str, str]] = {
-    "wwn": ("factionsim.rules.wwn.validate", "factionsim.rules.wwn.state:WwnState"),
-    "houses": ("factionsim.rules.houses.validate", "factionsim.rules.houses.state:HousesState"),
-    "engagements": ("factionsim.rules.engagements.validate",
-                    "factionsim.rules.engagements.state:EngagementsState"),
-    "conflict": ("factionsim.rules.conflict.validate", "factionsim.rules.conflict.state:ConflictState"),
-}
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 
@@ -129,16 +120,20 @@ class FieldChecker:
         return f"{at}, {format_path(path)}"
 
 
-def load_campaign_data(path: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[FieldPath, int]]:
+def load_campaign_data(path: str | os.PathLike[str], rulesets: Sequence[str] = (),
+                       text: str | None = None
+                       ) -> tuple[dict[str, Any], dict[FieldPath, int]]:
     """Read a campaign file: ``(data, lines)`` where ``lines`` maps field paths to line numbers.
 
+    ``text``: the file's text when the caller has read it already (it is then not read again).
     Raises :class:`CampaignError` for a missing or unreadable file, broken YAML (with YAML's
     line and column), YAML beyond the limits of :mod:`factionsim.core.safeyaml` (size, aliases,
-    nesting, numbers) or a top level that is not a mapping.
+    nesting, numbers) or a top level that is not a mapping (``rulesets``: the names an empty
+    file is told to choose from).
     """
     source = str(path)
     try:
-        text = read_limited(path, source)
+        text = read_limited(path, source) if text is None else text
     except FileNotFoundError:
         raise CampaignError(
             f"{source}: campaign file not found; give the path of an existing YAML campaign file."
@@ -154,12 +149,6 @@ def load_campaign_data(path: str | os.PathLike[str]) -> tuple[dict[str, Any], di
         ) from None
     except OSError as exc:
         raise CampaignError(f"{source}: cannot read the campaign file ({exc.strerror}).") from None
-    return parse_campaign_text(text, source)
-
-
-def parse_campaign_text(text: str, source: str) -> tuple[dict[str, Any], dict[FieldPath, int]]:
-    """The YAML part of :func:`load_campaign_data`: ``(data, lines)`` of a campaign text that
-    ``source`` names in messages."""
     check_size(text, source)
     try:
         loader = LineLoader(text, source)  # the reader refuses control characters here
@@ -169,7 +158,7 @@ def parse_campaign_text(text: str, source: str) -> tuple[dict[str, Any], dict[Fi
     if data is None:
         raise CampaignError(
             f"{source}: the campaign file is empty; it must be a YAML mapping with at least "
-            f"a 'ruleset' field (one of: {', '.join(RULESETS)})."
+            f"a 'ruleset' field (one of: {', '.join(rulesets)})."
         )
     if not isinstance(data, dict):
         raise CampaignError(
@@ -185,43 +174,6 @@ def _yaml_type(value: Any) -> str:
     if isinstance(value, str):
         return "string"
     return type(value).__name__
-
-
-def load_campaign(path: str | os.PathLike[str]) -> Any:
-    """Load, validate and build the game state of a campaign file.
-
-    Dispatches on the file's ``ruleset`` field through :data:`RULESETS`; raises
-    :class:`CampaignError` (one paragraph: file, field path, line, value, what is allowed).
-    """
-    return build_campaign(*load_campaign_data(path), str(path))
-
-
-def load_campaign_text(text: str, source: str) -> Any:
-    """:func:`load_campaign` of a campaign text (a history snapshot) that ``source`` names."""
-    return build_campaign(*parse_campaign_text(text, source), source)
-
-
-def build_campaign(data: dict[str, Any], lines: dict[FieldPath, int], source: str) -> Any:
-    """Validate campaign ``data`` (read from ``source``, field lines in ``lines``) and build
-    its game state; a turn saved in progress must be able to go on (:func:`check_resumable`)."""
-    ruleset = data.get("ruleset")
-    if not isinstance(ruleset, str) or ruleset not in RULESETS:
-        line = lines.get(("ruleset",), 1)
-        shown = repr(ruleset) if len(repr(ruleset)) <= 60 else repr(ruleset)[:57] + "..."
-        got = "missing" if "ruleset" not in data else f"unknown ruleset {shown}"
-        raise CampaignError(
-            f"{source}, line {line}, ruleset: {got}; allowed: {', '.join(sorted(RULESETS))}."
-        )
-    validate_module, state_ref = RULESETS[ruleset]
-    normalized = importlib.import_module(validate_module).validate(
-        data, source=source, lines=lines
-    )
-    module_name, _, class_name = state_ref.partition(":")
-    state_class = getattr(importlib.import_module(module_name), class_name)
-    state = state_class.from_dict(normalized)
-    if "in_progress" in normalized:
-        check_resumable(state, f"{source}, line {lines.get(('in_progress',), '?')}, in_progress")
-    return state
 
 
 #: how many of the legal actions at a saved decision :func:`check_resumable` tries
@@ -371,33 +323,3 @@ def save_campaign(state: Any, path: str | os.PathLike[str]) -> None:
     """
     text = dump_campaign_text(state)
     write_atomic(Path(path), text)
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` (UTF-8) so that readers see the old or the new file only."""
-    directory = path.parent if str(path.parent) else Path(".")
-    try:
-        mode = path.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp_name, mode)
-        os.replace(tmp_name, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp_name)
-        raise
-    with contextlib.suppress(OSError, AttributeError):  # make the rename itself durable
-        dir_fd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
-

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -95,3 +96,37 @@ def _parse_cached(text: str) -> Dice:
 def roll_die(rng: np.random.Generator, sides: int) -> int:
     """One die of ``sides`` faces."""
     return int(rng.integers(1, sides + 1))
+
+
+# ------------------------------------------------------------------ seeds -> dice generators
+#: The largest seed (``--seed`` and a campaign's ``seed:``): numpy takes any non-negative whole
+#: number; factionsim keeps seeds to what a signed 64-bit integer holds.
+MAX_SEED = 2**63 - 1
+
+
+def fresh_seed() -> int:
+    """A new seed from the operating system's entropy (for a campaign that has none yet)."""
+    return int(np.random.SeedSequence().entropy % 2**31)
+
+
+def seeded_dice(*entropy: int) -> tuple[int, np.random.Generator]:
+    """``(seed, generator)``: the one way factionsim turns seeds into dice.
+
+    With one number the seed is that number; with several (a master seed and a game number...)
+    they are mixed by :class:`numpy.random.SeedSequence` and the seed recorded is one drawn from
+    it. The generator is ``default_rng`` of the same entropy, so equal entropy gives equal dice.
+
+    >>> seeded_dice(7)[0], seeded_dice(0, 3)[0] == seeded_dice(0, 3)[0] != seeded_dice(0, 4)[0]
+    (7, True)
+    >>> int(seeded_dice(7)[1].integers(100)) == int(np.random.default_rng(7).integers(100))
+    True
+    """
+    if len(entropy) == 1:
+        return int(entropy[0]), np.random.default_rng(int(entropy[0]))
+    seq = np.random.SeedSequence([int(e) for e in entropy])
+    return int(seq.generate_state(1)[0]), np.random.default_rng(seq)
+
+
+def reseed(state: Any, *entropy: int) -> None:
+    """Give ``state`` the seed and dice of :func:`seeded_dice` (``state.seed``, ``state.rng``)."""
+    state.seed, state.rng = seeded_dice(*entropy)

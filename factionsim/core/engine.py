@@ -5,7 +5,9 @@ A ruleset keeps its decision points in a module (``turn.py``) with ``TURN_START`
 (run automatic steps up to the next decision point). Its state class subclasses
 :class:`DecisionState`, names that module in ``decision_module`` and holds ``phase``, ``actor``,
 ``factions``, ``turn`` and ``max_turns``; this class provides ``current_actor``,
-``legal_actions`` (cached per decision point), ``apply``, ``advance`` and ``is_over``, and the
+``legal_actions`` (cached per decision point), ``apply``, ``advance`` and ``is_over`` of the
+contract (:class:`factionsim.core.game.GameState`; the ruleset adds ``scores``, ``view``,
+``to_dict``/``from_dict``, ``faction_summary`` and ``display_names``), and the
 campaign fields every ruleset saves alike (the common fields, the dice generator's state, and the
 turn order of a turn in progress).
 """
@@ -19,14 +21,15 @@ from typing import Any
 
 import numpy as np
 
-from factionsim.core.game import Action, Event, IllegalActionError
+from factionsim.core.dice import seeded_dice
+from factionsim.core.game import Action, Event, GameState, IllegalActionError
 
 
-class DecisionState:
-    """Base of the rulesets' game states (see the module docstring)."""
+class DecisionState(GameState):
+    """Base of the rulesets' game states (see the module docstring): a :class:`GameState` whose
+    decision points live in a rules module."""
 
     decision_module: ModuleType
-    ruleset: str  # the campaign field ``ruleset`` that names it
     #: how many rounds of automatic steps one advance may run before giving up on finding a
     #: decision (a ruleset whose rounds can pass with no decision at all sets more than 1)
     max_forced_rounds = 1
@@ -88,8 +91,10 @@ class DecisionState:
         if "rng" in d:
             self.rng = np.random.Generator(np.random.PCG64())
             self.rng.bit_generator.state = copy.deepcopy(d["rng"])
+        elif self.seed is not None:
+            self.rng = seeded_dice(self.seed)[1]
         else:
-            self.rng = np.random.default_rng(self.seed)
+            self.rng = np.random.default_rng()  # no seed yet: fresh dice
 
     def in_progress_data(self, **fields: Any) -> dict[str, Any]:
         """The campaign field ``in_progress`` of a ruleset that plays in turn order (``order``,
@@ -175,22 +180,3 @@ def _listed(action: Action, legal: list[Action]) -> bool:
             return True
     return action in legal
 
-
-class FactionView:
-    """What one faction knows of a state; rulesets subclass it to hide what it cannot see."""
-
-    def __init__(self, state: Any, faction: str):
-        self.state = state
-        self.faction_id = faction
-
-    @property
-    def faction(self) -> Any:
-        return self.state.factions[self.faction_id]
-
-    @property
-    def turn(self) -> int:
-        return self.state.turn
-
-    @property
-    def phase(self) -> str:
-        return self.state.phase

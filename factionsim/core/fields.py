@@ -48,14 +48,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NoReturn
 
 from .campaign import FieldChecker, FieldPath, format_path
+from .dice import MAX_SEED
 from .game import CampaignError
 
 #: the largest count a campaign field may hold unless its rules give a smaller bound
 MAX_COUNT = 1_000_000
 #: the largest turn number (and ``max_turns``)
 MAX_TURNS = 100_000
-#: seeds are whole numbers from 0 to this (what numpy's generators take as one 64-bit word)
-MAX_SEED = 2**64 - 1
 #: the longest name (factions, locations, assets...) in characters
 MAX_NAME = 200
 #: the longest free text (``notes``) in characters
@@ -309,25 +308,18 @@ class Checker(FieldChecker):
                 out.append(engine_id(item, ident) if engine_id else ident)
         return out
 
-    def agent_fields(self, d: Mapping[str, Any], path: FieldPath, agents: Sequence[str]) -> None:
-        """The one place a validator checks a faction's ``agent`` and ``agent_options``.
+    def agent_fields(self, d: Mapping[str, Any], path: FieldPath) -> None:
+        """The shape of a faction's ``agent`` and ``agent_options``: the agent's name is plain
+        text (a ``policy:PATH`` at most 4096 characters), the options a mapping of option names
+        to plain values (numbers, true/false, plain text, or lists of those).
 
-        ``agent`` must be text naming one of ``agents`` (``"policy:PATH"`` stands for any
-        ``policy:`` followed by a path); ``agent_options`` a mapping of option names to plain
-        values (numbers, true/false, plain text, or lists of those).
+        Which agents and options a ruleset offers is not checked here: the registry checks them
+        against the agents each ruleset declares when the campaign loads
+        (``factionsim.rulesets.check_campaign_agents``), and names a value that is no agent name.
         """
-        agent = d.get("agent", "random")
-        if not isinstance(agent, str):
-            self.fail((*path, "agent"), f"must be text, not {kind(agent)}", agent, one_of(agents))
-        if agent.startswith("policy:") and "policy:PATH" in agents:
-            target = agent[len("policy:"):]
-            if not target.strip():
-                self.fail((*path, "agent"), "a policy agent needs the path of its model", agent,
-                          "policy:PATH, e.g. policy:models/wwn.zip")
-            self.text(target, (*path, "agent"), limit=4096)
-        elif agent not in [a for a in agents if a != "policy:PATH"]:
-            self.fail_choice((*path, "agent"), "agent", agent,
-                             [a for a in agents if a != "policy:PATH"], one_of(agents))
+        agent = d.get("agent")
+        if isinstance(agent, str):
+            self.text(agent, (*path, "agent"), limit=4096)
         options = d.get("agent_options")
         if options is not None:
             AGENT_OPTIONS.check(self, options, (*path, "agent_options"))
@@ -560,10 +552,9 @@ def _plain_option(ck: Checker, value: Any, path: FieldPath) -> Any:
             f"not {kind(value)}", value)
 
 
-#: an agent's options: option names (slugs or snake_case) to plain values
-AGENT_OPTIONS = MapOf(Check(lambda ck, k, p: k if isinstance(k, str) and re.fullmatch(
-    r"[a-z][a-z0-9_-]{0,63}", k) else ck.fail(p, "an agent option name must be a lowercase word",
-                                              k)), Check(_plain_option), "agent option", hi=64)
+#: an agent's options: option names (plain text; which ones an agent takes, the registry
+#: checks) to plain values
+AGENT_OPTIONS = MapOf(Text(empty=False, limit=64), Check(_plain_option), "agent option", hi=64)
 
 def _odd_increment(ck: Checker, value: Any, path: FieldPath) -> int:
     """PCG64's increment is odd: an even one (0, say) can make the generator return zeros for

@@ -1,20 +1,36 @@
 """The contract between a rule system and everything else (agents, environments, the CLI).
 
-Every ruleset provides a state class with this interface, modelled on OpenSpiel's ``State``:
+Every ruleset's state is a :class:`GameState`, modelled on OpenSpiel's ``State``:
 
 - ``current_actor()`` -> the faction id that must decide now, or ``None`` when the game is over;
 - ``legal_actions()`` -> the actions open to it, small immutable values with a stable text form;
 - ``apply(action)`` -> mutates the state and returns the :class:`Event` objects it caused; all dice,
   income, upkeep and automatic steps happen inside, up to the next decision point;
-- ``is_over()``, ``scores()``, ``view(faction)``, ``to_dict()`` / ``from_dict()``.
+- ``advance()`` -> the events of the automatic steps that lead to the current decision point (a
+  new turn's dice...), which ``apply`` would otherwise report with the next action's events;
+- ``is_over()``, ``scores()``, ``view(faction)`` (a :class:`View`: what that faction may see),
+  ``to_dict()`` / ``from_dict()`` (the campaign-file data, the dice generator's state included),
+  ``copy()``;
+- for the chronicle and the commands: ``faction_summary()`` (each faction's headline numbers)
+  and ``display_names()`` (the names of factions, places and assets, see :class:`Names`).
 
-Randomness comes only from the state's own :class:`numpy.random.Generator`.
+Randomness comes only from the state's own :class:`numpy.random.Generator`. Most rulesets build
+their state on :class:`factionsim.core.engine.DecisionState`, which implements the control flow
+over a module of decision points; a ruleset may implement :class:`GameState` directly instead.
+
+An agent (:class:`Agent`) is ``act(view, legal_actions, rng) -> action``.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class FactionsimError(Exception):
@@ -54,22 +70,230 @@ class Event:
         return {"turn": self.turn, "kind": self.kind, "faction": self.faction, **self.data}
 
 
-@runtime_checkable
-class GameState(Protocol):
-    """What every ruleset's state offers; see the module docstring."""
+class Faction(Protocol):
+    """What every ruleset's faction record offers to shared code (a House, a side... in the
+    ruleset's own words)."""
 
-    ruleset: str
+    id: str
+    name: str
+    alive: bool
+    agent: str  #: who plays it: an agent name (see :mod:`factionsim.agents`)
+    agent_options: dict[str, Any]
 
-    def current_actor(self) -> str | None: ...
 
-    def legal_actions(self) -> list[Action]: ...
+class GameState(ABC):
+    """A game in play: the engine contract (see the module docstring).
 
-    def apply(self, action: Action) -> list[Event]: ...
+    Attributes every state has: ``ruleset`` (the campaign field that names the ruleset), ``name``,
+    ``seed``, ``turn`` (turns completed), ``max_turns`` (``None``: no cap), ``rng`` (the dice),
+    ``phase`` (the kind of decision point; the ruleset's own words), ``ctx`` (the context of
+    the pending decision, plain data in the ruleset's own keys) and ``factions`` (id ->
+    :class:`Faction`, in campaign order).
+    """
 
-    def is_over(self) -> bool: ...
+    ruleset: ClassVar[str]
+    name: str
+    seed: int | None
+    turn: int
+    max_turns: int | None
+    rng: np.random.Generator
+    phase: str
+    ctx: dict[str, Any]
+    factions: Mapping[str, Faction]
 
-    def scores(self) -> dict[str, float]: ...
+    @property
+    def current_turn(self) -> int:
+        """The number of the turn being played (``turn`` + 1): the turn of the events it makes."""
+        return self.turn + 1
 
-    def view(self, faction: str) -> Any: ...
+    @abstractmethod
+    def current_actor(self) -> str | None:
+        """The faction that decides now, or ``None`` when the game is over."""
 
-    def to_dict(self) -> dict[str, Any]: ...
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """The actions open to :meth:`current_actor` at this decision point."""
+
+    @abstractmethod
+    def apply(self, action: Action) -> list[Event]:
+        """Apply ``action`` for the current actor and run on to the next decision point; return
+        the events caused. Raises :class:`IllegalActionError` for an action not legal now."""
+
+    @abstractmethod
+    def advance(self) -> list[Event]:
+        """Run automatic steps up to the next decision point and return their events."""
+
+    @abstractmethod
+    def is_over(self) -> bool:
+        """Whether the game has ended (too few factions left, the turn cap reached...)."""
+
+    @abstractmethod
+    def scores(self) -> dict[str, float]:
+        """Each faction's score; the best score wins (0 for a faction that is out)."""
+
+    @abstractmethod
+    def view(self, faction: str) -> View:
+        """What ``faction`` may see of this state."""
+
+    @abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """The campaign as plain data (the campaign-file format), the dice generator included."""
+
+    @classmethod
+    @abstractmethod
+    def from_dict(cls, d: dict[str, Any]) -> GameState:
+        """A state from validated campaign data (what :meth:`to_dict` writes)."""
+
+    def copy(self) -> GameState:
+        """An independent deep copy (the dice generator included)."""
+        return type(self).from_dict(self.to_dict())
+
+    @abstractmethod
+    def faction_summary(self) -> dict[str, dict[str, Any]]:
+        """Each faction's headline numbers, ``alive`` first (``factionsim run`` prints them,
+        ``factionsim batch`` averages the numeric ones)."""
+
+    def goals_completed(self) -> dict[str, int] | None:
+        """How many goals each faction has completed, for a ruleset whose factions pursue goals
+        (``None``: this ruleset has none; ``factionsim batch`` reports the rate where it does)."""
+        return None
+
+    @abstractmethod
+    def display_names(self) -> dict[str, Any]:
+        """The keyword arguments of :class:`Names`: the names of factions, locations and asset
+        types, and the ruleset whose prose tells the events."""
+
+
+class View(ABC):
+    """What one faction may know of a state, handed to its agent at each decision.
+
+    - ``faction_id``, ``faction`` (its own record), ``turn``, ``current_turn``, ``phase``;
+    - ``decision``: the context of the decision being asked (read-only: the attack being met, the
+      location being expanded into...; the ruleset's own keys);
+    - ``to_state(rng)``: a playable state rebuilt from this knowledge alone, for planners: what the
+      faction cannot see is absent or replaced by a neutral guess, and the dice come from ``rng``.
+
+    ``state`` is the engine state itself, hidden information included. It is there for the
+    ruleset's own agents and codecs, which read it only through the filters their ruleset's view
+    documents (WWN: :meth:`assets` without rivals' Stealthed assets); a planner must search from
+    :meth:`to_state`, never from ``state``.
+    """
+
+    def __init__(self, state: GameState, faction: str):
+        self.state = state
+        self.faction_id = faction
+
+    @property
+    def faction(self) -> Any:
+        """The faction's own record."""
+        return self.state.factions[self.faction_id]
+
+    @property
+    def turn(self) -> int:
+        return self.state.turn
+
+    @property
+    def current_turn(self) -> int:
+        return self.state.current_turn
+
+    @property
+    def phase(self) -> str:
+        return self.state.phase
+
+    @property
+    def decision(self) -> Mapping[str, Any]:
+        """The context of the pending decision (read-only)."""
+        return MappingProxyType(self.state.ctx)
+
+    @abstractmethod
+    def to_state(self, rng: np.random.Generator) -> GameState:
+        """A playable state built from what this faction knows, its dice drawn from ``rng``."""
+
+
+_KIND_WORDS = {int: "a whole number", float: "a number", str: "text", bool: "true or false"}
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option an agent takes in a campaign file (``agent_options: {name: value}``): its type,
+    and the values allowed (``choices``, or a range: ``minimum``/``maximum`` inclusive, ``above``
+    exclusive). An int is accepted where a float is asked."""
+
+    kind: type
+    doc: str
+    choices: tuple[Any, ...] = ()
+    minimum: float | None = None
+    maximum: float | None = None
+    above: float | None = None
+
+    def allowed(self) -> str:
+        """The allowed values in words."""
+        if self.choices:
+            return "one of " + ", ".join(map(str, self.choices))
+        words = _KIND_WORDS.get(self.kind, self.kind.__name__)
+        bounds = []
+        if self.above is not None:
+            bounds.append(f"above {self.above:g}")
+        if self.minimum is not None:
+            bounds.append(f"of at least {self.minimum:g}")
+        if self.maximum is not None:
+            bounds.append(f"at most {self.maximum:g}")
+        return " ".join([words, " and ".join(bounds)]).strip()
+
+    def problem(self, value: Any) -> str | None:
+        """What is wrong with ``value`` (``None``: nothing).
+
+        >>> OptionSpec(int, "rollouts", minimum=1).problem(0)
+        'must be a whole number of at least 1, not 0'
+        >>> OptionSpec(float, "weight", above=0, maximum=1).allowed()
+        'a number above 0 and at most 1'
+        """
+        bad = f"must be {self.allowed()}, not {value!r}"
+        if self.choices:
+            return None if value in self.choices else bad
+        if self.kind is float:
+            ok_type = isinstance(value, int | float) and not isinstance(value, bool)
+        elif self.kind is int:
+            ok_type = isinstance(value, int) and not isinstance(value, bool)
+        else:
+            ok_type = isinstance(value, self.kind)
+        if not ok_type:
+            return bad
+        if self.minimum is not None and value < self.minimum:
+            return bad
+        if self.maximum is not None and value > self.maximum:
+            return bad
+        if self.above is not None and value <= self.above:
+            return bad
+        return None
+
+
+class Agent:
+    """A player: :meth:`act` picks one of the legal actions. Subclasses set ``name``, declare
+    the options a campaign file may give them in ``OPTIONS`` (``agent_options``; checked when
+    the campaign loads) and may set ``last_reason`` (a one-line explanation of the last
+    decision, shown in the chronicle) and fill ``pending_events`` (events to record before the
+    decision's own, e.g. a GM's veto; the runner empties it)."""
+
+    name: str = "agent"
+    OPTIONS: ClassVar[Mapping[str, OptionSpec]] = {}
+    last_reason: str | None = None
+    pending_events: list[Event] | tuple[()] = ()
+
+    def act(self, view: View, legal_actions: list[Any], rng: np.random.Generator) -> Any:
+        """The chosen action, one of ``legal_actions``; ``rng`` is the only randomness allowed."""
+        raise NotImplementedError
+
+    @classmethod
+    def for_ruleset(cls, ruleset: Any, **options: Any) -> Agent:
+        """The agent for games of ``ruleset`` (its :class:`~factionsim.core.ruleset.RulesetInfo`)
+        with ``options`` (already checked against :attr:`OPTIONS`): ``cls(**options)``. An agent
+        that plays through parts its ruleset declares (a trained policy: the env codec) overrides
+        this to take them; ``make_agent`` builds every agent this way."""
+        return cls(**options)
+
+    def check_fits(self, state: GameState) -> None:
+        """Raise :class:`CampaignError` (why, and what would fit) unless this agent can play
+        ``state``'s factions. Every agent can, except those bound to a campaign's shape (a
+        trained policy plays only the observation and action spaces it was trained on). Called
+        when a campaign's agents are made, before anything is played."""

@@ -2,7 +2,7 @@
 plain data of a campaign file or a history snapshot).
 
 >>> from factionsim.configs import default_campaign_path
->>> from factionsim.core.campaign import load_campaign
+>>> from factionsim import load_campaign
 >>> frame = load_campaign(default_campaign_path("conflict")).to_dict()
 >>> sorted(series(frame))
 ['iron-legion', 'wardens']
@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from factionsim.chronicle.markdown import Names
+from factionsim.core.names import Names
+from factionsim.core.presentation import Presentation
 
 SERIES = [("standing", "Characters standing"), ("blood", "Blood left"), ("guts", "Guts left")]
 KEY_KINDS = frozenset({"fallen", "fled", "yielded", "conflict-end", "cast", "bond", "item", "ritual",
@@ -58,3 +59,7 @@ def table(frame: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
                      f"{a.get('careful', 0)}/{a.get('creative', 0)}/{a.get('concerted', 0)}",
                      cd.get("status", "active"), skills])
     return headers, rows
+
+
+PRESENTATION = Presentation(names=names, table=table, charts=tuple(SERIES), series=series,
+                            key_kinds=KEY_KINDS)

@@ -1,7 +1,7 @@
 """The conflict game state: the engine contract of ``factionsim.core.game`` for ARC conflicts.
 
 >>> from factionsim.configs import default_campaign_path
->>> from factionsim.core.campaign import load_campaign
+>>> from factionsim import load_campaign
 >>> s = load_campaign(default_campaign_path("conflict"))
 >>> s.ruleset, s.current_actor() in s.factions
 ('conflict', True)
@@ -15,7 +15,9 @@ from typing import Any
 import numpy as np
 
 from factionsim.core.dice import Dice
-from factionsim.core.engine import DecisionState, FactionView
+from factionsim.core.engine import DecisionState
+from factionsim.core.game import View
+from factionsim.core.ruleset import DEFAULT_AGENT
 
 from . import turn
 from .model import ACTIVE, APPROACHES, DEFAULT_SETTINGS, Character, Side, Spell
@@ -53,11 +55,6 @@ class ConflictState(DecisionState):
         self.question: dict[str, Any] | None = None
 
     # ----------------------------------------------------------------- the engine contract
-    @property
-    def current_turn(self) -> int:
-        """The number of the round being played (``turn`` + 1)."""
-        return self.turn + 1
-
     def is_over(self) -> bool:
         if self.ended:
             return True
@@ -158,7 +155,7 @@ class ConflictState(DecisionState):
         s.read_rng(d)
         for sd in d["sides"]:
             side = Side(sd["id"], sd.get("name", sd["id"]), bool(sd.get("heroes", False)),
-                        bool(sd.get("surprised", False)), sd.get("agent", "random"),
+                        bool(sd.get("surprised", False)), sd.get("agent", DEFAULT_AGENT),
                         dict(sd.get("agent_options") or {}))
             s.factions[side.id] = side
             for cd in sd.get("characters", []):
@@ -189,9 +186,6 @@ class ConflictState(DecisionState):
             s.ctx = copy.deepcopy(ip.get("ctx", {}))
         s.refresh_sides()
         return s
-
-    def copy(self) -> ConflictState:
-        return ConflictState.from_dict(self.to_dict())
 
 
 def _pool(value: Any, rng: np.random.Generator) -> int:
@@ -230,7 +224,7 @@ def _character(cd: dict[str, Any], side: Side, rng: np.random.Generator) -> Char
     return c
 
 
-class ConflictView(FactionView):
+class ConflictView(View):
     """What one side knows: everything but the plans of enemy characters that have not acted
     yet this round. ``to_state(rng)`` rebuilds a playable state from that knowledge (unknown
     enemy plans are guessed as ``harm``) with dice from ``rng``."""
@@ -239,7 +233,7 @@ class ConflictView(FactionView):
         c = self.state.chars[cid]
         if c.side == self.faction_id or c.acted:
             return c.plan
-        if self.state.phase == turn.ACT and c.plan is not None and c.plan in _past(self.state):
+        if c.plan is not None and turn.is_past(self.state, c, c.plan):
             return c.plan
         return None
 
@@ -257,8 +251,3 @@ class ConflictView(FactionView):
         s.rng = rng
         return s
 
-
-def _past(state: ConflictState) -> tuple[str, ...]:
-    from .model import CATEGORIES
-
-    return CATEGORIES[:state.category]

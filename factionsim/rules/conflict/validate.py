@@ -49,7 +49,6 @@ from factionsim.core.fields import (
 from . import checks
 from .model import APPROACHES, CATEGORIES, DEFAULT_SETTINGS, SKILLS, STATUSES
 
-AGENTS = ("random", "idle", "heuristic", "manual")
 SPELL_EFFECTS = ("harm", "heal", "advantage")
 POOLS = ("blood", "guts")
 OBJECTIVES = ("none", "survive", "carry", "ritual")
@@ -67,7 +66,8 @@ SETTING_SPECS: dict[str, Spec] = {
     "injured_free_move": Int(0, 20), "stand_radius": Int(0, 200), "stand_penalty": Int(0, 20),
     "bond_cap": Int(0, 100), "minor_per_major": Int(1, 20), "reach": Int(0, 200),
     "guts_range": Int(0, 200), "aid_range": Int(0, 200), "unarmed": Int(-6, 0),
-    "advantage_rounds": Int(1, 100), "flawless_bonus": Int(0, 20), "tie_strain": Int(0, 20),
+    "advantage_rounds": Int(0, 100), "likely_tn": Int(0, 20), "flawless_bonus": Int(0, 20),
+    "tie_strain": Int(0, 20),
     "opportunity": Int(0, 20), "aoo_radius": Int(0, 200), "engaged_radius": Int(0, 200),
     "parley_fraction": Num(0, 1), "concentration_tn": Int(1, 7),
 }
@@ -129,7 +129,8 @@ OBJECTIVE = Record("objective", {
 ITEM = Record("item", {"name": Name(), "holder": Maybe(CHAR), "position": Int(0, 200)})
 ADVANTAGE = Record("advantage", {
     "id": Text(empty=False), "side": Ref("side"), "by": CHAR,
-    "targets": ListOf(CHAR, "characters"), "bonus": Int(0, 100), "until": Int(0, MAX_TURNS + 100),
+    "targets": ListOf(CHAR, "characters"), "bonus": Int(0, 100),
+    "until": Maybe(Int(0, MAX_TURNS + 100)),  # null: until an enemy removes it
 }, required=("id", "side", "by", "targets", "bonus", "until"))
 
 OUTCOMES = (checks.SUCCESS, checks.FAIL, checks.TIE, checks.FLAWLESS, checks.CONSEQUENCE,
@@ -180,15 +181,17 @@ def _job(ck: Checker, value: Any, path: Path) -> dict[str, Any]:
 
 
 IN_PROGRESS = Record("turn-in-progress", {
-    "phase": Choice(("plan", "act", "question"), "phase"), "actor": Maybe(Ref("side")),
-    "category": Int(0, len(CATEGORIES) - 1), "queue": ListOf(CHAR, "characters"),
+    "phase": Choice(("plan", "act", "question", "replan"), "phase"), "actor": Maybe(Ref("side")),
+    # counted across the passes of a round: two in a first round with a side taken by surprise
+    "category": Int(0, 2 * len(CATEGORIES) - 1), "queue": ListOf(CHAR, "characters"),
     "current": Maybe(CHAR), "plan_order": ListOf(CHAR, "characters", unique=True),
     "jobs": ListOf(Check(_job), "jobs", hi=500),
     "question": Maybe(Record("question", {"kind": Choice(("tie", "reroll"), "question"),
                                           "char": CHAR,
                                           "partners": ListOf(CHAR, "characters", lo=1)},
                              required=("kind", "char"))),
-    "ctx": Record("turn context", {"check": CHECK}),
+    "ctx": Record("turn context", {"check": CHECK,
+                                   "replan": ListOf(Ref("side"), "sides still to decide")}),
 }, required=("phase",))
 
 TOP = Record("scenario", {
@@ -214,7 +217,7 @@ def validate(data: dict[str, Any], source: str = "<scenario>",
     length = d.get("settings", {}).get("length", DEFAULT_SETTINGS["length"])
     owner = {cd["id"]: sd["id"] for sd in d["sides"] for cd in sd["characters"]}
     for i, sd in enumerate(d["sides"]):
-        ck.agent_fields(sd, ("sides", i), AGENTS)  # issue 18: the registry's check_agent goes here
+        ck.agent_fields(sd, ("sides", i))
         for j, cd in enumerate(sd["characters"]):
             _character(ck, cd, ("sides", i, "characters", j), length)
     _bonds(ck, d.get("bonds", []), owner)
@@ -226,15 +229,20 @@ def validate(data: dict[str, Any], source: str = "<scenario>",
 
 # ---------------------------------------------------------------------- rules across fields
 def _character(ck: Checker, cd: dict[str, Any], p: Path, length: int) -> None:
-    """On the field, Blood and Guts within their maxima, spell ids unique (the engine casts
-    the first of two alike and overspends it), no assisting oneself."""
+    """On the field, Blood and Guts within their maxima, spell ids unique (a spell's instances
+    are its ``uses``), no assisting oneself."""
     if "position" in cd:
         ck.integer(cd["position"], (*p, "position"), 0, length)
     for pool in ("blood", "guts"):
         top = cd.get(f"max_{pool}")
         if isinstance(top, int) and cd.get(pool, 0) > top:
             ck.integer(cd[pool], (*p, pool), 0, top)
-    ck.unique([sp["id"] for sp in cd.get("spells", [])], (*p, "spells"), "spell id")
+    first: dict[str, int] = {}
+    for k, sp in enumerate(cd.get("spells", [])):
+        if sp["id"] in first:
+            ck.fail((*p, "spells", k, "id"), f"duplicate spell id {sp['id']!r} (first at "
+                    f"spells[{first[sp['id']]}]); list a spell once and give it more uses")
+        first[sp["id"]] = k
     rnd = cd.get("round", {})
     for k, (helper, _) in enumerate(rnd.get("assists", [])):
         if helper == cd["id"]:

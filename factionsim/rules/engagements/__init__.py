@@ -5,3 +5,33 @@ Modules: ``model`` (pillars, factions, settings), ``dice`` (successes and wounds
 (the eight steps, counters, combined engagements, mercenaries), ``state`` (the engine contract),
 ``validate`` (scenario files), ``prose`` and ``present`` (chronicle and reports).
 """
+
+from __future__ import annotations
+
+from factionsim.core.game import Agent
+from factionsim.core.ruleset import AgentSpec, RulesetInfo
+from factionsim.rules import IDLE, MANUAL, POLICY, RANDOM, TRAINED
+
+from . import present, prose, validate
+from .state import EngagementsState
+
+
+def _heuristic() -> type[Agent]:
+    from factionsim.agents.engagements_heuristic import Heuristic
+
+    return Heuristic
+
+
+def _codec() -> type:
+    from factionsim.envs.engagements_codec import EngagementsCodec
+
+    return EngagementsCodec
+
+
+RULESET = RulesetInfo(
+    name="engagements", title="Anima Prime pillars and engagements", state_class=EngagementsState,
+    validate=validate.validate, faction_field="factions", prose=prose.PROSE,
+    present=present.PRESENTATION, default_campaign="ashen_thrones.yaml",
+    agents=(RANDOM, IDLE, AgentSpec("heuristic", "plays by simple rules of thumb, explains each decision",
+                                    _heuristic), MANUAL, POLICY, TRAINED),
+    codec=_codec, docs="docs/ruleset-engagements.md")

@@ -1,7 +1,7 @@
 """What reports and ``show`` need of an engagements campaign, read from campaign data (a frame).
 
 >>> from factionsim.configs import default_campaign_path
->>> from factionsim.core.campaign import load_campaign
+>>> from factionsim import load_campaign
 >>> frame = load_campaign(default_campaign_path("engagements")).to_dict()
 >>> series(frame)["iron-court"]["pillars"]
 3
@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from factionsim.chronicle.markdown import Names
+from factionsim.core.names import Names
+from factionsim.core.presentation import Presentation
 
 from .model import slugify
 
@@ -75,3 +76,7 @@ def table(frame: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
                      f"for {f['mercenary']}" if f.get("mercenary") is not None else "-",
                      "; ".join(_pillar_text(p) for p in pillars) or "-"])
     return headers, rows
+
+
+PRESENTATION = Presentation(names=names, table=table, charts=tuple(SERIES), series=series,
+                            key_kinds=KEY_KINDS)

@@ -1,7 +1,7 @@
 """The engagements game state: the engine contract of ``factionsim.core.game``.
 
 >>> from factionsim.configs import default_campaign_path
->>> from factionsim.core.campaign import load_campaign
+>>> from factionsim import load_campaign
 >>> s = load_campaign(default_campaign_path("engagements"))
 >>> s.current_actor() in s.factions
 True
@@ -16,7 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from factionsim.core.engine import DecisionState, FactionView
+from factionsim.core.engine import DecisionState
+from factionsim.core.game import View
+from factionsim.core.ruleset import DEFAULT_AGENT
 
 from . import turn
 from .model import Faction, Pillar, Settings, slugify
@@ -59,11 +61,12 @@ class EngagementsState(DecisionState):
     def view(self, faction: str) -> EngagementsView:
         return EngagementsView(self, faction)
 
-    @property
-    def current_turn(self) -> int:
-        return self.turn + 1
-
     # ----------------------------------------------------------------- queries and changes
+    def gained(self, f: Faction, rival: str, amount: int) -> None:
+        """``f`` gains ``amount`` engagement dice against ``rival``: it may now engage it."""
+        f.engagement[rival] = f.pool(rival) + amount
+        f.gained(rival, list(self.factions))
+
     def living_factions(self) -> list[Faction]:
         return [f for f in self.factions.values() if f.alive]
 
@@ -115,7 +118,7 @@ class EngagementsState(DecisionState):
             if not f.alive:
                 fd["alive"] = False
             fd["faction_dice"] = f.faction_dice
-            pools = {k: v for k, v in f.engagement.items() if v}
+            pools = {k: f.engagement[k] for k in self.factions if f.engagement.get(k)}  # file order
             if pools:
                 fd["engagement"] = pools
             if f.mercenary is not None:
@@ -124,6 +127,8 @@ class EngagementsState(DecisionState):
                 fd["renown"] = f.renown
             if f.exposed_since is not None:
                 fd["exposed_since"] = f.exposed_since
+            if f.may_engage != self.default_may_engage(f):
+                fd["may_engage"] = list(f.may_engage)
             fd["pillars"] = [self.pillars[p].to_dict() for p in f.pillars]
             d["factions"].append(fd)
         d["next_pillar"] = self.next_pillar
@@ -147,7 +152,7 @@ class EngagementsState(DecisionState):
                     if p.get("id") is not None]
         s.next_pillar = max([int(d.get("next_pillar", 1)), *(n + 1 for n in numbered)])
         for fd in d["factions"]:
-            f = Faction(id=fd["id"], name=fd.get("name", fd["id"]), agent=fd.get("agent", "random"),
+            f = Faction(id=fd["id"], name=fd.get("name", fd["id"]), agent=fd.get("agent", DEFAULT_AGENT),
                         agent_options=dict(fd.get("agent_options", {})),
                         alive=bool(fd.get("alive", True)),
                         faction_dice=int(fd.get("faction_dice", 0)),
@@ -165,17 +170,21 @@ class EngagementsState(DecisionState):
                            int(pd.get("wounds", 0)), tuple(pd.get("boons", ())))
                 s.pillars[p.id] = p
                 f.pillars.append(p.id)
+        for fd in d["factions"]:
+            f = s.factions[fd["id"]]
+            f.may_engage = list(fd["may_engage"]) if "may_engage" in fd else s.default_may_engage(f)
         s.read_rng(d)
         if "in_progress" in d:
             s.read_in_progress(d["in_progress"])
         return s
 
-    def copy(self) -> EngagementsState:
-        """An independent deep copy (RNG included)."""
-        return EngagementsState.from_dict(self.to_dict())
+    def default_may_engage(self, f: Faction) -> list[str]:
+        """Rivals a faction may engage when the file does not say: those it holds engagement
+        dice against (a scenario's starting pools count as gained)."""
+        return [r for r in self.factions if f.pool(r) > 0]
 
 
-class EngagementsView(FactionView):
+class EngagementsView(View):
     """What one faction knows: everything but its rivals' faction dice and engagement pools.
 
     ``to_state(rng)`` rebuilds a playable state from this knowledge (rivals' hidden dice and

@@ -56,9 +56,6 @@ from .model import (
     slugify,
 )
 
-#: agents that can play engagements factions (planner and policy are WWN-only for now:
-#: the planner uses WWN heuristics, agents/policy.py the WWN codec)
-AGENTS = ("random", "idle", "heuristic", "manual")
 #: the most factions a scenario may hold; the most dice one side of an engagement rolls
 MAX_FACTIONS, MAX_ENGAGEMENT_DICE = 64, 1000
 
@@ -66,7 +63,8 @@ MAX_FACTIONS, MAX_ENGAGEMENT_DICE = 64, 1000
 SETTING_SPECS: dict[str, Spec] = {
     "pillar_cap": Int(1, 10), "income_base": Int(0, 20), "income_per_pillars": Int(1, 10),
     "heal_cost": Int(0, 10), "gm_deferral": Num(0, 1), "grievance_dice": Int(0, 3),
-    "engagements_per_turn": Int(0, 5), "build_competence_max": Int(1, MAX_COMPETENCE),
+    "engagements_per_turn": Maybe(Int(0, 5)),  # null: no limit
+    "build_competence_max": Int(1, MAX_COMPETENCE),
     "build_defense_max": Int(0, MAX_DEFENSE), "renown_score": Num(0, 100),
 }
 assert set(SETTING_SPECS) == set(SETTING_KEYS)
@@ -87,6 +85,8 @@ FACTION = Record("faction", {
     "id": Slug(), "name": Name(), "agent": Later(), "agent_options": Later(), "alive": Bool(),
     "faction_dice": Int(), "engagement": MapOf(Later(), Int(), "pool"),
     "mercenary": Int(), "renown": Int(), "exposed_since": Int(0, MAX_TURNS + 1),
+    #: rivals it gained engagement dice against since it last engaged them (see _faction)
+    "may_engage": ListOf(Ref("faction"), "rivals", unique=True),
     "pillars": ListOf(PILLAR, "pillars"),
 }, required=("id",))
 
@@ -103,8 +103,10 @@ PART = Record("engagement part", {
 ENGAGEMENT = Record("engagement", {
     "aggressor": Ref("faction"), "defender": Ref("faction"), "stage": Choice(STAGES, "stage"),
     "asked": ListOf(Ref("faction"), "factions"),
-    "invite": Maybe(Record("invitation", {"faction": Ref("faction"), "price": Maybe(Int())},
+    "invite": Maybe(Record("invitation", {"faction": Ref("faction"), "price": Maybe(Int()),
+                                          "commission": Bool()},
                            required=("faction", "price"))),
+    "patron": Ref("faction"),  # a mercenary's engagement: the faction that pays for it
     "parts": ListOf(PART, "parts", lo=1, hi=MAX_FACTIONS), "current": Int(0, MAX_FACTIONS),
     "counter": Maybe(PART), "attacked": ListOf(PILLAR_ID, "pillars"),
 }, required=("aggressor", "defender", "stage", "asked", "invite", "parts", "current", "counter"))
@@ -114,6 +116,7 @@ IN_PROGRESS = Record("turn-in-progress", {
     "order_index": Int(0, MAX_FACTIONS),
     "ctx": Record("turn context", {"engaged": Int(0, 100),
                                    "deferred": ListOf(Ref("faction"), "factions"),
+                                   "commissioned": ListOf(Ref("faction"), "mercenaries"),
                                    "eng": ENGAGEMENT}),
 }, required=("phase", "actor", "order", "order_index", "ctx"))
 
@@ -147,13 +150,17 @@ def validate(data: Mapping[str, Any], source: str, lines: Mapping[Any, int] | No
 
 # ---------------------------------------------------------------------- rules across fields
 def _faction(ck: Checker, fd: dict[str, Any], path: Path, cap: int) -> dict[str, Any]:
-    ck.agent_fields(fd, path, AGENTS)  # issue 18: the registry's check_agent goes here
+    ck.agent_fields(fd, path)
     fd["faction_dice"] = fd.get("faction_dice", 0)
     others = [i for i in ck.known["faction"] if i != fd["id"]]
     for rival in fd.get("engagement", {}):
         if rival not in others:
             ck.fail((*path, "engagement", rival), "engagement dice must be held against another "
                     f"faction; one of {', '.join(others)}", rival)
+    for j, rival in enumerate(fd.get("may_engage", [])):
+        if rival == fd["id"]:
+            ck.fail((*path, "may_engage", j), "must list rival faction ids (the rivals it gained "
+                    "engagement dice against since it last engaged them), not its own", rival)
     pillars = fd.setdefault("pillars", [])
     if len(pillars) > cap:
         ck.fail((*path, "pillars"), f"at most {cap} pillars per faction (settings.pillar_cap)",

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from factionsim.core.ruleset import DEFAULT_AGENT
+
 ATTRIBUTES = ("physical", "mental", "social")
 SKILLS_BY_ATTRIBUTE = {
     "physical": ("logistics", "craft", "security", "might"),
@@ -26,7 +28,8 @@ DEFAULT_RULES: dict[str, Any] = {
     "plot_points_per_season": 1,  # [ours]
     "plot_point_cap": 5,          # [ours]
     "advances_per_season": 1,     # [ours] one "session" per season
-    "max_committed_assets": 2,    # [ours]
+    "max_committed_assets": None,  # no limit [text: none is given]; a scenario may set one
+    "create_asset_opposed": True,  # [text] a rival may oppose an asset being created
     "seize_at": 6,                # [text] a Holding at d6 may be seized
     "created_asset_names": [
         "Hired Blades", "Spy Network", "Grain Convoy", "Loyal Bannermen", "Court Favour",
@@ -95,7 +98,7 @@ class House:
     plot_points: int = 1
     advances: int = 0
     sfx: list[str] = field(default_factory=list)
-    agent: str = "random"
+    agent: str = DEFAULT_AGENT
     agent_options: dict[str, Any] = field(default_factory=dict)
     alive: bool = True
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from factionsim.chronicle.markdown import Names
+from factionsim.core.names import Names
+from factionsim.core.presentation import Presentation
 
 SERIES = [("score", "Score"), ("holdings", "Holdings"), ("stress", "Stress + Trauma (die sizes)"),
           ("assets", "Assets (all kinds)")]
@@ -61,3 +62,7 @@ def table(frame: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
             ", ".join(f"{c['from']} d{c['die']}" for c in h.complications) or "-",
             h.plot_points, h.advances, assets or "-"])
     return headers, rows
+
+
+PRESENTATION = Presentation(names=names, table=table, charts=tuple(SERIES), series=series,
+                            key_kinds=KEY_KINDS)

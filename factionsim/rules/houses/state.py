@@ -2,7 +2,7 @@
 Houses in a Succession War.
 
 >>> from factionsim.configs import default_campaign_path
->>> from factionsim.core.campaign import load_campaign
+>>> from factionsim import load_campaign
 >>> s = load_campaign(default_campaign_path("houses"))
 >>> s.ruleset, s.current_actor() in s.houses, len(s.houses)
 ('houses', True, 4)
@@ -15,7 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from factionsim.core.engine import DecisionState, FactionView
+from factionsim.core.engine import DecisionState
+from factionsim.core.game import View
+from factionsim.core.ruleset import DEFAULT_AGENT
 
 from . import turn
 from .dice import steps
@@ -46,11 +48,6 @@ class HousesState(DecisionState):
     @property
     def factions(self) -> dict[str, House]:
         return self.houses
-
-    @property
-    def current_turn(self) -> int:
-        """The number of the season being played (``turn`` + 1)."""
-        return self.turn + 1
 
     # ------------------------------------------ the engine contract (the rest: DecisionState)
     def scores(self) -> dict[str, float]:
@@ -141,7 +138,7 @@ class HousesState(DecisionState):
                 trauma=hd.get("trauma", 0) or 0,
                 complications=[dict(c) for c in hd.get("complications", [])],
                 plot_points=hd.get("plot_points", 1), advances=hd.get("advances", 0),
-                sfx=list(hd.get("sfx", [])), agent=hd.get("agent", "random"),
+                sfx=list(hd.get("sfx", [])), agent=hd.get("agent", DEFAULT_AGENT),
                 agent_options=dict(hd.get("agent_options") or {}), alive=hd.get("alive", True))
             s.houses[h.id] = h
             pending.extend((h.id, ad) for ad in hd.get("assets", []) or [])
@@ -162,12 +159,8 @@ class HousesState(DecisionState):
             s.round = d["in_progress"].get("round", 0)
         return s
 
-    def copy(self) -> HousesState:
-        """An independent deep copy (RNG included)."""
-        return HousesState.from_dict(self.to_dict())
 
-
-class HousesView(FactionView):
+class HousesView(View):
     """What one House knows (everything: nothing is hidden in this ruleset).
 
     ``to_state(rng)`` rebuilds a playable copy whose dice come from ``rng`` (for planners)."""

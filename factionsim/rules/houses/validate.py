@@ -53,8 +53,6 @@ from .turn import PHASES
 ASSET_ID = re.compile(r"^[a-z0-9][a-z0-9-]*#[0-9]{1,9}$")
 #: the most Houses a scenario may hold
 MAX_HOUSES = 32
-#: agents that can play a House (the planner and policy agents read WWN states only)
-AGENTS = ("random", "idle", "heuristic", "manual")
 HITCH = "hitch"  # the source of a complication a hitch caused (not a House)
 
 Path = tuple[str | int, ...]
@@ -84,7 +82,9 @@ def die(lo: int = 4, none_ok: bool = False) -> Check:
 RULE_SPECS: dict[str, Spec] = {
     "actions_per_season": Int(1, 20), "difficulty": ListOf(die(), "dice", lo=1, hi=10),
     "plot_points_per_season": Int(0, 20), "plot_point_cap": Int(0, 20),
-    "advances_per_season": Int(0, 20), "max_committed_assets": Int(0, 20), "seize_at": die(6),
+    "advances_per_season": Int(0, 20),
+    "max_committed_assets": Maybe(Int(0, 20)),  # null: no limit
+    "create_asset_opposed": Bool(), "seize_at": die(6),
     "created_asset_names": ListOf(Name(), "names", lo=1, hi=200),
 }
 assert set(RULE_SPECS) == set(DEFAULT_RULES)
@@ -141,6 +141,13 @@ ROLL_FIELDS = Record("roll", {
     "labels": Maybe(ListOf(Text(empty=False), "labels", hi=100)),
 }, required=("dice", "values", "kept", "total", "effect", "hitches"))
 ROLES = ("actor", "defender", "opposition")
+#: Stress or Trauma coming to a House (``extra``: a second effect die a Plot Point may buy)
+HARM = Record("incoming harm", {
+    "to": Ref("house"), "by": Ref("house"), "effect": die(none_ok=True),
+    "kind": Choice(("stress", "trauma"), "harm"),
+    "allowed": Maybe(ListOf(Text(empty=False), "traits")),
+    "used": ListOf(Text(empty=False), "traits"), "extra": die(none_ok=True),
+}, required=("to", "by", "effect", "kind", "allowed"))
 #: ``in_progress.ctx``: the House action under way (see ``turn.py`` and ``outcomes.py``)
 CTX = Record("turn context", {
     "actor": Ref("house"), "free": Bool(), "kind": Choice(ACTION_KINDS, "House action"),
@@ -153,13 +160,10 @@ CTX = Record("turn context", {
     }, required=("house", "role", "dice", "labels", "committed", "hinder")),
     "committed": ListOf(Text(empty=False), "assets"), "skill": Choice(SKILLS, "skill"),
     "ask": Choice(("solidify", "lasting"), "question"), "asset": Text(empty=False),
-    "harm": Record("incoming harm", {
-        "to": Ref("house"), "by": Ref("house"), "effect": die(none_ok=True),
-        "kind": Choice(("stress", "trauma"), "harm"),
-        "allowed": Maybe(ListOf(Text(empty=False), "traits")),
-        "used": ListOf(Text(empty=False), "traits"),
-    }, required=("to", "by", "effect", "kind", "allowed")),
+    "harm": HARM, "harm_next": HARM,  # harm_next: the Trauma of "Stress and Trauma", to come
     "success": Bool(),
+    "asking": ListOf(Ref("house"), "Houses"),  # rivals still to be asked to oppose a new asset
+    "fleeting": ListOf(Text(empty=False), "assets"),  # committed fleeting assets, spent at the end
 })
 IN_PROGRESS = Record("turn-in-progress", {
     "phase": Choice(tuple(p for p in PHASES if p != "turn-start") + ("next",), "phase"),
@@ -197,7 +201,7 @@ def validate(data: Mapping[str, Any], source: str, lines: Mapping[Any, int] | No
 
 # ---------------------------------------------------------------------- rules across fields
 def _house(ck: Checker, h: dict[str, Any], path: Path) -> dict[str, Any]:
-    ck.agent_fields(h, path, AGENTS)  # issue 18: the registry's check_agent goes here
+    ck.agent_fields(h, path)
     h.setdefault("name", h["id"])
     dist = h.setdefault("distinctions", [{"name": h["name"], "die": 8}])
     names: set[str] = set()

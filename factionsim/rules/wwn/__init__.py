@@ -1,0 +1,49 @@
+"""Worlds Without Number factions (chapter 6), the main ruleset.
+
+Modules: ``data`` (asset stat lines, from ``assets.yaml``), ``model`` (factions, assets, goals),
+``state`` (the engine contract), ``turn`` (the faction turn as decision points), ``flow``
+(decisions asked half-way through a rule), ``checks``, ``combat``, ``movement``, ``economy``,
+``goals``, ``tags``, ``abilities`` (the hook points asset abilities use) and ``ability/`` (the
+abilities), ``validate`` (campaign files), ``schema`` (their JSON Schema), ``generate``
+(``factionsim new``), ``prose`` and ``present`` (chronicle and reports), ``forecast`` and
+``odds`` (what ``factionsim forecast`` counts, and the odds of one attack).
+"""
+
+from __future__ import annotations
+
+from factionsim.core.game import Agent
+from factionsim.core.ruleset import AgentSpec, RulesetInfo
+from factionsim.rules import IDLE, MANUAL, POLICY, RANDOM, TRAINED
+
+from . import forecast, present, prose, schema, validate
+from .state import WwnState
+
+
+def _heuristic() -> type[Agent]:
+    from factionsim.agents.wwn_heuristic import HeuristicAgent
+
+    return HeuristicAgent
+
+
+def _planner() -> type[Agent]:
+    from factionsim.agents.planner import PlannerAgent
+
+    return PlannerAgent
+
+
+def _codec() -> type:
+    from factionsim.envs.wwn_codec import WwnCodec
+
+    return WwnCodec
+
+
+RULESET = RulesetInfo(
+    name="wwn", title="Worlds Without Number factions", state_class=WwnState,
+    validate=validate.validate, faction_field="factions", prose=prose.PROSE,
+    present=present.PRESENTATION, default_campaign="shattered_march.yaml",
+    agents=(RANDOM, IDLE,
+            AgentSpec("heuristic", "goal-driven, explains each decision", _heuristic),
+            AgentSpec("planner", "looks ahead with the rules as its forward model", _planner),
+            MANUAL, POLICY, TRAINED),
+    codec=_codec, schema=schema.campaign_schema, docs="docs/rules-wwn.md",
+    forecasting=forecast.FORECASTING)

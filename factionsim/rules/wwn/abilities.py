@@ -1,7 +1,7 @@
 """Asset abilities: code registered by asset id, called by the rules at fixed hook points.
 
 Stats live in ``assets.yaml``; only abilities that change the rules are code. An ability module
-registers functions for the hooks it needs::
+(``ability/``) registers functions for the hooks it needs (:mod:`.hooks`)::
 
     @register("court-patronage", "income")
     def _patronage(state, asset, events): ...
@@ -10,45 +10,8 @@ The rules call the ``run_*`` / query functions below at each hook point; with no
 registered for the assets in play they change nothing. Which assets have a registered ability is
 listed by :func:`implemented`; ``docs/assets.md`` is generated from it.
 
-Hook points (and what each registered function receives / returns):
-
-- ``income``            (state, asset, events) -> None — extra income at the start of the turn
-- ``upkeep``            (state, asset, events) -> None — the asset's own upkeep
-- ``free_options``      (state, asset) -> list[str] — options of its free action this turn
-- ``free_use``          (state, asset, option, events) -> None — use the free action
-- ``extra_attack_dice`` (state, attacking_asset, asset) -> int
-- ``extra_defense_dice`` (state, defending_asset, attack_line, asset) -> int
-- ``check_dice``        (state, attacker_side, defender_side, location, asset) -> None
-- ``can_defend``        (state, defending_asset, attacking_asset) -> bool
-- ``damage_allowed``    (state, source_asset, target_asset) -> bool
-- ``after_attack``      (state, attacker, defender, success, events) -> None
-- ``expand_dice``       (state, faction, location, asset) -> int — extra dice on Expand checks
-- ``on_destroyed``      (state, asset, source, events, cause, asset_with_ability) -> bool (saved)
-- ``reroll_options``    (state, check, holder) -> list[UseAbility]; ``reroll_use`` (state, check,
-  choice, holder, events) — rerolls offered after any check (Just As Planned, Mindbenders)
-- ``negate_options``    (state, attacker, defender, holder) -> list[UseAbility]; ``negate_use``
-  (state, args, holder, events) — negate a successful attack (Useful Idiots)
-- ``save_options``      (state, attacker, defender, holder) -> list[UseAbility]; ``save_use``
-  (state, args, holder, events) -> bool — keep an asset an attack destroys (Healers, Lead or Silver)
-- ``special_hit``       (state, attacker, defender, events) -> None — the effect of a successful
-  attack whose damage is "special" (keyed by the attacker's type)
-- ``counter_allowed``   (state, attacker, defender) -> bool (keyed by the attacker's type)
-- ``can_target``        (state, attacker, defender) -> bool — keyed by the attacker's type: which
-  assets it may attack at all; the defender may only pick those (Occult Countermeasures, Pleaders)
-- ``profit_dice``       (state, rolling_asset, holder) -> int — read by the Wealth profit rolls
-  (Farmers, Manufactory...): nonzero rolls the profit die twice, keeping the better (Ancient
-  Mechanisms)
-- ``discount`` / ``discount_used`` — purchase discounts earned this turn, see :func:`cost_modifier`
-  and :func:`on_purchase` (Merchant Prince, Usurers)
-- ``entry_toll``        (state, asset, location, holder) -> int — the most Treasure a Move Asset
-  into ``location`` may cost (0: free); ``enter_delayed`` (state, asset, location, holder,
-  events) pays it and delays the arrival (Interrupted Logistics); see :func:`delay_entry`
-- ``left_play``         (state, asset, holder, events) -> None — ``asset`` is about to leave play
-  (destroyed, sold, lost); the holder is still in play (Hired Friends)
-- ``after_defend``      (state, attacker, defender, success, events) -> None — keyed by the
-  defender's type, after every attack it met (Temple Fanatics)
-- ``extra_defenders``   (state, target_faction, attacking_asset, holder) -> bool — the holder may
-  meet an attack made away from its location (Fortification Program)
+The hook points, with what each registered function receives and returns, are declared in
+:data:`factionsim.rules.wwn.hooks.HOOK_POINTS`; ``register`` refuses any other name.
 
 Options offered to a faction are ``UseAbility(asset_id, option)`` actions; the engine adds
 ``decline``. The faction that owns the offering asset is the one asked.
@@ -56,11 +19,21 @@ Options offered to a faction are ``UseAbility(asset_id, option)`` actions; the e
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from factionsim.core.game import Event
+
+from .hooks import (
+    DICE_CAPS,
+    ENTERS_STEALTHED,
+    HOOKS,
+    SUMMARIES,
+    TRIGGERED_AT_TURN_START,
+    UNSELLABLE,
+    implemented,
+    register,
+)
 
 if TYPE_CHECKING:
     from factionsim.core.game import Action
@@ -70,30 +43,16 @@ if TYPE_CHECKING:
     from .model import Asset
     from .state import WwnState
 
-HOOKS: dict[str, dict[str, Callable[..., Any]]] = defaultdict(dict)
-SUMMARIES: dict[str, str] = {}
-
-
-def register(asset_type: str, hook: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Register ``fn`` as ``asset_type``'s handler for ``hook``."""
-
-    def wrap(fn: Callable[..., Any]) -> Callable[..., Any]:
-        HOOKS[hook][asset_type] = fn
-        return fn
-
-    return wrap
-
-
-def implemented() -> set[str]:
-    """Asset ids with at least one registered ability hook."""
-    return {t for table in HOOKS.values() for t in table} | ENTERS_STEALTHED | UNSELLABLE
+# (declared in .hooks; the ability modules import them from here too)
+__all__ = ["DICE_CAPS", "ENTERS_STEALTHED", "HOOKS", "SUMMARIES", "TRIGGERED_AT_TURN_START",
+           "UNSELLABLE", "implemented", "register"]
 
 
 def _holders(state: WwnState, hook: str) -> list[tuple[Asset, Callable[..., Any]]]:
     """The assets in play with a ``hook`` ability, in asset order, with their functions.
 
     Cached per hook until the asset table changes (an asset enters or leaves play)."""
-    table = HOOKS.get(hook)
+    table = HOOKS[hook]
     if not table:
         return []
     version, cache = state.holders_cache
@@ -148,11 +107,23 @@ def _pay_ransom(state: WwnState, asset: Asset, events: list[Event]) -> None:
     source = asset.status.pop("disabled_by", None)
     f = state.factions[asset.owner]
     f.treasure -= price
-    if asset.id in state.ctx.get("used", []):
-        state.ctx["used"].remove(asset.id)
     events.append(Event(state.current_turn, "ability", f.id, {
         "source": source or asset.id, "effect": "ransom-paid", "asset": asset.id, "paid": price,
         "treasure": f.treasure}))
+
+
+def free_use_key(state: WwnState, asset: Asset, option: str) -> str | None:
+    """What using free-action ``option`` of ``asset`` uses up for the turn (``state.ctx["used"]``):
+    the asset's id for its one free ability, ``"<id>/<name>"`` for a second ability of its own
+    (``free_ability`` hook), None when nothing is used up (paying a ransom; abilities whose text
+    sets no limit per turn)."""
+    if option == PAY_RANSOM:
+        return None
+    fn = HOOKS["free_ability"].get(asset.type)
+    name = "" if fn is None else fn(state, asset, option)
+    if name is None:
+        return None
+    return f"{asset.id}/{name}" if name else asset.id
 
 
 def extra_attack_dice(state: WwnState, attacker: Asset) -> int:
@@ -162,10 +133,6 @@ def extra_attack_dice(state: WwnState, attacker: Asset) -> int:
 def extra_defense_dice(state: WwnState, defender: Asset, line: AttackLine) -> int:
     return sum(fn(state, defender, line, holder)
                for holder, fn in _holders(state, "extra_defense_dice"))
-
-
-#: ``check_dice`` hooks that cap dice (Blackmail) run after those that add dice.
-DICE_CAPS: set[str] = set()
 
 
 def adjust_check_dice(state: WwnState, attacker: Side, defender: Side, location: str | None) -> None:
@@ -233,40 +200,40 @@ def save_use(state: WwnState, args: dict[str, Any], events: list[Event]) -> bool
 
 def special_hit(state: WwnState, attacker: Asset, defender: Asset, events: list[Event]) -> bool:
     """A successful attack whose effect is the ability's instead of damage dice."""
-    fn = HOOKS.get("special_hit", {}).get(attacker.type)
+    fn = HOOKS["special_hit"].get(attacker.type)
     return fn is not None and (fn(state, attacker, defender, events) is not False)
 
 
 def counter_allowed(state: WwnState, attacker: Asset, defender: Asset) -> bool:
-    fn = HOOKS.get("counter_allowed", {}).get(attacker.type)
+    fn = HOOKS["counter_allowed"].get(attacker.type)
     return fn is None or fn(state, attacker, defender)
 
 
 def can_defend(state: WwnState, defender: Asset, attacker: Asset) -> bool:
     """``can_defend`` keyed by the defender's type (state, defender, attacker), and ``can_target``
     keyed by the attacker's type (state, attacker, defender): assets it may attack at all."""
-    fn = HOOKS.get("can_defend", {}).get(defender.type)
-    target_fn = HOOKS.get("can_target", {}).get(attacker.type)
+    fn = HOOKS["can_defend"].get(defender.type)
+    target_fn = HOOKS["can_target"].get(attacker.type)
     return (fn is None or fn(state, defender, attacker)) and \
         (target_fn is None or target_fn(state, attacker, defender))
 
 
 def damage_allowed(state: WwnState, source: Asset, target: Asset) -> bool:
-    table = HOOKS.get("damage_allowed", {})
+    table = HOOKS["damage_allowed"]
     return all(fn(state, source, target) for t, fn in table.items() if t in (source.type, target.type))
 
 
 def after_attack(state: WwnState, attacker: Asset, defender: Asset, success: bool,
                  events: list[Event]) -> None:
-    fn = HOOKS.get("after_attack", {}).get(attacker.type)
+    fn = HOOKS["after_attack"].get(attacker.type)
     if fn is not None:
         fn(state, attacker, defender, success, events)
 
 
 def after_defend(state: WwnState, attacker: Asset, defender: Asset, success: bool,
                  events: list[Event]) -> None:
-    fn = HOOKS.get("after_defend", {}).get(defender.type)
-    if fn is not None and defender.id in state.assets:
+    fn = HOOKS["after_defend"].get(defender.type)
+    if fn is not None:
         fn(state, attacker, defender, success, events)
 
 
@@ -300,10 +267,10 @@ def expand_extra_dice(state: WwnState, faction: str, location: str) -> int:
 #                                   (Bewitching Charmer)
 #   "infested_by": id            -> cannot be used while that asset is in play, in the same
 #                                   location and still has "infesting": this asset (Seditionists)
-#   "arriving": location         -> a delayed Move Asset: the asset arrives there at the start of
-#                                   its owner's next turn (Interrupted Logistics)
+#   "arriving": location         -> a delayed entry (by any move): the asset arrives there at the
+#                                   start of its owner's next turn (Interrupted Logistics)
 #   "may_stay": location         -> not forbidden in that location (carried there by a Vanguard
-#                                   Unit); cleared when the asset moves
+#                                   Unit); cleared when the asset moves anywhere else
 
 
 def usable(state: WwnState, asset: Asset) -> bool:
@@ -327,12 +294,12 @@ def free_usable(state: WwnState, asset: Asset) -> bool:
 
 def can_attack(state: WwnState, asset: Asset) -> bool:
     """``can_attack`` hook (state, asset) -> bool keyed by type (War Fleet...)."""
-    fn = HOOKS.get("can_attack", {}).get(asset.type)
+    fn = HOOKS["can_attack"].get(asset.type)
     return usable(state, asset) and (fn is None or fn(state, asset))
 
 
 def has_special_hit(asset: Asset) -> bool:
-    return asset.type in HOOKS.get("special_hit", {})
+    return asset.type in HOOKS["special_hit"]
 
 
 def attack_options(state: WwnState, faction: str, done: list[str]) -> list[tuple[str, str]]:
@@ -394,7 +361,7 @@ def cost_modifier(state: WwnState, faction: str, type_id: str, location: str) ->
     called once per registered type whether or not such an asset is still in play, ``running``
     being the modifier so far (Merchant Prince, Usurers)."""
     total = asset_cost_modifier(state, faction, type_id, location)
-    for fn in HOOKS.get("discount", {}).values():
+    for fn in HOOKS["discount"].values():
         total += fn(state, faction, type_id, location, total)
     return total
 
@@ -417,12 +384,8 @@ def on_purchase(state: WwnState, asset: Asset, cost: int, events: list[Event]) -
     """``on_purchase`` hook (state, new_asset, cost, holder, events) — discounts used up."""
     for holder, fn in _holders(state, "on_purchase"):
         fn(state, asset, cost, holder, events)
-    for fn in HOOKS.get("discount_used", {}).values():  # (state, new_asset, events)
+    for fn in HOOKS["discount_used"].values():  # (state, new_asset, events)
         fn(state, asset, events)
-
-
-ENTERS_STEALTHED: set[str] = set()  # asset types that always begin play Stealthed
-UNSELLABLE: set[str] = set()  # asset types that cannot be sold or disbanded
 
 
 def turn_start_holders(state: WwnState, faction: str) -> list[str]:
@@ -435,13 +398,24 @@ def turn_start_holders(state: WwnState, faction: str) -> list[str]:
 
 
 def turn_start(state: WwnState, asset: Asset, events: list[Event]) -> None:
-    if "arriving" in asset.status:
-        from .movement import move_asset
+    """The ``turn_start`` hook of ``asset`` (see :func:`factionsim.rules.wwn.movement.start_of_turn`,
+    which first completes a delayed move). A paralysed faction triggers none of the abilities in
+    :data:`TRIGGERED_AT_TURN_START` (an ``ability-blocked`` event says so)."""
+    fn = HOOKS["turn_start"].get(asset.type)
+    if fn is None or asset.id not in state.assets or _asking(state):
+        return
+    if asset.type in TRIGGERED_AT_TURN_START and paralysis_blocks(state, asset.owner):
+        events.append(Event(state.current_turn, "ability-blocked", asset.owner,
+                            {"source": asset.id, "reason": "paralysed"}))
+        return
+    fn(state, asset, events)
 
-        move_asset(state, asset, asset.status["arriving"], events, cause="arrive")
-    fn = HOOKS.get("turn_start", {}).get(asset.type)
-    if fn is not None and asset.id in state.assets and not _asking(state):
-        fn(state, asset, events)
+
+def paralysis_blocks(state: WwnState, faction: str) -> bool:
+    """Whether ``faction`` is in the turn after abandoning a goal and may trigger no asset
+    abilities in it (6.2.0; house rule ``paralysis_blocks_abilities``). True only while its own
+    turn starts: the flag is cleared before its abilities step."""
+    return state.house_rules.paralysis_blocks_abilities and state.factions[faction].paralysed
 
 
 def _asking(state: WwnState) -> bool:
@@ -477,13 +451,6 @@ def turn_end(state: WwnState, faction: str, events: list[Event]) -> None:
     for holder, fn in _holders(state, "turn_end"):
         if holder.owner == faction and holder.id in state.assets:
             fn(state, holder, events)
-
-
-def _load_ability_modules() -> None:
-    from .ability import cunning, force, wealth, wealth_movement  # noqa: F401  (registration on import)
-
-
-_load_ability_modules()
 
 
 def on_act(state: WwnState, asset: Asset, events: list[Event]) -> None:

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import flow
+from . import abilities, flow
+from .actions import Decline
 from .data import MAGIC_LEVELS
 
 if TYPE_CHECKING:
@@ -102,7 +103,21 @@ def _antimagic(asset: Asset | None, opponent: Faction) -> bool:
             and asset.kind.magic_level >= _MEDIUM)
 
 
-def attribute_check(
+def attribute_check(state: WwnState, attacker: Faction, attacker_attribute: str, defender: Faction,
+                    defender_attribute: str, **options: Any) -> CheckResult:
+    """Roll an attribute check. ``options`` are :func:`check_sides`'s: ``attacking_asset`` /
+    ``defending_asset`` during an Attack (for Antimagical), extra dice from assets and
+    abilities."""
+    att, dfn, auto = check_sides(state, attacker, attacker_attribute, defender, defender_attribute,
+                                 **options)
+    if auto is not None:
+        return CheckResult(att, dfn, auto == "attacker", f"massive {auto}")
+    att.roll(state.rng)
+    dfn.roll(state.rng)
+    return CheckResult(att, dfn, att.total > dfn.total)
+
+
+def check_sides(
     state: WwnState,
     attacker: Faction,
     attacker_attribute: str,
@@ -113,25 +128,21 @@ def attribute_check(
     defending_asset: Asset | None = None,
     extra_attacker_dice: int = 0,
     extra_defender_dice: int = 0,
-) -> CheckResult:
-    """Roll an attribute check. ``attacking_asset`` / ``defending_asset`` are given during an
-    Attack (for Antimagical); extra dice come from assets and abilities."""
+) -> tuple[Side, Side, str | None]:
+    """The two sides of a check before any die is rolled (ratings, dice kept, Antimagical,
+    the dice abilities add or cap) and who wins without dice (``"attacker"``/``"defender"``
+    by Massive, else ``None``): what :func:`attribute_check` rolls, and what the odds of a
+    check are worked out from (:mod:`.odds`)."""
     att = Side(attacker.id, attacker_attribute, attacker.rating(attacker_attribute),
                tag_dice(attacker, attacker_attribute) + extra_attacker_dice,
                _antimagic(attacking_asset, defender))
     dfn = Side(defender.id, defender_attribute, defender.rating(defender_attribute),
                tag_dice(defender, defender_attribute) + extra_defender_dice,
                _antimagic(defending_asset, attacker))
-    from . import abilities  # ability hooks may cap dice (e.g. Blackmail)
 
     in_play = attacking_asset or defending_asset
     abilities.adjust_check_dice(state, att, dfn, in_play.location if in_play else None)
-    auto = massive_winner(attacker, att.rating, defender, dfn.rating)
-    if auto is not None:
-        return CheckResult(att, dfn, auto == "attacker", f"massive {auto}")
-    att.roll(state.rng)
-    dfn.roll(state.rng)
-    return CheckResult(att, dfn, att.total > dfn.total)
+    return att, dfn, massive_winner(attacker, att.rating, defender, dfn.rating)
 
 
 def massive_winner(attacker: Faction, att_rating: int, defender: Faction, def_rating: int) -> str | None:
@@ -157,9 +168,6 @@ def start_check(state: WwnState, attacker: str, attacker_attribute: str, defende
 
 
 def _offer_rerolls(state: WwnState, then: str, args: dict[str, Any], events: list) -> None:
-    from . import abilities
-    from .actions import Decline
-
     check = CheckResult.from_state(args["check"])
     declined = args.get("declined", [])
     offer = None if check.automatic else abilities.reroll_options(state, check, declined)
@@ -174,8 +182,6 @@ def _offer_rerolls(state: WwnState, then: str, args: dict[str, Any], events: lis
 
 @flow.step("check-reroll")
 def _reroll(state: WwnState, args: dict[str, Any], events: list) -> None:
-    from . import abilities
-
     args = dict(args)
     choice, then, asked = args.pop("choice"), args.pop("then"), args.pop("asked")
     if choice == "decline":

@@ -5,6 +5,11 @@ On a success the defending asset takes the attack's damage dice; on a failure th
 the defender's counterattack dice, if it has any. Damage to a Base of Influence is also dealt to
 the owning faction's HP, without overflow. An asset at 0 HP is destroyed; a faction at 0 HP
 collapses and all its assets are removed.
+
+Every attack that reaches its outcome ends in :func:`finish_attack`, which runs the attacking
+asset's after-attack ability and the defending asset's after-defend ability whether or not they
+are still in play and whether or not the hit was negated; each ability decides what it does then
+(the table is in ``docs/rules-wwn.md``, "The attack chain").
 """
 
 from __future__ import annotations
@@ -60,6 +65,9 @@ def destroy_asset(state: WwnState, asset: Asset, source: str | None, events: lis
         return
     abilities.left_play(state, asset, events)
     state.assets.pop(asset.id, None)
+    owner = state.factions[asset.owner]
+    if asset.is_base and asset.location == owner.headquarters:
+        owner.headquarters_lost = True  # it is gone for good: loading never rebuilds it
     events.append(Event(state.current_turn, "destroyed", source,
                         {"asset": asset.id, "owner": asset.owner, "location": asset.location,
                          "cause": cause}))
@@ -89,23 +97,37 @@ def collapse(state: WwnState, faction_id: str, source: str | None, events: list[
         goals.on_collapse(state, source, faction_id)
 
 
+def begin_attack(state: WwnState, attacker: Asset, events: list[Event]) -> None:
+    """``attacker`` attacks: with the Attack action, or with an ability whose text calls its roll
+    an attack (Cryptomancers, Informers, Vigilant Agents). It acts (qualities held "until it acts"
+    lapse) and a Stealthed attacker loses its Stealth: 6.3.0, Stealth is lost "when the Stealthed
+    Asset Attacks something". The one rule for every asset that attacks."""
+    abilities.on_act(state, attacker, events)
+    if attacker.stealth:
+        attacker.stealth = False
+        events.append(Event(state.current_turn, "revealed", attacker.owner,
+                             {"asset": attacker.id, "reason": "attacked"}))
+
+
 def start_attack(state: WwnState, attacker: Asset, defender: Asset, events: list[Event],
                  cause: str = "attack") -> None:
     """Begin one asset's attack on another; the chain may pause for reactions (rerolls, Useful
     Idiots, Healers...). Run it with :func:`flow.run` so the game returns to the calling phase."""
     line = attacker.kind.attack
-    abilities.on_act(state, attacker, events)
-    if attacker.stealth:  # attacking reveals a Stealthed asset
-        attacker.stealth = False
-        events.append(Event(state.current_turn, "revealed", attacker.owner,
-                             {"asset": attacker.id, "reason": "attacked"}))
+    begin_attack(state, attacker, events)
     start_check(
         state, attacker.owner, line.attacker, defender.owner, line.defender, "attack-outcome",
         {"attacker": attacker.id, "defender": defender.id, "cause": cause}, events,
-        attacking_asset=attacker, defending_asset=defender,
-        extra_attacker_dice=abilities.extra_attack_dice(state, attacker),
-        extra_defender_dice=abilities.extra_defense_dice(state, defender, line),
+        **attack_check_options(state, attacker, defender),
     )
+
+
+def attack_check_options(state: WwnState, attacker: Asset, defender: Asset) -> dict[str, Any]:
+    """The options of the attribute check of ``attacker``'s attack on ``defender``: the assets
+    (Antimagical) and the extra dice abilities give each side."""
+    return {"attacking_asset": attacker, "defending_asset": defender,
+            "extra_attacker_dice": abilities.extra_attack_dice(state, attacker),
+            "extra_defender_dice": abilities.extra_defense_dice(state, defender, attacker.kind.attack)}
 
 
 def resolve_attack(state: WwnState, attacker: Asset, defender: Asset, events: list[Event],
@@ -118,8 +140,8 @@ def resolve_attack(state: WwnState, attacker: Asset, defender: Asset, events: li
 def _attack_outcome(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
     attacker = state.assets.get(args["attacker"])
     defender = state.assets.get(args["defender"])
-    if attacker is None or defender is None:  # a reaction took one of them out of play
-        return
+    if attacker is None or defender is None:  # a reaction to the check took one out of play:
+        return                                # the attack has no outcome
     check = CheckResult.from_state(args["check"])
     events.append(Event(state.current_turn, args["cause"], attacker.owner, {
         "attacker": attacker.id, "defender": defender.id, "location": attacker.location,
@@ -136,25 +158,23 @@ def _attack_outcome(state: WwnState, args: dict[str, Any], events: list[Event]) 
         _offer_damage_reroll(state, {**args, "roll": _roll(roll), "roller": defender.owner,
                                      "target": attacker.id, "then": "attack-counter"}, events)
     else:
-        _attack_failed(state, args, events)
+        finish_attack(state, attacker, defender, False, events)
 
 
 @flow.step("attack-negate")
 def _attack_negate(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
     if args["choice"] == "decline":
         _hit(state, args, events)
-    else:
-        abilities.negate_use(state, args, events)
-        attacker, defender = state.assets.get(args["attacker"]), state.assets.get(args["defender"])
-        if not flow.asking(state) and attacker is not None and defender is not None:
-            abilities.after_defend(state, attacker, defender, True, events)
+        return
+    attacker, defender = state.assets[args["attacker"]], state.assets[args["defender"]]
+    abilities.negate_use(state, args, events)
+    finish_attack(state, attacker, defender, False, events)  # negated: not a successful attack
 
 
 def _hit(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
     attacker, defender = state.assets[args["attacker"]], state.assets[args["defender"]]
     if abilities.special_hit(state, attacker, defender, events):
-        abilities.after_attack(state, attacker, defender, True, events)
-        abilities.after_defend(state, attacker, defender, True, events)
+        finish_attack(state, attacker, defender, True, events)
         return
     roll = Dice.parse(attacker.kind.attack.damage).roll(state.rng)
     _offer_damage_reroll(state, {**args, "roll": _roll(roll), "roller": attacker.owner,
@@ -210,9 +230,7 @@ def _attack_hit(state: WwnState, args: dict[str, Any], events: list[Event]) -> N
         return
     else:
         damage_asset(state, defender, total, attacker.owner, events, args["cause"], args["roll"])
-    if attacker.id in state.assets:
-        abilities.after_attack(state, attacker, state.assets.get(defender.id, defender), True, events)
-    abilities.after_defend(state, attacker, defender, True, events)
+    finish_attack(state, attacker, defender, True, events)
 
 
 @flow.step("attack-save")
@@ -228,31 +246,34 @@ def _attack_save(state: WwnState, args: dict[str, Any], events: list[Event]) -> 
             return
     if args["choice"] == "decline" or not abilities.save_use(state, args, events):
         destroy_asset(state, defender, attacker.owner if attacker else None, events, args["cause"])
-    if attacker is not None and attacker.id in state.assets:
-        abilities.after_attack(state, attacker, defender, True, events)
     if attacker is not None:
-        abilities.after_defend(state, attacker, defender, True, events)
+        finish_attack(state, attacker, defender, True, events)
 
 
 @flow.step("attack-counter")
 def _attack_counter(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
     """The failed attack's counterattack roll is final: the attacker takes it."""
     attacker, defender = state.assets.get(args["attacker"]), state.assets.get(args["defender"])
-    if attacker is not None and defender is not None:
-        if abilities.damage_allowed(state, defender, attacker):
-            damage_asset(state, attacker, args["roll"]["total"], defender.owner, events,
-                         "counterattack", args["roll"])
-        else:
-            events.append(Event(state.current_turn, "immune", attacker.owner,
-                                {"asset": attacker.id, "attacker": defender.id, "roll": args["roll"]}))
-    _attack_failed(state, args, events)
+    if attacker is None or defender is None:
+        return
+    if abilities.damage_allowed(state, defender, attacker):
+        damage_asset(state, attacker, args["roll"]["total"], defender.owner, events,
+                     "counterattack", args["roll"])
+    else:
+        events.append(Event(state.current_turn, "immune", attacker.owner,
+                            {"asset": attacker.id, "attacker": defender.id, "roll": args["roll"]}))
+    finish_attack(state, attacker, defender, False, events)
 
 
-def _attack_failed(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
-    attacker, defender = state.assets.get(args["attacker"]), state.assets.get(args["defender"])
-    if attacker is not None and defender is not None:
-        abilities.after_attack(state, attacker, defender, False, events)
-        abilities.after_defend(state, attacker, defender, False, events)
+def finish_attack(state: WwnState, attacker: Asset, defender: Asset, success: bool,
+                  events: list[Event]) -> None:
+    """The end of an attack that reached its outcome: ``after_attack`` (the attacker's type) and
+    ``after_defend`` (the defender's), always, even when one of them has left play (the
+    counterattack destroyed the attacker, the hit destroyed the defender) or the hit was negated.
+    ``success`` is False for a failed or negated attack; each ability decides what it does when
+    its asset is gone (docs/rules-wwn.md, "The attack chain")."""
+    abilities.after_attack(state, attacker, defender, success, events)
+    abilities.after_defend(state, attacker, defender, success, events)
 
 
 def _roll(roll: Roll) -> dict[str, Any]:

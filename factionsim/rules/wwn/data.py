@@ -27,6 +27,9 @@ HP_FROM_RATING = (0, 1, 2, 4, 6, 9, 12, 16, 20)
 #: step 5 -> 6 at 9 and 6 -> 7 at 12: each step costs the table value of the rating it starts
 #: from (the XP column equals the HP column; rating 1's blank read as 1).
 XP_TO_RAISE = (0, 0, 1, 2, 4, 6, 9, 12, 16)
+#: The XP table read the other way (house rule ``xp_cost: table``): a step costs the table value
+#: at the rating it reaches (5 -> 6 costs 12), as the Foundry VTT system charges.
+XP_AT_NEW_RATING = (0, 0, 2, 4, 6, 9, 12, 16, 20)
 
 BASE_OF_INFLUENCE = "base-of-influence"
 

@@ -6,7 +6,8 @@ and checked in the goal step at the end of the faction's turn. Our readings of t
 - Blood the Enemy counts damage this faction deals to hostile factions' assets and Bases, by its
   attacks and its counterattacks; the amount needed is F+C+W when the goal is adopted.
 - Destroy the Foe completes when a hostile faction collapses from damage this faction dealt;
-  its difficulty is 2 + the average of F, C, W (rounded up) at completion.
+  its difficulty is 2 + the average of the *destroyed* faction's F, C, W (rounded up) when it
+  collapses ("the faction's" read as the foe's: the goal is sized by what was destroyed).
 - Eliminate Target names an undamaged hostile non-Base asset; it fails (free goal change) when the
   goal step of the third turn after adoption arrives without this faction destroying it, or when
   the target leaves play some other way.
@@ -18,7 +19,8 @@ and checked in the goal step at the end of the faction's turn. Our readings of t
 - Peaceable Kingdom counts this faction's turns without an Attack action since adoption; an
   Attack resets the count.
 - Root Out the Enemy names a hostile Base (``faction@location``); difficulty is half the average
-  of that faction's ratings, rounded up, fixed at adoption.
+  of the ratings of the faction that *rules the location* (its ``ruler``; the Base's owner where
+  the location has no living ruler), rounded up, fixed at adoption.
 - Sphere Dominance names an attribute; it needs that many hostile non-Base assets of the attribute
   destroyed by this faction (the rating at adoption); difficulty is half that, rounded up.
 - Wealth of Kingdoms is advanced with ``bribe N`` in the goal step; it needs 4 x Wealth spent and
@@ -107,8 +109,13 @@ def options(state: WwnState, faction: Faction) -> list[ChooseGoal]:
     return out
 
 
-def adopt(state: WwnState, faction: Faction, choice: ChooseGoal) -> Goal:
-    g = Goal(choice.goal, choice.target, started=state.current_turn, needed=1,
+def adopt(state: WwnState, faction: Faction, choice: ChooseGoal, started: int | None = None) -> Goal:
+    """Set up goal ``choice`` for ``faction``. ``started`` is the turn it counts as adopted in
+    (default: the turn being played, whose goal step adopts it); a goal written in a campaign file
+    counts as adopted at the end of the last turn played (``state.turn``), so Eliminate Target's
+    three turns are the next three played."""
+    g = Goal(choice.goal, choice.target,
+             started=state.current_turn if started is None else started, needed=1,
              difficulty=FIXED_DIFFICULTY.get(choice.goal))
     if g.id == "blood-the-enemy":
         g.needed = sum(faction.ratings)
@@ -120,13 +127,20 @@ def adopt(state: WwnState, faction: Faction, choice: ChooseGoal) -> Goal:
         g.needed = faction.rating(g.target)
         g.difficulty = ceil_div(g.needed, 2)
     elif g.id == "root-out-the-enemy":
-        ruler = state.factions[g.target.split("@")[0]]
-        g.difficulty = ceil_div(_avg_up(ruler.ratings), 2)
+        g.difficulty = ceil_div(_avg_up(ruling_faction(state, g.target).ratings), 2)
     elif g.id == "inside-enemy-territory":
         g.baseline = sorted(_inside_pairs(state, faction.id))
         g.needed = faction.cunning
     faction.goal = g
     return g
+
+
+def ruling_faction(state: WwnState, target: str) -> Faction:
+    """The "current ruling faction" of Root Out the Enemy's ``faction@location``: the location's
+    living ruler, else the owner of the Base."""
+    owner, _, location = target.partition("@")
+    ruler = state.factions.get(state.map.locations[location].ruler or "")
+    return ruler if ruler is not None and ruler.alive else state.factions[owner]
 
 
 def _inside_pairs(state: WwnState, fid: str) -> set[str]:
@@ -173,6 +187,7 @@ def on_collapse(state: WwnState, source: str, faction_id: str) -> None:
     g = _goal(state, source, "destroy-the-foe")
     if g:
         g.progress = 1
+        g.difficulty = 2 + _avg_up(state.factions[faction_id].ratings)
 
 
 def on_base_planted(state: WwnState, fid: str, contested: bool) -> None:
@@ -203,8 +218,6 @@ def evaluate(state: WwnState, faction: Faction, attacked_this_turn: bool) -> str
 
 
 def difficulty(faction: Faction, g: Goal) -> int:
-    if g.id == "destroy-the-foe":
-        return 2 + _avg_up(faction.ratings)
     if g.id == "expand-influence":
         return 1 + int(g.contested)
     return int(g.difficulty or 0)

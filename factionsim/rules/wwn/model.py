@@ -169,6 +169,7 @@ class Faction:
     xp_earned: int = 0
     goals_completed: int = 0
     wealth_at_last_kingdoms: int = 0  # Wealth of Kingdoms needs a higher Wealth to repeat
+    headquarters_lost: bool = False  # its headquarters Base was destroyed (it is not rebuilt)
 
     def rating(self, attribute: str) -> int:
         return getattr(self, attribute)
@@ -200,7 +201,8 @@ class Faction:
         if self.agent_options:
             d["agent_options"] = dict(self.agent_options)
         d["headquarters"] = self.headquarters
-        for key in ("paralysed", "xp_earned", "goals_completed", "wealth_at_last_kingdoms"):
+        for key in ("paralysed", "xp_earned", "goals_completed", "wealth_at_last_kingdoms",
+                    "headquarters_lost"):
             if getattr(self, key):
                 d[key] = getattr(self, key)
         if not self.alive:

@@ -43,21 +43,29 @@ def destinations(state: WwnState, asset: Asset) -> list[str]:
     here = asset.location
     if not abilities.can_leave(state, asset):
         return []
-    treasure = state.factions[asset.owner].treasure
     return [loc for loc in state.map.within(here, move_range(state, asset.owner))
-            if loc != here and not forbids(state, loc, asset)
-            and abilities.entry_toll(state, asset, loc) <= treasure]
+            if loc != here and not forbids(state, loc, asset) and entry_affordable(state, asset, loc)]
+
+
+def entry_affordable(state: WwnState, asset: Asset, destination: str) -> bool:
+    """Whether ``asset``'s owner could pay the most any toll on entering ``destination`` may cost
+    (Interrupted Logistics' 1d4): moves into a tolled place are offered only then."""
+    return abilities.entry_toll(state, asset, destination) <= state.factions[asset.owner].treasure
 
 
 def move_asset(state: WwnState, asset: Asset, destination: str, events: list[Event],
                cause: str = "move") -> None:
+    """Move ``asset`` to ``destination`` (a Move Asset, or ``cause`` names the ability carrying
+    it); an entry an ability tolls and delays (Interrupted Logistics) is delayed whatever moves
+    the asset, except the delayed arrival itself (``cause="arrive"``)."""
     asset.status.pop("arriving", None)  # a new move cancels a delayed one
-    if cause == "move" and abilities.delay_entry(state, asset, destination, events):
+    if cause != "arrive" and abilities.delay_entry(state, asset, destination, events):
         return
     events.append(Event(state.current_turn, cause, asset.owner,
                         {"asset": asset.id, "from": asset.location, "to": destination}))
     origin, asset.location = asset.location, destination
-    asset.status.pop("may_stay", None)
+    if asset.status.get("may_stay") != destination:  # (kept by a delayed arrival there)
+        asset.status.pop("may_stay", None)
     abilities.after_move(state, asset, origin, events)
 
 
@@ -99,3 +107,12 @@ def attack_targets(state: WwnState, attacker: Asset) -> list[str]:
     here = [a for a in state.assets_at(attacker.location) if not a.stealth]
     owners = dict.fromkeys(a.owner for a in here if state.hostile(attacker.owner, a.owner))
     return [fid for fid in owners if defenders(state, fid, attacker)]
+
+
+def start_of_turn(state: WwnState, asset: Asset, events: list[Event]) -> None:
+    """An asset's effect at the start of its owner's turn (one of
+    :func:`~factionsim.rules.wwn.abilities.turn_start_holders`): a delayed move completes
+    (``status["arriving"]``), then its ``turn_start`` ability runs."""
+    if "arriving" in asset.status:
+        move_asset(state, asset, asset.status["arriving"], events, cause="arrive")
+    abilities.turn_start(state, asset, events)

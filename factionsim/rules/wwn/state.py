@@ -2,7 +2,7 @@
 
 >>> from factionsim.rules.wwn.state import WwnState
 >>> from factionsim.configs import default_campaign_path
->>> from factionsim.core.campaign import load_campaign
+>>> from factionsim import load_campaign
 >>> s = load_campaign(default_campaign_path("wwn"))
 >>> s.current_actor() in s.factions
 True
@@ -14,12 +14,21 @@ from typing import Any
 
 import numpy as np
 
-from factionsim.core.engine import DecisionState, FactionView
+from factionsim.core.calendar import campaign_calendar
+from factionsim.core.engine import DecisionState
+from factionsim.core.game import View
 from factionsim.core.mapgraph import Location, MapGraph
+from factionsim.core.ruleset import DEFAULT_AGENT
 
-from . import goals, turn
+from . import (
+    ability,  # noqa: F401  (importing it registers the asset abilities)
+    goals,
+    turn,
+)
 from .actions import ChooseGoal
 from .data import ASSET_TYPES, BASE_OF_INFLUENCE
+from .house_rules import BLOCK as HOUSE_RULES
+from .house_rules import HouseRules
 from .model import Asset, AssetTable, Faction, Goal
 
 
@@ -27,13 +36,15 @@ class WwnState(DecisionState):
     """A WWN campaign in play: map, relations, factions, assets, the turn in progress and the RNG.
 
     Build one with :func:`factionsim.load_campaign` (validated) or :meth:`from_dict`.
-    ``turn`` counts completed turns; ``max_turns`` (optional) ends the game when reached.
+    ``turn`` counts completed turns; ``max_turns`` (optional) ends the game when reached (it is
+    one of the campaign's ``house_rules``, see :mod:`.house_rules`).
     """
 
     ruleset = "wwn"
     decision_module = turn
 
     def __init__(self) -> None:
+        self.house_rules = HouseRules()
         super().__init__()
         self.map = MapGraph([])
         self.relations: dict[frozenset[str], str] = {}
@@ -45,6 +56,15 @@ class WwnState(DecisionState):
         self.order_index = 0
         self.initiative: dict[str, int] = {}
         self.holders_cache: tuple[int, dict[str, list]] = (-1, {})  # see abilities._holders
+
+    @property
+    def max_turns(self) -> int | None:  # type: ignore[override]
+        """The turn after which the game is over (``house_rules.max_turns``), or None."""
+        return self.house_rules.max_turns
+
+    @max_turns.setter
+    def max_turns(self, value: int | None) -> None:
+        self.house_rules.max_turns = value
 
     # ------------------------------------------ the engine contract (the rest: DecisionState)
     def scores(self) -> dict[str, float]:
@@ -58,27 +78,39 @@ class WwnState(DecisionState):
         """What ``faction`` can see: everything but other factions' Stealthed assets."""
         return WwnView(self, faction)
 
-    @property
-    def current_turn(self) -> int:
-        """The number of the turn being played (``turn`` + 1)."""
-        return self.turn + 1
+    def faction_summary(self) -> dict[str, dict[str, Any]]:
+        """HP, Treasure, XP and the current goal of each faction."""
+        return {f.id: {"alive": f.alive, "hp": f.hp, "treasure": f.treasure, "xp": f.xp,
+                       "goal": f.goal.id if f.goal else None} for f in self.factions.values()}
+
+    def goals_completed(self) -> dict[str, int]:
+        return {f.id: int(f.goals_completed) for f in self.factions.values()}
+
+    def display_names(self) -> dict[str, Any]:
+        return {"factions": {f.id: f.name for f in self.factions.values()},
+                "locations": {loc.id: loc.name for loc in self.map.locations.values()},
+                "asset_types": {k: v.name for k, v in ASSET_TYPES.items()}, "ruleset": "wwn",
+                "notes": (self.house_rules.summary(),), "calendar": campaign_calendar(self.extra)}
 
     # ----------------------------------------------------------------- queries
     def relation(self, a: str, b: str) -> str:
+        """``allied``, ``neutral`` or ``hostile`` (``self`` for one faction); pairs the campaign
+        does not list have the house rule ``relations_default`` (hostile unless set)."""
         if a == b:
             return "self"
-        return self.relations.get(frozenset((a, b)), "hostile")
+        return self.relations.get(frozenset((a, b)), self.house_rules.relations_default)
 
     def hostile(self, a: str, b: str) -> bool:
-        return a != b and self.relations.get(frozenset((a, b)), "hostile") == "hostile"
+        return a != b and self.relation(a, b) == "hostile"
 
     def hostile_factions(self, faction: str) -> list[str]:
         """The living factions hostile to ``faction``, in campaign order (as :meth:`hostile`
-        asked of each, reading the few non-hostile relations once)."""
-        friends = {fid for pair, rel in self.relations.items() if rel != "hostile" and faction in pair
-                   for fid in pair}
+        asked of each, reading the listed relations once)."""
+        listed = {other: rel for pair, rel in self.relations.items() if faction in pair
+                  for other in pair if other != faction}
+        default = self.house_rules.relations_default
         return [fid for fid, f in self.factions.items()
-                if f.alive and fid != faction and fid not in friends]
+                if f.alive and fid != faction and listed.get(fid, default) == "hostile"]
 
     def living_factions(self) -> list[Faction]:
         return [f for f in self.factions.values() if f.alive]
@@ -106,15 +138,22 @@ class WwnState(DecisionState):
         return asset
 
     def headquarters_base(self, faction: str) -> Asset | None:
-        return self.base_of(faction, self.factions[faction].headquarters)
+        """The faction's headquarters Base (None once it was destroyed: a Base planted later is
+        an ordinary one)."""
+        f = self.factions[faction]
+        return None if f.headquarters_lost else self.base_of(faction, f.headquarters)
 
     # ----------------------------------------------------------------- serialization
     def to_dict(self) -> dict[str, Any]:
         """The campaign as plain data (the campaign-file format), RNG state included."""
         d = self.common_fields_data()
+        d.pop("max_turns", None)  # saved among the house rules
+        if rules := self.house_rules.to_data():
+            d[HOUSE_RULES] = rules
         d["locations"] = [_location_dict(loc) for loc in self.map.locations.values()]
         d["relations"] = [[*sorted(k, key=list(self.factions).index), v]
-                          for k, v in self.relations.items() if v != "hostile"]
+                          for k, v in self.relations.items()
+                          if v != self.house_rules.relations_default]
         d["factions"] = []
         for f in self.factions.values():
             fd = f.to_dict()
@@ -131,7 +170,8 @@ class WwnState(DecisionState):
     def from_dict(cls, d: dict[str, Any]) -> WwnState:
         """Build a state from validated campaign data (see ``validate.py`` for checking)."""
         s = cls()
-        s.read_common_fields(d, {"locations", "relations", "factions", "next_asset"})
+        s.read_common_fields(d, {"locations", "relations", "factions", "next_asset", HOUSE_RULES})
+        s.house_rules = HouseRules.from_data(d.get(HOUSE_RULES), d.get("max_turns"))
         s.map = MapGraph([
             Location(loc["id"], loc.get("name", loc["id"]), tuple(loc.get("neighbors", ())),
                      bool(loc.get("coastal", False)), loc.get("ruler"))
@@ -149,11 +189,12 @@ class WwnState(DecisionState):
                 cunning=fd["cunning"], wealth=fd["wealth"], magic=fd.get("magic", "none"),
                 treasure=fd.get("treasure", 0), hp=0, xp=fd.get("xp", 0),
                 tags=tuple(fd.get("tags", ())), goal=Goal(**goal) if goal else None,
-                agent=fd.get("agent", "random"), headquarters=fd["headquarters"],
+                agent=fd.get("agent", DEFAULT_AGENT), headquarters=fd["headquarters"],
                 agent_options=dict(fd.get("agent_options", {})),
                 alive=fd.get("alive", True), paralysed=fd.get("paralysed", False),
                 xp_earned=fd.get("xp_earned", 0), goals_completed=fd.get("goals_completed", 0),
                 wealth_at_last_kingdoms=fd.get("wealth_at_last_kingdoms", 0),
+                headquarters_lost=fd.get("headquarters_lost", False),
             )
             f.hp = fd["hp"] if fd.get("hp") is not None else (f.max_hp if f.alive else 0)
             if f.goal is not None and not f.goal.needed:  # named in the file, not yet set up
@@ -173,11 +214,11 @@ class WwnState(DecisionState):
                       bool(ad.get("exposed", False)), dict(ad.get("status", {})))
             s.assets[a.id] = a
         for f in s.factions.values():
-            if f.alive:
+            if f.alive and not f.headquarters_lost:
                 s._ensure_headquarters(f)
         s.assets = AssetTable(sorted(s.assets.items(), key=lambda kv: int(kv[0].rsplit("#", 1)[1])))
-        for fid, g in fresh_goals.items():
-            goals.adopt(s, s.factions[fid], ChooseGoal(g.id, g.target))
+        for fid, g in fresh_goals.items():  # as if chosen at the end of the last turn played
+            goals.adopt(s, s.factions[fid], ChooseGoal(g.id, g.target), started=s.turn)
         s.read_rng(d)
         if "in_progress" in d:
             s.read_in_progress(d["in_progress"])
@@ -185,7 +226,9 @@ class WwnState(DecisionState):
         return s
 
     def _ensure_headquarters(self, f: Faction) -> None:
-        """Every faction has a Base of Influence at its headquarters with max HP = faction max HP."""
+        """A faction has a Base of Influence at its headquarters with max HP = faction max HP: one
+        a campaign does not list is created at full HP, unless the faction lost it in play
+        (``headquarters_lost``)."""
         hq = self.headquarters_base(f.id)
         if hq is None:
             self.new_asset(BASE_OF_INFLUENCE, f.id, f.headquarters, max_hp=f.max_hp)
@@ -193,12 +236,8 @@ class WwnState(DecisionState):
             hq.max_hp = f.max_hp
             hq.hp = min(hq.hp, hq.max_hp)
 
-    def copy(self) -> WwnState:
-        """An independent deep copy (RNG included)."""
-        return WwnState.from_dict(self.to_dict())
 
-
-class WwnView(FactionView):
+class WwnView(View):
     """What one faction knows: the state minus other factions' Stealthed assets.
 
     ``to_state(rng)`` rebuilds a playable state from this knowledge alone (for planners): hidden

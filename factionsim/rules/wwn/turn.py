@@ -44,9 +44,10 @@ from .actions import (
     UseAbility,
     parse_action,
 )
-from .checks import start_check
+from .checks import CheckResult, start_check
 from .combat import resolve_attack
-from .data import ATTRIBUTES, BASE_OF_INFLUENCE, XP_TO_RAISE
+from .data import ATTRIBUTES, BASE_OF_INFLUENCE
+from .house_rules import HouseRules
 from .model import Faction
 
 if TYPE_CHECKING:
@@ -140,22 +141,26 @@ def _begin_faction_turn(state: WwnState, events: list[Event]) -> None:
 
 def _start_effects(state: WwnState, events: list[Event]) -> None:
     """Run the next start-of-turn ability (each may pause for decisions), then move on to the
-    free abilities, or straight to the goal step for a paralysed faction."""
+    free abilities; a paralysed faction (it abandoned its goal last turn) skips its Faction
+    Action, and with the house rule ``paralysis_blocks_abilities`` (the default) its abilities
+    too: straight to the goal step."""
     f = acting(state)
     queue = state.ctx["start_effects"]
     while queue:
         asset = state.assets.get(queue.pop(0))
         if asset is not None and abilities.usable(state, asset):
-            flow.run(state, abilities.turn_start, state, asset, events)
+            flow.run(state, movement.start_of_turn, state, asset, events)
             return
     del state.ctx["start_effects"]
     if f.paralysed:
         f.paralysed = False
         state.ctx["paralysed"] = True
-        events.append(Event(state.current_turn, "paralysed", f.id, {}))
-        _enter_goal(state, events)
-    else:
-        _enter(state, ABILITIES)
+        blocked = state.house_rules.paralysis_blocks_abilities
+        events.append(Event(state.current_turn, "paralysed", f.id, {"abilities_blocked": blocked}))
+        if blocked:
+            _enter_goal(state, events)
+            return
+    _enter(state, ABILITIES)
 
 
 def _end_faction_turn(state: WwnState, events: list[Event]) -> None:
@@ -210,7 +215,8 @@ def _abilities_options(state: WwnState) -> Iterator[Action]:
     if f.has_tag("imperialist") and "imperialist" not in used and any(_expand_where(state)):
         yield UseAbility("imperialist")
     for asset_id, option in abilities.free_options(state, f.id):
-        if asset_id not in used:
+        key = abilities.free_use_key(state, state.assets[asset_id], option)
+        if key is None or key not in used:
             yield UseAbility(asset_id, option)
     yield Done()
 
@@ -343,15 +349,16 @@ def _react_options(state: WwnState) -> Iterator[Action]:
 def _raise_options(state: WwnState) -> Iterator[Action]:
     f = acting(state)
     for attr in ATTRIBUTES:
-        if can_raise(f, attr):
+        if can_raise(f, attr, state.house_rules):
             yield RaiseRating(attr)
     yield Done()
 
 
-def can_raise(f: Faction, attr: str) -> bool:
-    """Enough XP for the next step, rating below 8, and tags that demand a top attribute hold."""
+def can_raise(f: Faction, attr: str, rules: HouseRules | None = None) -> bool:
+    """Enough XP for the next step (its cost by the house rule ``xp_cost``), rating below 8, and
+    tags that demand a top attribute hold."""
     new = f.rating(attr) + 1
-    if new > 8 or f.xp < XP_TO_RAISE[new]:
+    if new > 8 or f.xp < (rules or HouseRules()).xp_to_raise(new):
         return False
     return not any(f.has_tag(tag) and top != attr and new > f.rating(top)
                    for tag, top in _TAG_OF_TOP_ATTRIBUTE.items())
@@ -384,7 +391,10 @@ def _log(state: WwnState, kind: str, faction: str | None, **data) -> Event:
 
 def _done(state: WwnState, action: Done, events: list[Event]) -> None:
     if state.phase == ABILITIES:
-        _enter(state, ACTION)
+        if state.ctx.get("paralysed"):  # abilities but no Faction Action (house rule)
+            _enter_goal(state, events)
+        else:
+            _enter(state, ACTION)
     elif state.phase == RAISE:
         state.phase = FACTION_END
     elif state.phase == RIVAL_ATTACK:
@@ -395,15 +405,19 @@ def _done(state: WwnState, action: Done, events: list[Event]) -> None:
 
 
 def _use_ability(state: WwnState, action: UseAbility, events: list[Event]) -> None:
-    state.ctx["used"].append(action.source)
     if action.source == "imperialist":
+        state.ctx["used"].append(action.source)
         events.append(_log(state, "ability", acting(state).id, source="imperialist",
                            effect="expand-influence"))
         state.ctx["expand_resume"] = ABILITIES
         _enter(state, EXPAND_WHERE)
         return
-    abilities.on_act(state, state.assets[action.source], events)
-    flow.run(state, abilities.free_use, state, state.assets[action.source], action.option, events)
+    asset = state.assets[action.source]
+    key = abilities.free_use_key(state, asset, action.option)
+    if key is not None:
+        state.ctx["used"].append(key)
+    abilities.on_act(state, asset, events)
+    flow.run(state, abilities.free_use, state, asset, action.option, events)
 
 
 def _special_attack(state: WwnState, action: UseAbility, events: list[Event]) -> None:
@@ -500,8 +514,6 @@ def _expand_check(state: WwnState, args: dict, events: list[Event]) -> None:
 
 @flow.step("expand-check-done")
 def _expand_check_done(state: WwnState, args: dict, events: list[Event]) -> None:
-    from .checks import CheckResult
-
     check = CheckResult.from_state(args["check"])
     rival = args["present"][args["i"]]
     events.append(_log(state, "expand-check", acting(state).id, rival=rival,
@@ -574,7 +586,8 @@ def _raise(state: WwnState, action: RaiseRating, events: list[Event]) -> None:
     f = acting(state)
     new = f.rating(action.attribute) + 1
     old_max = f.max_hp
-    f.xp -= XP_TO_RAISE[new]
+    cost = state.house_rules.xp_to_raise(new)
+    f.xp -= cost
     setattr(f, action.attribute, new)
     gained = f.max_hp - old_max
     f.hp += gained
@@ -583,7 +596,7 @@ def _raise(state: WwnState, action: RaiseRating, events: list[Event]) -> None:
         hq.max_hp = f.max_hp
         hq.hp = min(hq.max_hp, hq.hp + gained)
     events.append(_log(state, "raise", f.id, attribute=action.attribute, rating=new,
-                       xp_spent=XP_TO_RAISE[new], max_hp=f.max_hp))
+                       xp_spent=cost, max_hp=f.max_hp))
 
 
 _HANDLERS: dict[tuple[str, type], Callable[[WwnState, Action, list[Event]], None]] = {}

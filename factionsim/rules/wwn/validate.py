@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from factionsim.core.calendar import check_calendar
 from factionsim.core.fields import (
     MAX_TURNS,
     Bool,
@@ -45,6 +46,7 @@ from factionsim.core.fields import (
     common_fields,
 )
 
+from . import house_rules
 from .data import (
     ASSET_TYPES,
     ATTRIBUTES,
@@ -61,7 +63,6 @@ TAG_HIGHEST = {"machiavellian": "cunning", "martial": "force", "rich": "wealth"}
 GOALS = ("blood-the-enemy", "destroy-the-foe", "eliminate-target", "expand-influence",
          "inside-enemy-territory", "invincible-valor", "peaceable-kingdom", "root-out-the-enemy",
          "sphere-dominance", "wealth-of-kingdoms")
-AGENTS = ("random", "idle", "heuristic", "planner", "manual", "policy:PATH")
 #: the faction actions (``ChooseAction``), as saved in a turn in progress
 ACTION_KINDS = ("attack", "move", "repair", "expand", "create", "hide", "sell", "pass")
 #: the most factions, locations and assets a campaign may hold
@@ -114,10 +115,12 @@ FACTION = Record("faction", {
     "xp": Int(), "tags": ListOf(Choice(TAGS, "tag"), "tags", unique=True),
     "goal": Either((str, Choice(GOALS, "goal")), (dict, GOAL),
                    what="a goal id or a goal mapping"),
-    "agent": Later(), "agent_options": Later(),  # see _faction: Checker.agent_fields
+    # which agents and options: the registry checks them against the agents WWN offers
+    "agent": Later(), "agent_options": Later(),  # their shape: Checker.agent_fields
     "headquarters": Ref("location"), "assets": ListOf(ASSET, "assets", hi=MAX_ASSETS),
     "paralysed": Bool(), "xp_earned": Int(), "goals_completed": Int(),
     "wealth_at_last_kingdoms": Int(0, 8), "alive": Bool(),
+    "headquarters_lost": Bool(),  # its headquarters Base was destroyed (it is not rebuilt)
 }, required=("id", "force", "cunning", "wealth", "headquarters"))
 
 PHASES = ("faction-start", "faction-end", "start-effects", "abilities", "action", "attack",
@@ -161,6 +164,12 @@ TOP = Record("campaign", {
     "in_progress": Later(),  # after the factions: see _in_progress
     #: Useful Idiots' bookkeeping (the engine writes it): faction -> turn of its last sacrifice
     "useful_idiots_sacrificed": MapOf(Ref("faction"), TURN, "faction"),
+    house_rules.BLOCK: Later(),  # needs max_turns: see validate
+    #: in-game dates (docs/campaign-format.md), kept as written
+    "calendar": Check(lambda ck, v, p: check_calendar(v, ck, p) or v),
+    #: written by 'factionsim foundry import' (docs/foundry.md); its reader checks its content
+    "foundry": Record("foundry block", {"actors": ListOf(
+        Check(lambda ck, v, p: ck.mapping(v, p, "imported actor")), "imported actors")}),
 }, required=("ruleset", "locations", "factions"))
 
 
@@ -185,6 +194,9 @@ def validate(data: Mapping[str, Any], source: str, lines: Mapping[Any, int] | No
     ck.known["asset"] = ck.nested_ids(root["factions"], ("factions",), "assets", "asset", Int(1),
                                       lambda ad, n: f"{ad.get('type')}#{n}")
     out = ck.run(TOP, root, ())
+    if house_rules.BLOCK in out:
+        out[house_rules.BLOCK] = house_rules.validate(out[house_rules.BLOCK], ck,
+                                                      out.get("max_turns"))
     for i, loc in enumerate(out["locations"]):
         _location(ck, loc, ("locations", i))
     out["relations"] = _relations(ck, out.get("relations", []))
@@ -217,7 +229,7 @@ def _relations(ck: Checker, rels: list[list[str]]) -> list[list[str]]:
 
 
 def _faction(ck: Checker, fd: dict[str, Any], path: Path) -> dict[str, Any]:
-    ck.agent_fields(fd, path, AGENTS)  # issue 18: the registry's check_agent goes here
+    ck.agent_fields(fd, path)
     ratings = {a: fd[a] for a in ATTRIBUTES}
     max_hp = max_faction_hp(ratings["force"], ratings["wealth"], ratings["cunning"])
     if "hp" in fd:
@@ -233,7 +245,9 @@ def _faction(ck: Checker, fd: dict[str, Any], path: Path) -> dict[str, Any]:
     if "goal" in fd:
         _goal(ck, fd["goal"], (*path, "goal"))
     bases: dict[str, int] = {}
-    fd["assets"] = [_asset(ck, ad, (*path, "assets", j), fd["headquarters"], max_hp, bases)
+    # a faction whose headquarters Base is gone: a Base there is an ordinary one
+    hq = None if fd.get("headquarters_lost") else fd["headquarters"]
+    fd["assets"] = [_asset(ck, ad, (*path, "assets", j), hq, max_hp, bases)
                     for j, ad in enumerate(fd.get("assets", []))]
     return fd
 
@@ -255,7 +269,7 @@ def _goal(ck: Checker, goal: str | dict[str, Any], path: Path) -> None:
         ck.ref(location, at, "location")
 
 
-def _asset(ck: Checker, ad: dict[str, Any], path: Path, hq: str, faction_max_hp: int,
+def _asset(ck: Checker, ad: dict[str, Any], path: Path, hq: str | None, faction_max_hp: int,
            bases: dict[str, int]) -> dict[str, Any]:
     kind, location = ad["type"], ad["location"]
     if kind == BASE_OF_INFLUENCE:

@@ -1,8 +1,4 @@
-"""Cunning asset abilities (6.8.0), registered on import.
-
-This module is loaded while :mod:`abilities` is still being imported: rule modules are imported as
-modules (``abilities.usable`` is looked up at call time) or inside functions.
-"""
+"""Cunning asset abilities (6.8.0), registered on import (:mod:`factionsim.rules.wwn.hooks`)."""
 
 from __future__ import annotations
 
@@ -14,6 +10,10 @@ from factionsim.core.game import Event
 from .. import abilities, flow
 from ..abilities import SUMMARIES, register
 from ..actions import Decline, UseAbility
+from ..checks import CheckResult, start_check
+from ..combat import begin_attack, damage_asset, remove_asset
+from ..movement import entry_affordable, forbids, move_asset, move_range
+from .force import unlimited_transport
 
 if TYPE_CHECKING:
     from ..checks import CheckResult, Side
@@ -62,8 +62,6 @@ def _rival_targets(state: WwnState, holder: Asset, locations: list[str]) -> list
 
 
 def _move(state: WwnState, asset: Asset, dest: str, events: list[Event], cause: str) -> None:
-    from ..movement import move_asset
-
     move_asset(state, asset, dest, events, cause=cause)
 
 
@@ -151,18 +149,20 @@ def _carried(state: WwnState, holder: Asset, allied: bool) -> list[Asset]:
             and abilities.can_leave(state, a)]
 
 
-def _ranged_moves(state: WwnState, holder: Asset, cargo: list[Asset]) -> list[str]:
-    from ..movement import move_range
+def _ranged_moves(state: WwnState, holder: Asset, cargo: list[Asset], tolled: bool) -> list[str]:
+    """Moves of ``cargo`` to places within the faction's move range; ``tolled``: only where the
+    owner could pay an entry toll (the cargo arrives unstealthed)."""
 
     reach = state.map.within(holder.location, move_range(state, holder.owner))
-    return [f"{a.id}->{loc}" for a in cargo for loc in reach if loc != a.location]
+    return [f"{a.id}->{loc}" for a in cargo for loc in reach if loc != a.location
+            and (not tolled or entry_affordable(state, a, loc))]
 
 
 @register("covert-transport", "free_options")
 def _transport_options(state: WwnState, holder: Asset) -> list[str]:
     if state.factions[holder.owner].treasure < 1:
         return []
-    return _ranged_moves(state, holder, _carried(state, holder, allied=False))
+    return _ranged_moves(state, holder, _carried(state, holder, allied=False), tolled=False)
 
 
 @register("covert-transport", "free_use")
@@ -181,9 +181,10 @@ def _transport_use(state: WwnState, holder: Asset, option: str, events: list[Eve
 
 # ------------------------------------------------------------------ Cryptomancers
 SUMMARIES["cryptomancers"] = (
-    "In place of its Attack: Cunning vs Cunning against one visible hostile asset (not a Base) "
+    "In place of its Attack: a Cunning vs Cunning attack on one visible hostile asset (not a Base) "
     "within one move; on a success that asset can do nothing and cannot be used during its "
-    "owner's next faction turn. No counterattack on a failure. Attacking reveals the Cryptomancers.")
+    "owner's next faction turn. No counterattack on a failure. Like every attack, it costs the "
+    "Cryptomancers their Stealth.")
 
 
 @register("cryptomancers", "attack_options")
@@ -193,12 +194,9 @@ def _crypto_options(state: WwnState, holder: Asset) -> list[str]:
 
 @register("cryptomancers", "attack_use")
 def _crypto_use(state: WwnState, holder: Asset, option: str, events: list[Event]) -> None:
-    from ..checks import start_check
 
     target = state.assets[option]
-    abilities.on_act(state, holder, events)
-    if holder.stealth:
-        _reveal(state, holder, "attacked", events)
+    begin_attack(state, holder, events)
     start_check(state, holder.owner, "cunning", target.owner, "cunning", "cryptomancers-outcome",
                 {"attacker": holder.id, "defender": target.id}, events,
                 attacking_asset=holder, defending_asset=target,
@@ -208,8 +206,6 @@ def _crypto_use(state: WwnState, holder: Asset, option: str, events: list[Event]
 
 @flow.step("cryptomancers-outcome")
 def _crypto_outcome(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
-    from ..checks import CheckResult
-
     holder, target = state.assets.get(args["attacker"]), state.assets.get(args["defender"])
     if holder is None or target is None:
         return
@@ -266,8 +262,6 @@ SUMMARIES["expert-treachery"] = (
 
 @register("expert-treachery", "special_hit")
 def _treachery_hit(state: WwnState, attacker: Asset, defender: Asset, events: list[Event]) -> None:
-    from ..combat import remove_asset
-
     owner = state.factions[attacker.owner]
     owner.treasure += 5
     converted = not defender.is_base
@@ -318,9 +312,10 @@ def _friends_gone(state: WwnState, asset: Asset, holder: Asset, events: list[Eve
 
 # ------------------------------------------------------------------ Informers
 SUMMARIES["informers"] = (
-    "Free action once per turn, 1 Treasure: Cunning vs Cunning against a chosen hostile faction; on "
-    "a success every Stealthed asset of that faction within one move of the Informers is revealed. "
-    "Nothing happens on a failure (no counterattack); the Informers stay hidden if Stealthed.")
+    "Free action once per turn, 1 Treasure: a Cunning vs Cunning attack on a chosen hostile "
+    "faction; on a success every Stealthed asset of that faction within one move of the Informers "
+    "is revealed. Nothing happens on a failure (no counterattack). Like every attack, it costs "
+    "Stealthed Informers their Stealth.")
 
 
 @register("informers", "free_options")
@@ -332,17 +327,15 @@ def _informers_options(state: WwnState, holder: Asset) -> list[str]:
 
 @register("informers", "free_use")
 def _informers_use(state: WwnState, holder: Asset, option: str, events: list[Event]) -> None:
-    from ..checks import start_check
 
     _pay(state, holder.owner, 1)
+    begin_attack(state, holder, events)
     start_check(state, holder.owner, "cunning", option, "cunning", "informers-outcome",
                 {"source": holder.id, "target": option}, events, attacking_asset=holder)
 
 
 @flow.step("informers-outcome")
 def _informers_outcome(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
-    from ..checks import CheckResult
-
     holder = state.assets.get(args["source"])
     if holder is None:
         return
@@ -358,10 +351,12 @@ def _informers_outcome(state: WwnState, args: dict[str, Any], events: list[Event
 
 # ------------------------------------------------------------------ Interrupted Logistics
 SUMMARIES["interrupted-logistics"] = (
-    "A non-Stealthed asset of a hostile faction that makes a Move Asset into its location pays 1d4 "
-    "Treasure and stays where it was until the start of its owner's next turn, when it arrives "
-    "(moving it elsewhere first cancels the arrival). Our rulings: the move is offered only if the "
-    "faction has 4 Treasure; moves granted by abilities (Smugglers, transports) are not tolled.")
+    "A non-Stealthed asset of a hostile faction entering its location, by a Move Asset or carried "
+    "by any ability (Smugglers, Underground Roads, transports, Caravan...), pays 1d4 Treasure and "
+    "stays where it was until the start of its owner's next turn, when it arrives (moving it "
+    "elsewhere first cancels the arrival). Our rulings: such a move is offered only if the faction "
+    "has 4 Treasure; a faction that cannot pay the roll (it spent Treasure earlier in the same "
+    "ability) pays nothing and its asset does not get in.")
 
 
 @register("interrupted-logistics", "entry_toll")
@@ -377,11 +372,14 @@ def _logistics_delay(state: WwnState, asset: Asset, location: str, holder: Asset
                      events: list[Event]) -> None:
     roll = Dice.parse("1d4").roll(state.rng)
     f = state.factions[asset.owner]
-    paid = min(roll.total, f.treasure)
-    f.treasure -= paid
+    if f.treasure < roll.total:  # "cannot enter ... without paying": it stays out
+        _log(state, holder, "entry-refused", events, asset=asset.id, asset_owner=asset.owner,
+             to=location, roll=list(roll.dice), treasure=f.treasure)
+        return
+    f.treasure -= roll.total
     asset.status["arriving"] = location
     _log(state, holder, "delay-entry", events, asset=asset.id, asset_owner=asset.owner,
-         to=location, roll=list(roll.dice), paid=paid)
+         to=location, roll=list(roll.dice), paid=roll.total)
 
 
 # ------------------------------------------------------------------ Just As Planned
@@ -402,8 +400,6 @@ def _jap_options(state: WwnState, check: CheckResult, holder: Asset) -> list[Use
 @register("just-as-planned", "reroll_use")
 def _jap_use(state: WwnState, check: CheckResult, choice: str, holder: Asset,
              events: list[Event]) -> None:
-    from ..combat import damage_asset
-
     side = check.loser()
     before = list(side.rolls)
     side.roll(state.rng)
@@ -506,7 +502,9 @@ SUMMARIES["omniscient-seers"] = (
     "At the start of its owner's turn, each Stealthed asset of a hostile faction within one move "
     "must win a Cunning vs Cunning check (its owner against the Seers' owner, with the Seers' extra "
     "die) or lose Stealth. Its faction rolls an extra die on every Cunning roll for checks located "
-    "within one move (attacks there, Expand Influence there); several Seers do not stack.")
+    "within one move (attacks there, Expand Influence there); several Seers do not stack. A "
+    "paralysed faction does not scry (house rule `paralysis_blocks_abilities`).")
+abilities.TRIGGERED_AT_TURN_START.add("omniscient-seers")
 
 
 def _first_seers(state: WwnState, faction: str, location: str) -> Asset | None:
@@ -539,8 +537,6 @@ def _seers_start(state: WwnState, holder: Asset, events: list[Event]) -> None:
 
 @flow.step("seers-next")
 def _seers_next(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
-    from ..checks import start_check
-
     holder = state.assets.get(args["seers"])
     targets, i = args["targets"], args["i"]
     while holder is not None and i < len(targets):
@@ -554,8 +550,6 @@ def _seers_next(state: WwnState, args: dict[str, Any], events: list[Event]) -> N
 
 @flow.step("seers-done")
 def _seers_done(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
-    from ..checks import CheckResult
-
     holder, target = state.assets.get(args["seers"]), state.assets.get(args["targets"][args["i"]])
     check = CheckResult.from_state(args["check"])
     if holder is not None and target is not None:
@@ -651,7 +645,7 @@ SUMMARIES["smugglers"] = (
 
 @register("smugglers", "free_options")
 def _smuggle_options(state: WwnState, holder: Asset) -> list[str]:
-    return _ranged_moves(state, holder, _carried(state, holder, allied=True))
+    return _ranged_moves(state, holder, _carried(state, holder, allied=True), tolled=True)
 
 
 @register("smugglers", "free_use")
@@ -664,14 +658,15 @@ def _smuggle_use(state: WwnState, holder: Asset, option: str, events: list[Event
 
 # ------------------------------------------------------------------ Underground Roads
 SUMMARIES["underground-roads"] = (
-    "Free action once per turn, 1 Treasure: moves one of its faction's other assets from a location "
-    "within one move of the Roads to another location within one move of the Roads (not into a "
-    "location whose ruler forbids it).")
+    "Free action for 1 Treasure: moves one of its faction's other assets from a location within one "
+    "move of the Roads to another location within one move of the Roads (not into a location "
+    "whose ruler forbids it). The text sets no limit per turn: it may be used again and again, 1 "
+    "Treasure each time (house rule `transport_once_per_turn`: once per turn).")
+register("underground-roads", "free_ability")(unlimited_transport)
 
 
 @register("underground-roads", "free_options")
 def _roads_options(state: WwnState, holder: Asset) -> list[str]:
-    from ..movement import forbids
 
     if state.factions[holder.owner].treasure < 1:
         return []
@@ -679,7 +674,8 @@ def _roads_options(state: WwnState, holder: Asset) -> list[str]:
     return [f"{a.id}->{loc}" for a in state.assets_of(holder.owner)
             if a.id != holder.id and not a.is_base and a.location in near
             and abilities.can_leave(state, a)
-            for loc in near if loc != a.location and not forbids(state, loc, a)]
+            for loc in near if loc != a.location and not forbids(state, loc, a)
+            and entry_affordable(state, a, loc)]
 
 
 @register("underground-roads", "free_use")
@@ -712,8 +708,6 @@ def _idiots_options(state: WwnState, attacker: Asset, defender: Asset,
 
 @register("useful-idiots", "negate_use")
 def _idiots_use(state: WwnState, args: dict[str, Any], holder: Asset, events: list[Event]) -> None:
-    from ..combat import remove_asset
-
     state.extra.setdefault(_IDIOTS_KEY, {})[holder.owner] = state.current_turn
     _log(state, holder, "negate-attack", events, attacker=args["attacker"],
          defender=args["defender"])
@@ -723,8 +717,9 @@ def _idiots_use(state: WwnState, args: dict[str, Any], holder: Asset, events: li
 # ------------------------------------------------------------------ Vigilant Agents
 SUMMARIES["vigilant-agents"] = (
     "When a hostile faction moves a Stealthed asset into a location within one move of the Agents, "
-    "their owner rolls Cunning vs Cunning against it (automatically: it costs nothing); on a "
-    "success the asset loses Stealth once the move is done. One check per watching faction.")
+    "their owner makes a Cunning vs Cunning attack against it (automatically: it costs nothing); "
+    "on a success the asset loses Stealth once the move is done. One attack per watching faction. "
+    "Like every attack, it costs Stealthed Agents their Stealth.")
 
 
 @register("vigilant-agents", "after_move")
@@ -744,13 +739,14 @@ def _agents_watch(state: WwnState, asset: Asset, origin: str, holder: Asset,
 
 @flow.step("agents-next")
 def _agents_next(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
-    from ..checks import start_check
-
     moved = state.assets.get(args["moved"])
     agents, i = args["agents"], args["i"]
     while moved is not None and moved.stealth and i < len(agents):
         agent = state.assets.get(agents[i])
         if agent is not None:
+            from ..combat import begin_attack
+
+            begin_attack(state, agent, events)
             start_check(state, agent.owner, "cunning", moved.owner, "cunning", "agents-done",
                         {**args, "i": i}, events, attacking_asset=agent, defending_asset=moved)
             return
@@ -759,8 +755,6 @@ def _agents_next(state: WwnState, args: dict[str, Any], events: list[Event]) -> 
 
 @flow.step("agents-done")
 def _agents_done(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
-    from ..checks import CheckResult
-
     agent, moved = state.assets.get(args["agents"][args["i"]]), state.assets.get(args["moved"])
     check = CheckResult.from_state(args["check"])
     if agent is not None and moved is not None:

@@ -1,8 +1,6 @@
 """Force asset abilities (6.9.0), registered on import.
 
 Shared helpers for abilities that move assets live here too (``wealth_movement.py`` uses them).
-Modules that import :mod:`abilities` themselves (movement, combat) are imported inside functions:
-this module is loaded while :mod:`abilities` is still being imported.
 """
 
 from __future__ import annotations
@@ -15,7 +13,9 @@ from factionsim.core.game import Event
 from .. import abilities, flow
 from ..abilities import ENTERS_STEALTHED, SUMMARIES, can_leave, register, usable
 from ..actions import Decline, UseAbility
+from ..combat import damage_asset
 from ..data import AttackLine
+from ..movement import destinations, entry_affordable, forbids, move_asset, move_range
 
 if TYPE_CHECKING:
     from ..model import Asset
@@ -42,15 +42,11 @@ def seen_by(faction: str, asset: Asset) -> bool:
 def may_enter(state: WwnState, asset: Asset, dest: str) -> bool:
     """``asset`` may be moved (by an ability) from where it is to ``dest``: not forbidden there,
     and its owner can pay any toll on entering (Interrupted Logistics)."""
-    from ..movement import forbids
-
     return (dest != asset.location and not forbids(state, dest, asset)
-            and abilities.entry_toll(state, asset, dest) <= state.factions[asset.owner].treasure)
+            and entry_affordable(state, asset, dest))
 
 
 def move(state: WwnState, asset: Asset, dest: str, events: list[Event]) -> None:
-    from ..movement import move_asset
-
     move_asset(state, asset, dest, events)
 
 
@@ -60,10 +56,10 @@ def split_move(option: str) -> tuple[str, str]:
     return asset_id, dest
 
 
-def move_range(state: WwnState, faction: str) -> int:
-    from ..movement import move_range as rng
-
-    return rng(state, faction)
+def unlimited_transport(state: WwnState, holder: Asset, option: str) -> str | None:
+    """``free_ability`` of Transport Network and Underground Roads, whose text sets no limit per
+    turn: used as often as paid for, unless the house rule ``transport_once_per_turn`` is on."""
+    return "" if state.house_rules.transport_once_per_turn else None
 
 
 def _line(asset: Asset) -> AttackLine | None:
@@ -168,8 +164,6 @@ SUMMARIES["temple-fanatics"] = (
 
 
 def _zeal(state: WwnState, fanatics: Asset, events: list[Event]) -> None:
-    from ..combat import damage_asset
-
     if fanatics.id not in state.assets:
         return
     roll = Dice.parse("1d4").roll(state.rng)
@@ -251,7 +245,6 @@ def _vanguard_pick(state: WwnState, args: dict[str, Any], events: list[Event]) -
         flow.ask(state, holder.owner,
                  [UseAbility(holder.id, f"take-{args['left'][0]}"), Decline()], "vanguard-pick", args)
         return
-    from ..movement import forbids
 
     dest = args["dest"]
     log(state, holder, "vanguard-advance", events, to=dest, group=list(args["taken"]))
@@ -282,8 +275,6 @@ def _fleet_can_attack(state: WwnState, asset: Asset) -> bool:
 
 @register("war-fleet", "free_options")
 def _fleet_options(state: WwnState, holder: Asset) -> list[str]:
-    from ..movement import destinations
-
     return [loc for loc in destinations(state, holder) if state.map.locations[loc].coastal]
 
 

@@ -22,10 +22,11 @@ from typing import TYPE_CHECKING, Any
 from factionsim.core.dice import Dice, roll_die
 from factionsim.core.game import Event
 
-from .. import abilities, flow
+from .. import abilities, economy, flow
 from ..abilities import SUMMARIES, register
 from ..actions import Decline, UseAbility
 from ..checks import CheckResult, start_check
+from ..combat import damage_asset, remove_asset
 from ..data import ASSETS, ceil_div
 
 if TYPE_CHECKING:
@@ -42,8 +43,6 @@ def _event(state: WwnState, holder: Asset, effect: str, /, **data: Any) -> Event
 
 
 def _self_damage(state: WwnState, asset: Asset, dice: str, events: list[Event]) -> list[int]:
-    from ..combat import damage_asset
-
     roll = Dice.parse(dice).roll(state.rng)
     damage_asset(state, asset, roll.total, None, events, asset.type,
                  {"expr": roll.expr, "dice": list(roll.dice), "total": roll.total})
@@ -140,8 +139,6 @@ def _manufactory_debt(state: WwnState, asset: Asset, events: list[Event]) -> Non
         f.treasure -= owed
         events.append(_event(state, asset, "debt-paid", paid=owed, treasure=f.treasure))
     else:
-        from ..combat import remove_asset
-
         events.append(_event(state, asset, "debt-unpaid", owed=owed))
         remove_asset(state, asset, events, "manufactory loss unpaid")
 
@@ -219,8 +216,6 @@ def _gp_offer(state: WwnState, args: dict[str, Any], events: list[Event]) -> Non
 
 @flow.step("golden-prosperity")
 def _golden_choice(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
-    from .. import economy
-
     args = dict(args)
     choice = args.pop("choice")
     holder = state.assets[args["holder"]]
@@ -303,7 +298,8 @@ def _los_use(state: WwnState, args: dict[str, Any], holder: Asset, events: list[
         return False
     f.treasure -= cost
     previous = defender.owner
-    defender.owner, defender.hp = holder.owner, 1
+    state.assets.reassign(defender, holder.owner)  # the one way to change an owner (keeps the index)
+    defender.hp = 1
     defender.status.clear()
     defender.exposed = False
     events.append(_event(state, holder, "claim", asset=defender.id, previous_owner=previous,
@@ -355,8 +351,6 @@ def _monopoly(state: WwnState, asset: Asset, option: str, events: list[Event]) -
 
 @flow.step("monopoly")
 def _monopoly_answer(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
-    from ..combat import remove_asset
-
     holder, target = state.assets.get(args["holder"]), state.assets.get(args["target"])
     if target is None:
         return
@@ -502,7 +496,6 @@ def _discount_plan(state: WwnState, faction: str, type_id: str, location: str,
                if u in state.assets and state.assets[u].owner == faction]
     if not prince and not usurers:
         return 0, []
-    from .. import economy
 
     price = ASSETS[type_id].cost
     if state.factions[faction].has_tag("populist") and price <= economy.POPULIST_MAX_COST:

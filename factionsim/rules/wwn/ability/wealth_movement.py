@@ -24,8 +24,10 @@ from factionsim.core.game import Event
 
 from .. import flow
 from ..abilities import SUMMARIES, UNSELLABLE, can_defend, can_leave, register, usable
-from ..actions import Defend
-from .force import log, may_enter, move, move_range, split_move
+from ..actions import Defend, parse_action
+from ..combat import remove_asset, start_attack
+from ..movement import can_attack, defenders, destinations
+from .force import log, may_enter, move, move_range, split_move, unlimited_transport
 
 if TYPE_CHECKING:
     from ..model import Asset
@@ -33,8 +35,6 @@ if TYPE_CHECKING:
 
 
 def _self_moves(state: WwnState, holder: Asset) -> list[str]:
-    from ..movement import destinations
-
     return destinations(state, holder)
 
 
@@ -117,8 +117,6 @@ def _merc_moves(state: WwnState, holder: Asset) -> list[str]:
 
 
 def _merc_upkeep(state: WwnState, asset: Asset, events: list[Event]) -> None:
-    from ..combat import remove_asset
-
     f = state.factions[asset.owner]
     owed = asset.status.get("arrears", 0)
     due = UPKEEP[asset.type] + owed
@@ -144,8 +142,6 @@ def _value(asset: Asset) -> int:
 
 def rogue_target(state: WwnState, merc: Asset) -> Asset | None:
     """The most profitable-looking target of a rogue mercenary (see the module docstring)."""
-    from ..movement import can_attack
-
     if not can_attack(state, merc):
         return None
     here = merc.location
@@ -161,9 +157,6 @@ def rogue_target(state: WwnState, merc: Asset) -> Asset | None:
 
 
 def _rogue_attack(state: WwnState, merc: Asset, events: list[Event]) -> None:
-    from ..combat import start_attack
-    from ..movement import defenders
-
     if not merc.status.get("rogue"):
         return
     target = rogue_target(state, merc)
@@ -173,8 +166,8 @@ def _rogue_attack(state: WwnState, merc: Asset, events: list[Event]) -> None:
     log(state, merc, "rogue-attack", events, target=target.id, target_faction=target.owner)
     if target.location != merc.location:
         move(state, merc, target.location, events)
-        if flow.asking(state) or merc.id not in state.assets:
-            return
+        if flow.asking(state) or merc.id not in state.assets or merc.location != target.location:
+            return  # a reaction paused the move, or the entry was delayed (Interrupted Logistics)
     candidates = defenders(state, target.owner, merc)
     if len(candidates) == 1:
         start_attack(state, merc, candidates[0], events)
@@ -185,9 +178,6 @@ def _rogue_attack(state: WwnState, merc: Asset, events: list[Event]) -> None:
 
 @flow.step("rogue-defend")
 def _rogue_defend(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
-    from ..actions import parse_action
-    from ..combat import start_attack
-
     choice = parse_action(args["choice"])
     merc = state.assets.get(args["attacker"])
     if merc is not None and isinstance(choice, Defend) and choice.asset in state.assets:
@@ -203,9 +193,10 @@ for _merc in UPKEEP:
 
 # ------------------------------------------------------------------ Mad Genius
 SUMMARIES["mad-genius"] = (
-    "Free action, one of two: move itself as a Move Asset would, or be sacrificed (offered only "
-    "where the faction has a Base and its Magic is below High) so that the faction's Magic counts "
-    "as High for buying at that Base until its next purchase there.")
+    "Two free actions, each once per turn, so both in one turn if the faction likes: move itself "
+    "as a Move Asset would; be sacrificed (offered only where the faction has a Base and its Magic "
+    "is below High) so that the faction's Magic counts as High for buying at that Base until its "
+    "next purchase there.")
 
 
 @register("mad-genius", "free_options")
@@ -218,10 +209,14 @@ def _genius_options(state: WwnState, holder: Asset) -> list[str]:
     return out
 
 
+@register("mad-genius", "free_ability")
+def _genius_ability(state: WwnState, holder: Asset, option: str) -> str:
+    """Moving and being sacrificed are two abilities of the text, each once per turn."""
+    return "sacrifice" if option == "sacrifice" else ""
+
+
 @register("mad-genius", "free_use")
 def _genius_use(state: WwnState, holder: Asset, option: str, events: list[Event]) -> None:
-    from ..combat import remove_asset
-
     if option != "sacrifice":
         _self_move(state, holder, option, events)
         return
@@ -287,7 +282,8 @@ def _smuggle_use(state: WwnState, holder: Asset, option: str, events: list[Event
 SUMMARIES["transport-network"] = (
     "Free action for 1 Treasure: move one asset of the faction (not a Base) that stands within two "
     "moves of the Network to a location within one move of that asset or of the Network, where it "
-    "is not forbidden.")
+    "is not forbidden. The text sets no limit per turn: it may be used again and again, 1 Treasure "
+    "each time (house rule `transport_once_per_turn`: once per turn).")
 
 
 @register("transport-network", "free_options")
@@ -302,6 +298,9 @@ def _network_options(state: WwnState, holder: Asset) -> list[str]:
         dests = dict.fromkeys([*state.map.within(a.location, 1), *near_net])
         out.extend(f"{a.id}->{d}" for d in dests if may_enter(state, a, d))
     return out
+
+
+register("transport-network", "free_ability")(unlimited_transport)
 
 
 @register("transport-network", "free_use")

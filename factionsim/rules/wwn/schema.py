@@ -5,24 +5,28 @@ as the first line of a campaign) and it validates and completes fields, asset id
 and agents. The schema checks shapes and names; ``factionsim validate`` checks the rest (ids
 that refer to each other, HP limits, tag rules).
 
->>> s = campaign_schema()
+>>> s = campaign_schema(["heuristic", "policy:PATH", "random"])
 >>> s["$schema"], "infantry" in s["$defs"]["assetType"]["enum"]
 ('https://json-schema.org/draft/2020-12/schema', True)
 """
 
 from __future__ import annotations
 
-import json
+from collections.abc import Sequence
 from typing import Any
+
+from factionsim.core.calendar import calendar_schema
+
+from . import house_rules
+from .data import ASSET_TYPES, ASSETS, MAGIC_LEVELS, RELATIONS
+from .validate import GOALS, TAGS
 
 SLUG_PATTERN = "^[a-z0-9][a-z0-9-]*$"
 
 
-def campaign_schema() -> dict[str, Any]:
-    """The schema as a dict (deterministic)."""
-    from factionsim.rules.wwn.data import ASSET_TYPES, ASSETS, MAGIC_LEVELS, RELATIONS
-    from factionsim.rules.wwn.validate import AGENTS, GOALS, TAGS
-
+def campaign_schema(agents: Sequence[str]) -> dict[str, Any]:
+    """The schema as a dict (deterministic); ``agents``: the agents WWN offers, as campaign
+    files name them (``policy:PATH`` for one that takes an argument)."""
     slug = {"type": "string", "pattern": SLUG_PATTERN}
     count = {"type": "integer", "minimum": 0}
     asset_descriptions = "; ".join(f"{k}: {t.name} ({t.attribute} {t.rating}, cost {t.cost})"
@@ -63,13 +67,16 @@ def campaign_schema() -> dict[str, Any]:
             "treasure": count, "hp": count, "xp": count,
             "tags": {"type": "array", "uniqueItems": True, "items": {"enum": list(TAGS)}},
             "goal": {"oneOf": [{"$ref": "#/$defs/goalId"}, goal, {"type": "null"}]},
-            "agent": {"anyOf": [{"enum": list(AGENTS[:-1])},
-                                {"type": "string", "pattern": "^policy:.+"}],
-                      "description": "who plays it: " + ", ".join(AGENTS)},
+            "agent": {"anyOf": [{"enum": [a for a in agents if ":" not in a]},
+                                *({"type": "string", "pattern": f"^{a.split(':')[0]}:.+"}
+                                  for a in agents if ":" in a)],
+                      "description": "who plays it: " + ", ".join(agents)},
             "agent_options": {"type": "object"},
             "headquarters": {**slug, "description": "a location id"},
             "assets": {"type": ["array", "null"], "items": asset},
             "paralysed": {"type": "boolean"}, "alive": {"type": "boolean"},
+            "headquarters_lost": {"type": "boolean", "description": "its headquarters Base was "
+                                  "destroyed (it is not rebuilt)"},
             "xp_earned": count, "goals_completed": count, "wealth_at_last_kingdoms": count,
         },
     }
@@ -96,6 +103,7 @@ def campaign_schema() -> dict[str, Any]:
             "seed": {"type": ["integer", "null"]},
             "turn": count,
             "max_turns": {"type": ["integer", "null"], "minimum": 1},
+            house_rules.BLOCK: house_rules.schema(),
             "locations": {"type": "array", "minItems": 1, "items": location},
             "relations": {"type": ["array", "null"], "items": {
                 "type": "array", "prefixItems": [slug, slug, {"enum": list(RELATIONS)}],
@@ -108,6 +116,9 @@ def campaign_schema() -> dict[str, Any]:
                     "required": ["bit_generator", "state"]},
             "useful_idiots_sacrificed": {"type": "object",
                                          "additionalProperties": {"type": "integer"}},
+            "calendar": calendar_schema(),
+            "foundry": {"type": "object", "description": "written by 'factionsim foundry "
+                        "import': the Foundry VTT actors the factions came from (docs/foundry.md)"},
         },
         "additionalProperties": False,
         "$defs": {
@@ -116,6 +127,3 @@ def campaign_schema() -> dict[str, Any]:
         },
     }
 
-
-def schema_text() -> str:
-    return json.dumps(campaign_schema(), indent=2) + "\n"

@@ -1,0 +1,143 @@
+"""How a ruleset's campaigns are shown: what the HTML report, ``factionsim show`` and the
+summaries of ``run`` and ``turn`` ask of a ruleset (:class:`Presentation`), and the plain-text
+table they print (:func:`text_table`).
+
+A *frame* is a campaign's data as saved (``state.to_dict()``, or a turn's snapshot in the
+history), so the report can show any recorded turn without rebuilding the game.
+
+>>> print(text_table(["a", "bb"], [["x", 1], ["yyy", 22]]))
+a    bb
+---  --
+x     1
+yyy  22
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from factionsim.core.names import Names
+
+#: A campaign's data at one point in time (``to_dict()`` / a history snapshot).
+Frame = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Place:
+    """A location on the report's map, in one frame."""
+
+    id: str
+    name: str
+    neighbors: tuple[str, ...] = ()
+    ruler: str | None = None
+    coastal: bool = False
+
+
+@dataclass(frozen=True)
+class Badge:
+    """What one faction has at one place: a short ``label`` drawn in its colour, and a ``tip``
+    (the details shown on hover)."""
+
+    faction: str
+    label: str
+    tip: str
+
+
+@dataclass(frozen=True)
+class MapFrame:
+    """The map at one recorded turn: the places, and the badges at each place (faction order)."""
+
+    places: list[Place]
+    badges: dict[str, list[Badge]] = field(default_factory=dict)
+
+
+def text_table(headers: list[str], rows: list[list[Any]]) -> str:
+    """Plain-text columns; numbers right-aligned."""
+    cells = [[str(c) for c in r] for r in rows]
+    widths = [max([len(h), *(len(r[i]) for r in cells)]) for i, h in enumerate(headers)]
+    numeric = [all(isinstance(r[i], int) for r in rows) and rows != [] for i in range(len(headers))]
+
+    def fmt(row: list[str]) -> str:
+        return "  ".join(c.rjust(w) if num else c.ljust(w)
+                         for c, w, num in zip(row, widths, numeric, strict=True)).rstrip()
+
+    return "\n".join([fmt(headers), "  ".join("-" * w for w in widths), *map(fmt, cells)])
+
+
+@dataclass(frozen=True)
+class Presentation:
+    """What a ruleset gives the report, ``show`` and the command summaries.
+
+    Of a frame (any recorded turn):
+
+    - ``names(frame)``: the display names (:class:`Names`);
+    - ``table(frame)``: ``(headers, rows)``, the report's table of the factions now and the body
+      of ``factionsim show`` (unless ``show`` is given); ``colour_rows``: each row is one
+      faction, in campaign order (the report marks it with the faction's colour);
+    - ``charts``: ``(key, title)`` of each chart over time; ``series(frame)``: faction -> key ->
+      value (a faction missing from a frame has no point there);
+    - ``key_kinds``: the event kinds the report's turn panels list; ``timeline_kinds`` those of
+      its timeline (default: the same);
+    - ``map(frame, names, hide_stealth)``: the report's map at that turn (:class:`MapFrame`), or
+      ``None`` for a ruleset without places.
+
+    Of the state now (each has a plain default built from the above):
+
+    - ``show(state)`` / ``show_json(state)``: what ``factionsim show`` prints;
+    - ``status(state)``: each faction's numbers in ``factionsim turn --json``;
+      ``status_line(state, faction)``: its line in ``turn``'s printed summary;
+    - ``describe(state)``: what ``factionsim validate`` says after "turn N, ".
+    """
+
+    names: Callable[[Frame], Names]
+    table: Callable[[Frame], tuple[list[str], list[list[Any]]]]
+    charts: tuple[tuple[str, str], ...]
+    series: Callable[[Frame], dict[str, dict[str, float | None]]]
+    key_kinds: frozenset[str] | tuple[str, ...]
+    timeline_kinds: frozenset[str] | tuple[str, ...] | None = None
+    colour_rows: bool = False
+    map: Callable[[Frame, Names, bool], MapFrame] | None = None
+    show: Callable[[Any], str] | None = None
+    show_json: Callable[[Any], dict[str, Any]] | None = None
+    status: Callable[[Any], dict[str, dict[str, Any]]] | None = None
+    status_line: Callable[[Any, str], str] | None = None
+    describe: Callable[[Any], str] | None = None
+
+    # ------------------------------------------------------------------ with their defaults
+    def show_text(self, state: Any) -> str:
+        """``factionsim show``: the name and turn, then :attr:`table` of the campaign now."""
+        if self.show is not None:
+            return self.show(state)
+        headers, rows = self.table(state.to_dict())
+        return f"{state.name or 'Campaign'}: after turn {state.turn}\n\n{text_table(headers, rows)}\n"
+
+    def show_data(self, state: Any) -> dict[str, Any]:
+        """``factionsim show --json``: the table's rows as objects keyed by the headers."""
+        if self.show_json is not None:
+            return self.show_json(state)
+        headers, rows = self.table(state.to_dict())
+        return {"name": state.name, "turn": state.turn, "seed": state.seed,
+                "factions": [dict(zip(headers, r, strict=True)) for r in rows]}
+
+    def faction_status(self, state: Any) -> dict[str, dict[str, Any]]:
+        """Each faction's name and :meth:`GameState.faction_summary` numbers."""
+        if self.status is not None:
+            return self.status(state)
+        return {fid: {"name": state.factions[fid].name, **v}
+                for fid, v in state.faction_summary().items()}
+
+    def faction_line(self, state: Any, faction: str) -> str:
+        """``Name: key value, key value`` (``Name: collapsed`` for a faction out of the game)."""
+        if self.status_line is not None:
+            return self.status_line(state, faction)
+        v = state.faction_summary()[faction]
+        details = ", ".join(f"{k} {x}" for k, x in v.items() if k != "alive")
+        return f"{state.factions[faction].name}: {details if v['alive'] else 'collapsed'}"
+
+    def campaign_text(self, state: Any) -> str:
+        """What ``validate`` reports of a valid campaign after its turn: ``N factions``..."""
+        if self.describe is not None:
+            return self.describe(state)
+        return f"{len(state.factions)} factions"

@@ -1,0 +1,201 @@
+"""What the report, ``factionsim show`` and the command summaries show of a WWN campaign
+(:data:`PRESENTATION`, see :class:`factionsim.core.presentation.Presentation`).
+
+>>> from factionsim.configs import default_campaign_path
+>>> import yaml
+>>> frame = yaml.safe_load(default_campaign_path("wwn").read_text())
+>>> series(frame)["iron-legion"], table(frame)[1][0][2:5]
+({'hp': 32, 'treasure': 10, 'assets': 8}, ['7/3/6', 10, 0])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from factionsim.core.names import Names
+from factionsim.core.presentation import Badge, Frame, MapFrame, Place, Presentation, text_table
+
+from .data import ASSET_TYPES, BASE_OF_INFLUENCE, max_faction_hp
+
+CHARTS = (("hp", "Faction HP"), ("treasure", "Treasure"), ("assets", "Assets (not counting Bases)"))
+KEY_KINDS = ("goal-complete", "goal-failed", "goal-chosen", "collapse", "destroyed",
+             "base-planted", "base-lost", "raise", "gm-veto", "rumour")
+#: the timeline leaves out the goals chosen (the turn panels list them)
+TIMELINE_KINDS = tuple(k for k in KEY_KINDS if k != "goal-chosen")
+
+_TYPE_NAMES = {k: v.name for k, v in ASSET_TYPES.items()}
+
+
+# ------------------------------------------------------------------ frames (any recorded turn)
+def names(frame: Frame) -> Names:
+    return Names({f["id"]: f.get("name", f["id"]) for f in frame["factions"]},
+                 {loc["id"]: loc.get("name", loc["id"]) for loc in frame["locations"]},
+                 dict(_TYPE_NAMES), "wwn")
+
+
+def series(frame: Frame) -> dict[str, dict[str, float | None]]:
+    """HP (0 once collapsed), Treasure and assets other than Bases, per faction."""
+    out: dict[str, dict[str, float | None]] = {}
+    for f in frame.get("factions", []):
+        alive = f.get("alive", True)
+        hp = f.get("hp")
+        if not alive:
+            hp = 0
+        elif hp is None:
+            hp = max_faction_hp(f["force"], f["wealth"], f["cunning"])
+        out[f["id"]] = {"hp": hp, "treasure": f.get("treasure", 0),
+                        "assets": sum(a["type"] != BASE_OF_INFLUENCE for a in f.get("assets") or [])
+                        if alive else 0}
+    return out
+
+
+def goal_name(goal: Any) -> str:
+    """A goal as the report's table shows it: ``Expand Influence (1/2)``."""
+    if not goal:
+        return "none"
+    if isinstance(goal, str):
+        return goal.replace("-", " ").title()
+    text = goal["id"].replace("-", " ").title()
+    if goal.get("needed"):
+        text += f" ({goal.get('progress', 0)}/{goal['needed']})"
+    return text
+
+
+def table(frame: Frame) -> tuple[list[str], list[list[Any]]]:
+    """One row per faction: HP, ratings, Treasure, XP, goal."""
+    rows = [[f.get("name", f["id"]), f.get("hp", "") if f.get("alive", True) else "collapsed",
+             f"{f['force']}/{f['cunning']}/{f['wealth']}", f.get("treasure", 0), f.get("xp", 0),
+             goal_name(f.get("goal"))] for f in frame["factions"]]
+    return ["faction", "HP", "F/C/W", "Treasure", "XP", "goal"], rows
+
+
+def map_frame(frame: Frame, names: Names, hide_stealth: bool) -> MapFrame:
+    """The locations, and each living faction's assets there (``■N``: a Base of Influence with N
+    HP; ``+N``: its other assets); Stealthed assets are left out for the players."""
+    places = [Place(loc["id"], loc.get("name", loc["id"]), tuple(loc.get("neighbors", [])),
+                    loc.get("ruler"), bool(loc.get("coastal"))) for loc in frame["locations"]]
+    badges: dict[str, list[Badge]] = {}
+    for f in frame.get("factions", []):
+        if not f.get("alive", True):
+            continue
+        here: dict[str, list[dict[str, Any]]] = {}
+        for a in f.get("assets") or []:
+            if hide_stealth and a.get("stealth"):
+                continue
+            here.setdefault(a["location"], []).append(a)
+        if f.get("headquarters") and f["headquarters"] not in here:
+            here[f["headquarters"]] = [{"type": BASE_OF_INFLUENCE, "hp": f.get("hp")}]
+        for lid, assets in here.items():
+            badges.setdefault(lid, []).append(_badge(f["id"], assets, names))
+    return MapFrame(places, badges)
+
+
+def _badge(fid: str, assets: list[dict[str, Any]], names: Names) -> Badge:
+    base = [a for a in assets if a["type"] == BASE_OF_INFLUENCE]
+    others = [a for a in assets if a["type"] != BASE_OF_INFLUENCE]
+    tip = names.factions.get(fid, fid) + ": " + "; ".join(
+        f"{_TYPE_NAMES.get(a['type'], a['type'])} {a.get('hp', '?')}"
+        + (f"/{a['max_hp']}" if a.get("max_hp") else "")
+        + (" (stealthed)" if a.get("stealth") else "") for a in assets)
+    label = ("\u25a0" if base else "") + (f" {len(others)}" if others else "")
+    if base and base[0].get("hp") is not None:
+        label = f"\u25a0{base[0]['hp']}" + (f" +{len(others)}" if others else "")
+    return Badge(fid, label.strip(), tip)
+
+
+# ------------------------------------------------------------------ the campaign now
+def goal_text(f: Any) -> str:
+    g = f.goal
+    if g is None:
+        return "none"
+    text = g.id.replace("-", " ").title() + (f" ({g.target})" if g.target else "")
+    if g.needed:
+        text += f" {g.progress}/{g.needed}"
+    return text + f", since turn {g.started}" if g.started else text
+
+
+def show_json(state: Any) -> dict[str, Any]:
+    """Everything ``show`` prints, as plain data (``--json``)."""
+    factions = []
+    for f in state.factions.values():
+        factions.append({
+            "id": f.id, "name": f.name, "alive": f.alive, "hp": f.hp, "max_hp": f.max_hp,
+            "force": f.force, "cunning": f.cunning, "wealth": f.wealth, "magic": f.magic,
+            "treasure": f.treasure, "xp": f.xp, "tags": list(f.tags), "agent": f.agent,
+            "headquarters": f.headquarters, "goal": f.goal.to_dict() if f.goal else None,
+        })
+    locations = []
+    for loc in state.map.locations.values():
+        here = state.assets_at(loc.id)
+        locations.append({
+            "id": loc.id, "name": loc.name, "ruler": loc.ruler, "coastal": loc.coastal,
+            "neighbors": list(loc.neighbors),
+            "assets": [{"id": a.id, "type": a.type, "name": ASSET_TYPES[a.type].name,
+                        "owner": a.owner, "hp": a.hp, "max_hp": a.max_hp, "stealth": a.stealth}
+                       for a in here],
+        })
+    return {"name": state.name, "turn": state.turn, "seed": state.seed, "factions": factions,
+            "locations": locations}
+
+
+def show(state: Any) -> str:
+    """Factions, goals, and every asset by location, as text tables."""
+    lines = [f"{state.name or 'Campaign'}: after turn {state.turn}"
+             + (f" of {state.max_turns}" if state.max_turns else "")
+             + (f" (seed {state.seed})" if state.seed is not None else ""), ""]
+    rows = []
+    for f in state.factions.values():
+        hq = state.map.locations[f.headquarters].name
+        rows.append([f.name, f"{f.hp}/{f.max_hp}" if f.alive else "collapsed",
+                     f"{f.force}/{f.cunning}/{f.wealth}", f.magic, f.treasure, f.xp,
+                     ", ".join(f.tags) or "-", hq, f.agent])
+    lines += ["FACTIONS", text_table(["faction", "HP", "F/C/W", "magic", "Treasure", "XP", "tags",
+                                      "headquarters", "agent"], rows), ""]
+    lines += ["GOALS", text_table(["faction", "goal", "XP earned", "goals done"],
+                                  [[f.name, goal_text(f) if f.alive else "-", f.xp_earned,
+                                    f.goals_completed] for f in state.factions.values()]), ""]
+    lines.append("ASSETS BY LOCATION")
+    rows = []
+    for loc in state.map.locations.values():
+        here = state.assets_at(loc.id)
+        place = loc.name + (f" (ruled by {state.factions[loc.ruler].name})"
+                            if loc.ruler in state.factions else "") + (" ~coast" if loc.coastal else "")
+        if not here:
+            rows.append([place, "-", "-", "", ""])
+        for i, a in enumerate(sorted(here, key=lambda a: (list(state.factions).index(a.owner),
+                                                          not a.is_base, a.id))):
+            kind = ASSET_TYPES[a.type]
+            name = kind.name + (" (HQ)" if a.is_base and a.location ==
+                                state.factions[a.owner].headquarters else "")
+            rows.append([place if i == 0 else "", state.factions[a.owner].name,
+                         f"{name} [{a.id}]", f"{a.hp}/{a.max_hp}",
+                         ("stealthed" if a.stealth else "") if not a.is_base else "base"])
+    lines.append(text_table(["location", "faction", "asset", "HP", "notes"], rows))
+    return "\n".join(lines) + "\n"
+
+
+def status(state: Any) -> dict[str, dict[str, Any]]:
+    """``factionsim turn --json``: each faction's sheet and its number of assets."""
+    return {fid: {"name": f.name, "alive": f.alive, "hp": f.hp, "max_hp": f.max_hp,
+                  "treasure": f.treasure, "xp": f.xp, "goal": f.goal.id if f.goal else None,
+                  "assets": sum(a.owner == fid for a in state.assets.values())}
+            for fid, f in state.factions.items()}
+
+
+def status_line(state: Any, faction: str) -> str:
+    f = state.factions[faction]
+    if not f.alive:
+        return f"{f.name}: collapsed"
+    goal = f.goal.id if f.goal else "none"
+    return f"{f.name}: HP {f.hp}/{f.max_hp}, Treasure {f.treasure}, XP {f.xp}, goal {goal}"
+
+
+def describe(state: Any) -> str:
+    return (f"{len(state.factions)} factions, {len(state.map.locations)} locations, "
+            f"{len(state.assets)} assets")
+
+
+PRESENTATION = Presentation(
+    names=names, table=table, charts=CHARTS, series=series, key_kinds=KEY_KINDS,
+    timeline_kinds=TIMELINE_KINDS, colour_rows=True, map=map_frame, show=show, show_json=show_json,
+    status=status, status_line=status_line, describe=describe)
