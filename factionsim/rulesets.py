@@ -20,7 +20,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from factionsim.core.campaign import FieldChecker, load_campaign_data
+from factionsim.core.campaign import FieldChecker, check_resumable, load_campaign_data
 from factionsim.core.game import CampaignError, FactionsimError, GameState
 from factionsim.core.ruleset import DEFAULT_AGENT, DEFAULT_RULESET, RulesetInfo, agent_problem
 from factionsim.rules import conflict, engagements, houses, wwn
@@ -74,18 +74,23 @@ def load_campaign(path: str | os.PathLike[str], text: str | None = None) -> Game
 def build_campaign(data: Mapping[str, Any], lines: Mapping[Any, int], source: str) -> GameState:
     """The game state of campaign data already read (``data`` and its field ``lines``, as
     :func:`~factionsim.core.campaign.load_campaign_data` gives them), checked as
-    :func:`load_campaign` checks a file; ``source`` names it in errors."""
+    :func:`load_campaign` checks a file (a turn saved in progress must be able to go on:
+    :func:`~factionsim.core.campaign.check_resumable`); ``source`` names it in errors."""
     name = data.get("ruleset")
-    if name not in RULESETS:
+    if not isinstance(name, str) or name not in RULESETS:
         line = lines.get(("ruleset",), 1)
-        got = "missing" if "ruleset" not in data else f"unknown ruleset {name!r}"
+        shown = repr(name) if len(repr(name)) <= 60 else repr(name)[:57] + "..."
+        got = "missing" if "ruleset" not in data else f"unknown ruleset {shown}"
         raise CampaignError(
             f"{source}, line {line}, ruleset: {got}; allowed: {', '.join(sorted(RULESETS))}."
         )
     info = RULESETS[name]
     normalized = info.validate(data, source=source, lines=lines)
     check_campaign_agents(info, data, source, lines)
-    return info.state_class.from_dict(normalized)
+    state = info.state_class.from_dict(normalized)
+    if "in_progress" in normalized:
+        check_resumable(state, f"{source}, line {lines.get(('in_progress',), '?')}, in_progress")
+    return state
 
 
 def check_campaign_agents(info: RulesetInfo, data: Mapping[str, Any], source: str,

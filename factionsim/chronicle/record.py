@@ -25,7 +25,8 @@ from .views import recorded_data, visible_events, visible_frame
 
 class CampaignRecord:
     """A campaign (``path``) and its history, as ``audience`` (``"gm"`` or ``"players"``)
-    knows them."""
+    knows them. The campaign and every snapshot are loaded as campaigns (validated: a broken
+    snapshot is a :class:`~factionsim.core.game.CampaignError` naming it)."""
 
     def __init__(self, path: str | Path, audience: str = "gm", state: Any = None):
         self.path = Path(path)
@@ -39,7 +40,7 @@ class CampaignRecord:
     @cached_property
     def _gm_frames(self) -> dict[int, dict[str, Any]]:
         frames = {t: d for t in self.history.turns() if t <= self.now
-                  and (d := recorded_data(self.history, t))}
+                  and (d := recorded_data(self.history, t, strict=True))}
         frames[self.now] = self.state.to_dict()
         return dict(sorted(frames.items()))
 

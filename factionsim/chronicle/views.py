@@ -35,19 +35,23 @@ from .story import stories
 __all__ = ["recorded_data", "render_turn", "visibility", "visible_events", "visible_frame"]
 
 
-def recorded_data(history: Any, turn: int) -> dict[str, Any] | None:
+def recorded_data(history: Any, turn: int, strict: bool = False) -> dict[str, Any] | None:
     """The campaign data after ``turn`` as the rules hold it (the history's snapshot loaded and
     written back, so a hand-written first snapshot reads like the rest); ``None`` when the
-    history has no snapshot of that turn."""
+    history has no snapshot of that turn. A snapshot that does not load is a
+    :class:`~factionsim.core.game.CampaignError` naming it when ``strict`` (the report, the
+    sheets: they read one shape of data only), else its raw data (``redo``'s chronicle block)."""
     from factionsim.core.game import CampaignError
     from factionsim.rulesets import load_campaign
 
     text = history.snapshot(turn)
-    if text is None:
+    if not text:
         return None
     try:
         return load_campaign(history.snapshot_path(turn), text).to_dict()
     except CampaignError:
+        if strict:
+            raise
         return history.snapshot_data(turn)
 
 

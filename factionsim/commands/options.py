@@ -1,8 +1,11 @@
 """Command-line options several commands share, each checked once with a clear message: the
 seed, counts, ``--wait``, which ruleset, where games run.
 
->>> seed("42"), positive("3")
-(42, 3)
+A bad value is refused by argparse itself: exit code 2 and a usage line naming the option, never
+a traceback later (a negative ``--seed`` reached numpy and crashed there).
+
+>>> seed("42"), positive("3"), whole_number(1, 8)("4")
+(42, 3, 4)
 >>> seed("-1")
 Traceback (most recent call last):
 argparse.ArgumentTypeError: -1 is too small; a seed is a whole number from 0 to 9223372036854775807
@@ -11,31 +14,43 @@ argparse.ArgumentTypeError: -1 is too small; a seed is a whole number from 0 to 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
+from factionsim.core.dice import MAX_SEED
 from factionsim.core.game import FactionsimError
 from factionsim.core.ruleset import DEFAULT_RULESET
-
-#: The largest seed: numpy takes any non-negative integer; campaign files keep 64-bit numbers.
-MAX_SEED = 2**63 - 1
 
 
 def _whole(text: str, lowest: int, highest: int | None, allowed: str) -> int:
     """``text`` as a whole number from ``lowest`` to ``highest``, or a usage error that says
     what is ``allowed``."""
+    shown = text if len(text) <= 40 else text[:37] + "..."
     try:
-        value = int(text.strip())
+        value = int(text.strip()) if len(text) <= 100 else None
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number; {allowed}") from None
+        value = None
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{shown!r} is not a whole number; {allowed}") from None
     if value < lowest:
-        raise argparse.ArgumentTypeError(f"{value} is too small; {allowed}")
+        raise argparse.ArgumentTypeError(f"{shown} is too small; {allowed}")
     if highest is not None and value > highest:
-        raise argparse.ArgumentTypeError(f"{text} is too large; {allowed}")
+        raise argparse.ArgumentTypeError(f"{shown} is too large; {allowed}")
     return value
 
 
 def seed(text: str) -> int:
     """``--seed``: a whole number from 0 to :data:`MAX_SEED`."""
     return _whole(text, 0, MAX_SEED, f"a seed is a whole number from 0 to {MAX_SEED}")
+
+
+def whole_number(lowest: int, highest: int) -> Callable[[str], int]:
+    """An argparse ``type``: a whole number from ``lowest`` to ``highest`` (``new --max-turns``)."""
+
+    def parse(text: str) -> int:
+        return _whole(text, lowest, highest, f"give a whole number from {lowest} to {highest}")
+
+    parse.__name__ = "whole number"  # what argparse names in "invalid ... value"
+    return parse
 
 
 def positive(text: str) -> int:

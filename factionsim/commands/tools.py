@@ -18,7 +18,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from factionsim.commands.options import seed
+from factionsim.commands.options import seed, whole_number
+from factionsim.core.fields import MAX_TURNS
 from factionsim.core.game import CampaignError
 from factionsim.core.ruleset import DEFAULT_RULESET
 
@@ -44,10 +45,12 @@ def cmd_new(args: argparse.Namespace) -> int:
         raise CampaignError(f"factionsim new: {exc}.") from None
     if args.max_turns:
         data = {**data, "max_turns": args.max_turns}
+    text = campaign_text(data)
+    # checked before it is written: --name and --agent come from the command line
+    state = load_campaign(f"{path} (not written)", text)
     path.parent.mkdir(parents=True, exist_ok=True)
     with campaign_lock(path):  # --force: another command may be writing it
-        write_atomic(path, campaign_text(data))
-    state = load_campaign(path)  # it must load: the generator only makes valid campaigns
+        write_atomic(path, text)
     if args.json:
         print(json.dumps({"file": str(path), "name": state.name, "seed": seed,
                           "factions": [f.name for f in state.factions.values()],
@@ -182,7 +185,8 @@ def add_parser(sub: Any) -> None:
     new.add_argument("--agent", default="heuristic",
                      help="who plays every faction (default heuristic; manual for the GM)")
     new.add_argument("--name", default=None, help="the campaign's title (default: generated)")
-    new.add_argument("--max-turns", type=int, default=None, help="end the game after N turns")
+    new.add_argument("--max-turns", type=whole_number(1, MAX_TURNS), default=None,
+                     help="end the game after N turns")
     new.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
     new.add_argument("--quiet", action="store_true", help="print nothing")
     new.add_argument("--json", action="store_true", help="print a summary as JSON")

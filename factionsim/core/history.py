@@ -314,11 +314,6 @@ class History:
         """The turn the campaign file is at."""
         return self.position(self.read_campaign())[0]
 
-    def replay_frames(self, upto: int | None = None) -> list[tuple[int, dict[str, Any]]]:
-        """``(turn, campaign data)`` for every snapshot up to ``upto`` (default: the file's turn)."""
-        upto = self.current_turn() if upto is None else upto
-        return [(t, self.snapshot_data(t) or {}) for t in self.turns() if t <= upto]
-
     # ------------------------------------------------------------------ committing
     def recover(self) -> bool:
         """Before a command changes the campaign (holding its lock): finish a change a killed

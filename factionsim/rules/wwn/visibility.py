@@ -52,10 +52,6 @@ PUBLIC_ABILITIES = frozenset({
 _HIDING_ABILITIES = {"covert-transport": "asset", "stealth": "source"}
 
 
-def _key(asset: dict[str, Any]) -> str:
-    return f"{asset['type']}#{asset['id']}"
-
-
 def players_frame(data: Frame) -> Frame:
     """Campaign data as the players know it (see the module docstring)."""
     out = pick(data, _CAMPAIGN_KEYS)
@@ -69,10 +65,23 @@ def players_frame(data: Frame) -> Frame:
     return out
 
 
+def _key(asset: dict[str, Any]) -> str:
+    return f"{asset.get('type')}#{asset['id']}"
+
+
+def _assets(data: Frame | None) -> list[dict[str, Any]]:
+    """Every asset of campaign data, read with care (a raw snapshot is not validated)."""
+    factions = data.get("factions") if isinstance(data, dict) else None
+    out = []
+    for f in factions if isinstance(factions, list) else []:
+        assets = f.get("assets") if isinstance(f, dict) else None
+        out += [a for a in assets if isinstance(a, dict)] if isinstance(assets, list) else []
+    return out
+
+
 def stealthed_assets(data: Frame | None) -> set[str]:
     """Ids (``type#n``) of the Stealthed assets in campaign data (a history snapshot)."""
-    return {_key(a) for f in (data or {}).get("factions") or [] for a in f.get("assets") or []
-            if a.get("stealth") and a.get("id") is not None}
+    return {_key(a) for a in _assets(data) if a.get("stealth") and a.get("id") is not None}
 
 
 def _refs(e: Event) -> set[str]:
@@ -83,8 +92,7 @@ def watch(before: Frame | None) -> Callable[[Event], list[Event]]:
     """Follows Stealth through a turn's events, from the GM's data ``before`` them: Stealthed
     operations vanish, a hidden asset coming to light becomes a ``rumour`` (where it was seen)."""
     hidden = stealthed_assets(before)
-    where = {_key(a): a.get("location") for f in (before or {}).get("factions") or []
-             for a in f.get("assets") or [] if a.get("id") is not None}
+    where = {_key(a): a.get("location") for a in _assets(before) if a.get("id") is not None}
 
     def seen(e: Event) -> list[Event]:
         d = e.data
