@@ -34,7 +34,7 @@ def turn_sentences(path: Path, audience: str) -> list[list[str]]:
         story = rec.story(t)
         if story is None:
             continue
-        sentences = [story.headline.split(": ", 1)[-1]] if story.headline else []
+        sentences = [story.headline.split(": ", 1)[-1].rstrip(".")] if story.headline else []
         if audience == "players":
             sentences += [x for _, told in story.places for x in told]
         else:
