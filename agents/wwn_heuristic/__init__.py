@@ -394,7 +394,7 @@ def _create(sit: Situation, legal):
 def _purchase_why(sit: Situation, kind: Any) -> str:
     """Why this asset: a blade for a war goal, hidden hands for enemy territory, else value."""
     if sit.war_goal() and kind.can_attack_normally:
-        return f"a blade for its war ({_why_fight(sit)})"
+        return f"a blade for its war; {_why_fight(sit)}"
     if kind.subtle and sit.goal and sit.goal.id == "inside-enemy-territory":
         return f"hands it can hide among its enemies{_progress(sit)}"
     return "its best value for the Treasure"
