@@ -96,3 +96,22 @@ def test_both_chronicles_have_a_headline_for_every_turn_with_news(played: Path) 
         assert g.headline or not g.facts, t
     text = played.with_name("c.chronicle.md").read_text(encoding="utf-8")
     assert text.count("\n**") >= 6  # headlines in the GM's chronicle too
+
+
+def test_an_asset_carried_by_an_ability_is_told_and_seen_like_a_move() -> None:
+    """Underground Roads, Smuggling Fleet...: the asset ends up elsewhere, in sight; the GM's
+    chronicle tells it in prose (it printed "Transport (asset: ...; from: ...)")."""
+    from factionsim.chronicle.story import describe
+    from factionsim.chronicle.views import visible_events
+    from factionsim.core.game import Event
+    from factionsim.core.names import Names
+    from factionsim.rules.wwn.rumours import facts
+
+    n = Names({"g": "The Silver Guild"}, {"a": "Tarsis", "b": "Vell"}, {"healers": "Healers"},
+              "wwn")
+    e = Event(3, "transport", "g", {"asset": "healers#2", "from": "a", "to": "b"})
+    assert describe(e, n) == "Its Healers is carried from Tarsis to Vell."
+    assert [x.to_dict() for x in visible_events("wwn", [e], "players", {"factions": []})] == \
+        [e.to_dict()]
+    [fact] = facts([e], None, n)
+    assert (fact.key, fact.place, fact.slots["from"]) == ("move", "Vell", "Tarsis")

@@ -148,6 +148,10 @@ PROSE: dict[str, Callable[[Event, Names], str]] = {
     "revealed": lambda e, n: f"{n.asset(e.data['asset'], e.faction)} loses its Stealth.",
     "move": lambda e, n: (f"Moves its {n.asset(e.data['asset'])} from {n.place(e.data['from'])} "
                           f"to {n.place(e.data['to'])}."),
+    "transport": lambda e, n: (f"Its {n.asset(e.data['asset'])} is carried from "
+                               f"{n.place(e.data['from'])} to {n.place(e.data['to'])}."),
+    "arrive": lambda e, n: (f"Its {n.asset(e.data['asset'])}, held up on the way, arrives at "
+                            f"{n.place(e.data['to'])} from {n.place(e.data['from'])}."),
     "repair": lambda e, n: (f"Repairs its {n.asset(e.data['asset'])} for {e.data['cost']} Treasure "
                             f"(+{e.data['healed']} HP, now {e.data['hp']})."),
     "repair-faction": lambda e, n: f"Restores its own strength: +{e.data['healed']} HP (now {e.data['hp']}).",

@@ -31,6 +31,8 @@ from .goals import GOALS
 
 #: where a rumour is heard when nothing says where
 ABROAD = "Abroad"
+#: events that bring an asset to a place: a Move Asset, an ability carrying it, a delayed arrival
+MOVES = ("move", "transport", "arrive")
 
 
 def the(name: str) -> str:
@@ -147,7 +149,7 @@ def _one(e: Event, t: _Turn) -> list[Fact]:  # noqa: PLR0911 - one branch per ev
         key = "revealed-attack" if d.get("reason") == "attacked" else "revealed"
         return [Fact(key, e.kind, t.place(d.get("location"), who), t.asset(d["asset"], who),
                      (who or "",))]
-    if e.kind == "move":
+    if e.kind in MOVES:
         src = the(t.n.place(d["from"]))
         return [Fact("move", e.kind, t.place(d["to"]), {**t.asset(d["asset"], who), "from": src},
                      (who or "",))]
@@ -219,13 +221,13 @@ def _compact(told: list[tuple[Fact, Event]]) -> list[Fact]:
         if e.kind == "attack":
             groups.setdefault(("attack", e.turn, e.faction, e.data["target_faction"], f.place),
                               []).append((f, e))
-        elif e.kind == "move":
+        elif e.kind in MOVES:
             groups.setdefault(("move", e.turn, e.faction, f.place), []).append((f, e))
     out: list[Fact] = []
     for f, e in told:
         key = (("attack", e.turn, e.faction, e.data["target_faction"], f.place)
                if e.kind == "attack" else ("move", e.turn, e.faction, f.place)
-               if e.kind == "move" else None)
+               if e.kind in MOVES else None)
         group = groups.get(key) if key else None
         if not group or len(group) == 1:
             out.append(f)
@@ -241,7 +243,7 @@ def facts(events: list[Event], frame: dict[str, Any] | None, names: Names) -> li
     told: list[tuple[Fact, Event]] = []
     for e in events:
         told += [(replace(f, turn=e.turn), e) for f in _one(e, t)]
-        if e.kind == "move":
+        if e.kind in MOVES:
             t.where[e.data["asset"]] = e.data["to"]
         elif e.kind == "create":
             t.where[e.data["asset"]] = e.data["location"]

@@ -96,7 +96,7 @@ def watch(before: Frame | None) -> Callable[[Event], list[Event]]:
 
     def seen(e: Event) -> list[Event]:
         d = e.data
-        if e.kind == "move":
+        if e.kind in ("move", "transport", "arrive"):
             where[d["asset"]] = d["to"]
         elif e.kind == "create":
             where[d["asset"]] = d.get("location")
@@ -159,6 +159,9 @@ PUBLIC_EVENTS: dict[str, EventRule] = {
     "collapse": ("by",),
     "rumour": ("asset", "reason", "location"),
     "move": ("asset", "from", "to"),
+    # an asset carried by an ability, or arriving late, is seen where it arrives, as a move
+    "transport": ("asset", "from", "to"),
+    "arrive": ("asset", "from", "to"),
     "expand": ("location", "base", "hp"),
     "expand-check": ("rival", "location", "success"),
     "base-planted": ("base", "location"),
