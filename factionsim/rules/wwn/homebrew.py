@@ -26,7 +26,7 @@ the block with :func:`check_asset_types` and :func:`asset_types` turns the check
 ...        "hp": 3, "ability": {"effect": "income", "treasure": 1}}
 >>> kind = asset_types([row])["tax-farm"]
 >>> kind.effect, kind.param("treasure"), describe(kind)
-('income', 1, '+1 Treasure at the start of its owner's turn.')
+('income', 1, "+1 Treasure at the start of its owner's turn.")
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from typing import Any
 
 from factionsim.core.dice import Dice, DiceError
 
-from .data import ASSET_TYPES, ATTRIBUTES, MAGIC_LEVELS, AttackLine, AssetType
+from .data import ASSET_TYPES, ATTRIBUTES, MAGIC_LEVELS, AssetType, AttackLine
 
 #: the block's key in a campaign
 BLOCK = "asset_types"

@@ -6,7 +6,7 @@ and agents. The schema checks shapes and names; ``factionsim validate`` checks t
 that refer to each other, HP limits, tag rules).
 
 >>> s = campaign_schema(["heuristic", "policy:PATH", "random"])
->>> s["$schema"], "infantry" in s["$defs"]["assetType"]["anyOf"][0]["enum"]
+>>> s["$schema"], "infantry" in s["$defs"]["standardAssetType"]["enum"]
 ('https://json-schema.org/draft/2020-12/schema', True)
 """
 
@@ -124,10 +124,15 @@ def campaign_schema(agents: Sequence[str]) -> dict[str, Any]:
                         "import': the Foundry VTT actors the factions came from (docs/foundry.md)"},
         },
         "additionalProperties": False,
+        # without an asset_types block, an asset's type must be a standard one (a typo is caught)
+        "if": {"not": {"required": [homebrew.BLOCK]}},
+        "then": {"properties": {"factions": {"items": {"properties": {"assets": {"items": {
+            "properties": {"type": {"$ref": "#/$defs/standardAssetType"}}}}}}}}},
         "$defs": {
-            "assetType": {"anyOf": [{"enum": list(ASSET_TYPES)}, {
+            "assetType": {"anyOf": [{"$ref": "#/$defs/standardAssetType"}, {
                 **slug, "description": "the id of one of the campaign's asset_types"}],
                 "description": asset_descriptions},
+            "standardAssetType": {"enum": list(ASSET_TYPES)},
             "goalId": {"enum": list(GOALS)},
         },
     }

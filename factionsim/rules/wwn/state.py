@@ -23,9 +23,9 @@ from factionsim.core.ruleset import DEFAULT_AGENT
 from . import (
     ability,  # noqa: F401  (importing it registers the asset abilities)
     goals,
+    homebrew,
     turn,
 )
-from . import homebrew
 from .ability.homebrew import hook_tables
 from .actions import ChooseGoal
 from .data import ASSET_TYPES, BASE_OF_INFLUENCE, AssetType
