@@ -17,14 +17,13 @@ import jsonschema
 import numpy as np
 import pytest
 import yaml
-from wwn_helpers import ScriptedRng, faction, make_state, play_to
+from wwn_helpers import ScriptedRng, do, faction, make_state, play_to, texts
 
 import factionsim
 from factionsim.cli import main
 from factionsim.core.campaign import dump_campaign_data
 from factionsim.core.game import CampaignError
 from factionsim.rules.wwn import abilities, homebrew
-from factionsim.rules.wwn.actions import parse_action
 from factionsim.rules.wwn.docs import render
 from factionsim.rules.wwn.validate import validate
 from factionsim.rulesets import get_ruleset, load_campaign
@@ -47,19 +46,6 @@ def _state(types, red, blue=(), red_kw=None):
 
 def _at(t, loc, **kw):
     return {"type": t, "location": loc, **kw}
-
-
-def _do(s, text, *dice):
-    if dice:
-        s.rng = ScriptedRng(*dice)
-    events = s.apply(parse_action(text))
-    if dice:
-        assert s.rng.remaining == []
-    return events
-
-
-def _texts(s):
-    return [str(a) for a in s.legal_actions()]
 
 
 def _ability(events, effect):
@@ -95,8 +81,8 @@ def test_attack_dice_add_dice_to_its_own_attacks_only():
     assert abilities.extra_attack_dice(s, own_inf) == 0          # not another asset's
     assert abilities.extra_defense_dice(s, zerk, blue_inf.kind.attack) == 0  # not on defence
     play_to(s, "action", "red")
-    _do(s, "action attack")
-    ev = _do(s, "attack berserkers#1 -> blue", 1, 9, 5, 4)
+    do(s, "action attack")
+    ev = do(s, "attack berserkers#1 -> blue", 1, 9, 5, 4)
     att = _attack(ev)
     assert att.data["attacker_check"]["roll"] == [1, 9] and att.data["success"] is True
     assert blue_inf.hp == 6 - (4 + 1)
@@ -112,8 +98,8 @@ def test_defense_dice_add_dice_when_it_defends():
     assert abilities.extra_defense_dice(s, wall, inf.kind.attack) == 2
     assert abilities.extra_attack_dice(s, wall) == 0
     play_to(s, "action", "red")
-    _do(s, "action attack")
-    ev = _do(s, "attack infantry#1 -> blue", 9, 5, 6, 2, 4)
+    do(s, "action attack")
+    ev = do(s, "attack infantry#1 -> blue", 9, 5, 6, 2, 4)
     att = _attack(ev)
     assert att.data["defender_check"]["roll"] == [5, 6, 2] and att.data["success"] is True
     assert wall.hp == 6 - 4
@@ -129,8 +115,8 @@ def test_expand_dice_add_dice_to_expand_checks_in_its_location():
     assert abilities.expand_extra_dice(s, "red", "c") == 0   # elsewhere
     assert abilities.expand_extra_dice(s, "blue", "b") == 0  # another faction's expansion
     play_to(s, "action", "red")
-    _do(s, "action expand")  # b is the only place without a red Base: chosen at once
-    ev = _do(s, "base hp 1", 2, 9, 5)
+    do(s, "action expand")  # b is the only place without a red Base: chosen at once
+    ev = do(s, "base hp 1", 2, 9, 5)
     check = next(e for e in ev if e.kind == "expand-check")
     assert check.data["attacker_check"]["roll"] == [2, 9] and check.data["success"] is True
 
@@ -142,21 +128,21 @@ def test_transport_moves_another_own_asset_up_to_its_range_once_per_turn():
     s = _state([kind("river-barges", ability={"effect": "transport", "range": 2})],
                [_at("river-barges", "a"), _at("infantry", "a"), _at("infantry", "b")])
     play_to(s, "abilities", "red")
-    options = [t for t in _texts(s) if t.startswith("use ")]
+    options = [t for t in texts(s) if t.startswith("use ")]
     # the Infantry at a, to b (one move) and c (two moves); not itself, not the Base, not b's
     assert options == ["use river-barges#1 infantry#2->b", "use river-barges#1 infantry#2->c"]
-    ev = _do(s, "use river-barges#1 infantry#2->c")
+    ev = do(s, "use river-barges#1 infantry#2->c")
     assert s.assets["infantry#2"].location == "c"
     assert _ability(ev, "homebrew-transport")[0].data == {
         "source": "river-barges#1", "effect": "homebrew-transport", "asset": "infantry#2", "to": "c"}
-    assert not any(t.startswith("use river-barges") for t in _texts(s))  # once per turn
+    assert not any(t.startswith("use river-barges") for t in texts(s))  # once per turn
 
 
 def test_transport_of_range_one_reaches_one_move():
     s = _state([kind("ferry", ability={"effect": "transport", "range": 1})],
                [_at("ferry", "a"), _at("infantry", "a")])
     play_to(s, "abilities", "red")
-    assert [t for t in _texts(s) if t.startswith("use ")] == ["use ferry#1 infantry#2->b"]
+    assert [t for t in texts(s) if t.startswith("use ")] == ["use ferry#1 infantry#2->b"]
 
 
 # ------------------------------------------------------------------ repair
@@ -190,8 +176,8 @@ def test_qualities_subtle_and_stealth(qualities, subtle, stealthed):
     """Subtle: as the book's quality; Stealth: "it enters play Stealthed" when bought."""
     s = _state([kind("veiled-agents", "cunning", qualities=qualities)], [], red_kw={"treasure": 5})
     play_to(s, "action", "red")
-    _do(s, "action create")
-    ev = _do(s, "create veiled-agents at a")
+    do(s, "action create")
+    ev = do(s, "create veiled-agents at a")
     new = s.assets[next(e for e in ev if e.kind == "create").data["asset"]]
     assert (new.subtle, new.stealth, new.kind.homebrew) == (subtle, stealthed, True)
     assert s.factions["red"].treasure == 5 + INCOME - 2
@@ -201,12 +187,12 @@ def test_homebrew_types_are_bought_like_standard_ones():
     """Create Asset: a rating-3 type needs the attribute at 3 and its cost in Treasure."""
     s = _state([kind("war-barge", "wealth", rating=3, cost=7)], [], red_kw={"treasure": 4})
     play_to(s, "action", "red")
-    _do(s, "action create")
-    assert "create war-barge at a" in _texts(s)  # 4 + 3 income = 7
+    do(s, "action create")
+    assert "create war-barge at a" in texts(s)  # 4 + 3 income = 7
     s = _state([kind("war-barge", "wealth", rating=4, cost=7)], [], red_kw={"treasure": 4})
     play_to(s, "action", "red")
-    _do(s, "action create")
-    assert "create war-barge at a" not in _texts(s)  # Wealth 3 < rating 4
+    do(s, "action create")
+    assert "create war-barge at a" not in texts(s)  # Wealth 3 < rating 4
 
 
 # ------------------------------------------------------------------ the asset table of a game
