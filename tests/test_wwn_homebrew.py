@@ -346,3 +346,30 @@ def test_every_effect_has_handlers_on_its_declared_hook_points():
     assert set(HANDLERS) == set(homebrew.EFFECTS)
     for name, effect in homebrew.EFFECTS.items():
         assert set(HANDLERS[name]) == set(effect.hooks), name
+
+
+def test_gm_commands_play_report_and_keep_the_block(tmp_path, capsys):
+    """``factionsim turn`` and ``report`` on a homebrew campaign: the saved file keeps the block as
+    written and still loads; the report names the homebrew assets."""
+    path = tmp_path / "river.yaml"
+    path.write_text(CAMPAIGN.read_text())
+    assert main(["turn", str(path), "--turns", "2", "--quiet"]) == 0
+    saved = yaml.safe_load(path.read_text())
+    assert saved["turn"] == 2
+    assert saved[homebrew.BLOCK] == yaml.safe_load(CAMPAIGN.read_text())[homebrew.BLOCK]
+    load_campaign(path)
+    report = tmp_path / "r.html"
+    assert main(["report", str(path), "-o", str(report), "--quiet"]) == 0
+    assert "Toll Bridge" in report.read_text()
+
+
+def test_the_planner_plays_homebrew_assets():
+    from factionsim.agents import make_agent
+
+    s = factionsim.load_campaign(CAMPAIGN)
+    s.rng, s.max_turns = np.random.default_rng(3), 2
+    agents = {fid: make_agent("planner", "wwn") for fid in s.factions}
+    rng = np.random.default_rng(4)
+    while (actor := s.current_actor()) is not None:
+        s.apply(agents[actor].act(s.view(actor), s.legal_actions(), rng))
+    assert s.turn == 2 and any(a.kind.homebrew for a in s.assets.values())
