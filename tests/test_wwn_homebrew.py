@@ -373,3 +373,11 @@ def test_the_planner_plays_homebrew_assets():
     while (actor := s.current_actor()) is not None:
         s.apply(agents[actor].act(s.view(actor), s.legal_actions(), rng))
     assert s.turn == 2 and any(a.kind.homebrew for a in s.assets.values())
+
+
+@pytest.mark.parametrize("block", [None, []])
+def test_an_empty_or_null_block_is_the_standard_table(block):
+    out = validate(_campaign(block, "infantry"), "camp.yaml", {})
+    s = factionsim.rules.wwn.state.WwnState.from_dict(out)
+    assert set(s.asset_types) == set(factionsim.rules.wwn.data.ASSET_TYPES)
+    assert homebrew.BLOCK not in s.to_dict()

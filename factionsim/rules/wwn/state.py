@@ -201,7 +201,7 @@ class WwnState(DecisionState):
         s = cls()
         s.read_common_fields(d, {"locations", "relations", "factions", "next_asset", HOUSE_RULES,
                                  homebrew.BLOCK})
-        s.set_homebrew(list(d.get(homebrew.BLOCK, ())))
+        s.set_homebrew(list(d.get(homebrew.BLOCK) or ()))
         s.house_rules = HouseRules.from_data(d.get(HOUSE_RULES), d.get("max_turns"))
         s.map = MapGraph([
             Location(loc["id"], loc.get("name", loc["id"]), tuple(loc.get("neighbors", ())),

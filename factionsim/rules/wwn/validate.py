@@ -197,7 +197,8 @@ def validate(data: Mapping[str, Any], source: str, lines: Mapping[Any, int] | No
     ck.ids(root["factions"], ("factions",), "faction", hi=MAX_FACTIONS)
     ck.known["asset"] = ck.nested_ids(root["factions"], ("factions",), "assets", "asset", Int(1),
                                       lambda ad, n: f"{ad.get('type')}#{n}")
-    rows = homebrew.check_asset_types(ck, root[homebrew.BLOCK]) if homebrew.BLOCK in root else []
+    rows = root.get(homebrew.BLOCK)
+    rows = [] if rows is None else homebrew.check_asset_types(ck, rows)
     types = {**ASSET_TYPES, **homebrew.asset_types(rows)}
     ck.known["asset type"] = list(types)
     ck.known["homebrew"] = [r["id"] for r in rows]
