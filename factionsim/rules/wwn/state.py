@@ -178,7 +178,7 @@ class WwnState(DecisionState):
         if rules := self.house_rules.to_data():
             d[HOUSE_RULES] = rules
         if self.homebrew_rows:
-            d[homebrew.BLOCK] = self.homebrew_rows
+            d[homebrew.BLOCK] = list(self.homebrew_rows)
         d["locations"] = [_location_dict(loc) for loc in self.map.locations.values()]
         d["relations"] = [[*sorted(k, key=list(self.factions).index), v]
                           for k, v in self.relations.items()
