@@ -41,7 +41,7 @@ from factionsim.rules.wwn.actions import (
     Sell,
     UseAbility,
 )
-from factionsim.rules.wwn.data import ASSETS, XP_TO_RAISE
+from factionsim.rules.wwn.data import XP_TO_RAISE
 from factionsim.rules.wwn.economy import purchase_cost
 from factionsim.rules.wwn.goals import GOALS
 
@@ -378,14 +378,14 @@ def _create_value(sit: Situation) -> tuple[float, str]:
     g = sit.goal.id if sit.goal else ""
     if g == "wealth-of-kingdoms":
         value -= 6 * sit.p.greed
-    return value, (f"buys {ASSETS[best.asset_type].name}: "
-                   + _purchase_why(sit, ASSETS[best.asset_type]))
+    return value, (f"buys {sit.state.asset_types[best.asset_type].name}: "
+                   + _purchase_why(sit, sit.state.asset_types[best.asset_type]))
 
 
 def _create(sit: Situation, legal):
     best = max(_of(legal, Create),
                key=lambda c: (sit.purchase_value(c.asset_type, c.location), c.asset_type))
-    kind = ASSETS[best.asset_type]
+    kind = sit.state.asset_types[best.asset_type]
     cost = purchase_cost(sit.state, sit.me, kind, best.location)
     return best, (f"buys {kind.name} at {sit.place(best.location)} for {cost} Treasure: "
                   f"{_purchase_why(sit, kind)}")

@@ -41,7 +41,8 @@ _TYPE_NAMES = {k: v.name for k, v in ASSET_TYPES.items()}
 def names(frame: Frame) -> Names:
     return Names({f["id"]: f.get("name", f["id"]) for f in frame["factions"]},
                  {loc["id"]: loc.get("name", loc["id"]) for loc in frame["locations"]},
-                 dict(_TYPE_NAMES), "wwn")
+                 {**_TYPE_NAMES, **{t["id"]: t["name"] for t in frame.get("asset_types", ())}},
+                 "wwn")
 
 
 def series(frame: Frame) -> dict[str, dict[str, float | None]]:
@@ -98,6 +99,7 @@ def map_frame(frame: Frame, names: Names, hide_stealth: bool) -> MapFrame:
     HP; ``+N``: its other assets); Stealthed assets are left out for the players."""
     places = [Place(loc["id"], loc.get("name", loc["id"]), tuple(loc.get("neighbors", [])),
                     loc.get("ruler"), bool(loc.get("coastal"))) for loc in frame["locations"]]
+    table = kinds(frame)
     badges: dict[str, list[Badge]] = {}
     for f in frame.get("factions", []):
         if not f.get("alive", True):
@@ -110,21 +112,30 @@ def map_frame(frame: Frame, names: Names, hide_stealth: bool) -> MapFrame:
         if f.get("headquarters") and f["headquarters"] not in here:
             here[f["headquarters"]] = [{"type": BASE_OF_INFLUENCE, "hp": f.get("hp")}]
         for lid, assets in here.items():
-            badges.setdefault(lid, []).append(_badge(f["id"], assets, names))
+            badges.setdefault(lid, []).append(_badge(f["id"], assets, names, table))
     return MapFrame(places, badges)
 
 
-def _max_hp(asset: dict[str, Any]) -> str:
+def kinds(frame: Frame) -> dict[str, Any]:
+    """The frame's asset table: the standard types plus the campaign's own (``asset_types:``)."""
+    from .homebrew import asset_types
+
+    rows = frame.get("asset_types")
+    return {**ASSET_TYPES, **asset_types(rows)} if rows else ASSET_TYPES
+
+
+def _max_hp(asset: dict[str, Any], table: dict[str, Any] = ASSET_TYPES) -> str:
     """``/5``: the asset's full HP (a Base's is its faction's; none shown)."""
-    kind = ASSET_TYPES.get(asset["type"])
+    kind = table.get(asset["type"])
     return f"/{kind.hp}" if kind is not None and not kind.is_base else ""
 
 
-def _badge(fid: str, assets: list[dict[str, Any]], names: Names) -> Badge:
+def _badge(fid: str, assets: list[dict[str, Any]], names: Names,
+           table: dict[str, Any] = ASSET_TYPES) -> Badge:
     base = [a for a in assets if a["type"] == BASE_OF_INFLUENCE]
     others = [a for a in assets if a["type"] != BASE_OF_INFLUENCE]
     tip = names.factions.get(fid, fid) + ": " + "; ".join(
-        f"{_TYPE_NAMES.get(a['type'], a['type'])} {a.get('hp', '?')}" + _max_hp(a)
+        f"{names.asset_types.get(a['type'], a['type'])} {a.get('hp', '?')}" + _max_hp(a, table)
         + (" (stealthed)" if a.get("stealth") else "") for a in assets)
     label = ("\u25a0" if base else "") + (f" {len(others)}" if others else "")
     if base and base[0].get("hp") is not None:
@@ -145,6 +156,7 @@ def sheet(frame: Frame, faction: str) -> Sheet:
     """A faction's sheet: its ratings, HP, Magic, tags, headquarters and relations; for the GM
     its Treasure, income, XP and goal; every asset the frame holds with its stats and place."""
     n = names(frame)
+    table = kinds(frame)
     f = next(x for x in frame["factions"] if x["id"] == faction)
     top = max_faction_hp(f["force"], f["wealth"], f["cunning"])
     alive = f.get("alive", True)
@@ -167,10 +179,10 @@ def sheet(frame: Frame, faction: str) -> Sheet:
     rows = []
     for a in sorted(f.get("assets") or [], key=lambda a: (n.place(a["location"]),
                                                           a["type"] != BASE_OF_INFLUENCE, a["type"])):
-        kind = ASSET_TYPES[a["type"]]
+        kind = table[a["type"]]
         notes = [x for x in ("HQ" if kind.is_base and a["location"] == f.get("headquarters") else "",
                              "stealthed" if a.get("stealth") else "") if x]
-        rows.append([kind.name, n.place(a["location"]), f"{a.get('hp', '?')}{_max_hp(a)}",
+        rows.append([kind.name, n.place(a["location"]), f"{a.get('hp', '?')}{_max_hp(a, table)}",
                      kind.attribute.title() if not kind.is_base else "-", _attack_text(kind),
                      kind.counter or "-", ", ".join(notes) or "-"])
     return Sheet(stats, [SheetTable("Assets", ["asset", "at", "HP", "attribute", "attack",
@@ -204,7 +216,7 @@ def show_json(state: Any) -> dict[str, Any]:
         locations.append({
             "id": loc.id, "name": loc.name, "ruler": loc.ruler, "coastal": loc.coastal,
             "neighbors": list(loc.neighbors),
-            "assets": [{"id": a.id, "type": a.type, "name": ASSET_TYPES[a.type].name,
+            "assets": [{"id": a.id, "type": a.type, "name": a.kind.name,
                         "owner": a.owner, "hp": a.hp, "max_hp": a.max_hp, "stealth": a.stealth}
                        for a in here],
         })
@@ -238,7 +250,7 @@ def show(state: Any) -> str:
             rows.append([place, "-", "-", "", ""])
         for i, a in enumerate(sorted(here, key=lambda a: (list(state.factions).index(a.owner),
                                                           not a.is_base, a.id))):
-            kind = ASSET_TYPES[a.type]
+            kind = a.kind
             name = kind.name + (" (HQ)" if a.is_base and a.location ==
                                 state.factions[a.owner].headquarters else "")
             rows.append([place if i == 0 else "", state.factions[a.owner].name,

@@ -36,7 +36,7 @@ from factionsim.core.visibility import EventRule, Frame, Visibility, pick
 
 #: campaign fields the players know (the rest: seed, dice, Foundry data... is the GM's)
 _CAMPAIGN_KEYS = ("ruleset", "name", "turn", "max_turns", "calendar", "house_rules", "locations",
-                  "relations")
+                  "relations", "asset_types")  # (a homebrew asset table is the rules: public)
 _FACTION_KEYS = ("id", "name", "alive", "hp", "max_hp", "force", "cunning", "wealth", "magic",
                  "tags", "headquarters", "relations")
 _ASSET_KEYS = ("id", "type", "location", "hp", "max_hp")
