@@ -276,3 +276,26 @@ def test_no_output_for_the_players_tells_another_rulesets_secrets(
     # every public event is told in the ruleset's prose, not as raw data ("Test (action: ...; ")
     raw = re.compile(r"\(\w[\w ]*: [^()]*;")
     assert not _found(raw, {"chronicle": outputs["chronicle"]}), _found(raw, outputs)
+
+
+def test_a_homebrew_asset_is_named_on_the_players_sheets_and_map(tmp_path: Path) -> None:
+    """A campaign's own asset types (``asset_types:``) are rules, public like the book's: the
+    players' sheets and map name them (not their ids) and still leave Stealthed ones out."""
+    path = tmp_path / "river.yaml"
+    shutil.copy(Path(__file__).parent / "data" / "wwn_homebrew.yaml", path)
+    assert main(["turn", str(path), "--turns", "2", "--quiet"]) == 0
+    sheets = tmp_path / "sheets"
+    assert main(["sheet", str(path), "--players", "-o", str(sheets), "--quiet"]) == 0
+    now = History(path).snapshot_data(2)
+    names = {t["id"]: t["name"] for t in now["asset_types"]}
+    for f in now["factions"]:
+        assets = (sheets / f"{f['id']}.md").read_text(encoding="utf-8").split("## Assets")[1]
+        assets = assets.split("## ", 1)[0]
+        for a in f["assets"]:
+            if a["type"] in names and not a.get("stealth"):
+                assert names[a["type"]] in assets and f"| {a['type']} |" not in assets
+    report = tmp_path / "r.html"
+    assert main(["report", str(path), "--players", "-o", str(report), "--quiet"]) == 0
+    shown = [names[a["type"]] for f in now["factions"] for a in f["assets"]
+             if a["type"] in names and not a.get("stealth")]
+    assert shown and all(name in report.read_text(encoding="utf-8") for name in shown)
