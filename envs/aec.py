@@ -16,13 +16,12 @@ from pettingzoo import AECEnv
 from factionsim.core.dice import reseed
 from factionsim.core.game import FactionsimError
 
-from .codec import ENV_VERSION
-
 
 class FactionEnv(AECEnv):
     """Agents are the campaign's factions; ``agent_selection`` is ``state.current_actor()``."""
 
-    metadata = {"render_modes": ["ansi"], "name": f"factionsim_v{ENV_VERSION}", "is_parallelizable": False}
+    #: ``name`` becomes ``factionsim_<ruleset>_v<the codec's ENV_VERSION>`` for each env
+    metadata = {"render_modes": ["ansi"], "name": "factionsim", "is_parallelizable": False}
 
     def __init__(self, state: Any, codec_factory: Any, *, max_turns: int | None = 30,
                  shaping: float = 0.1, render_mode: str | None = None):
@@ -37,6 +36,8 @@ class FactionEnv(AECEnv):
         self.max_turns = max_turns
         self.shaping = float(shaping)
         self.codec = codec_factory(state)
+        self.metadata = {**self.metadata,
+                         "name": f"factionsim_{self.ruleset}_v{self.codec.ENV_VERSION}"}
         self.possible_agents = [fid for fid, f in state.factions.items() if f.alive]
         self.action_spaces = {a: self.codec.action_space for a in self.possible_agents}
         self.observation_spaces = {a: self.codec.observation_space for a in self.possible_agents}

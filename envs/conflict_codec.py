@@ -11,13 +11,16 @@ ritual, parley x targets, cast x spells x targets, dash x (2 x (free_move + far_
 3 modes, tie x 2, reroll x targets, accept, proceed (a side's "no more plan changes"; in the
 first slot only).
 
-Observation (``float32`` in [0, 1]): the round, phase, category, question kind, objective (kind,
-whether it is the observer's, progress, where), the item (on the ground where, held by own or
-enemy) and one row per character: side (own / enemy), hero, status, height, Blood, Guts and
-their maxima, Approaches, 18 skills, items, reach, spell uses, the plan (own characters always;
-enemies' only once known), acted / standing / targeted / concentration, whether it is the
-character deciding now, the Advantages on it for and against the observer, its Bond with the
-character deciding, whether it carries the item. Enemy plans not yet revealed are absent.
+Observation (``float32`` in [0, 1]), its pieces (:class:`~factionsim.envs.codec.Layout`) in
+order: ``round`` (1 value), ``phase`` (one-hot), ``category`` (the initiative category acting),
+``question`` (its kind: tie or reroll), ``objective`` (kind, whether it is the observer's,
+progress, where, whether the observer has won), ``item`` (on the ground where, held by own or
+enemy), and ``characters``, one row per character in the observer's numbering: present (always
+1.0: the row's flag), side (own / enemy), hero, status, height, Blood, Guts and their maxima,
+Approaches, 18 skills, items, reach, spell uses, the plan (own characters always; enemies' only
+once known), acted / standing / targeted / concentration, whether it is the character deciding
+now, the Advantages on it for and against the observer, its Bond with the character deciding,
+whether it carries the item. Enemy plans not yet revealed are absent.
 """
 
 from __future__ import annotations
@@ -49,7 +52,7 @@ from factionsim.rules.conflict.actions import (
 )
 from factionsim.rules.conflict.model import APPROACHES, CATEGORIES, SKILLS
 
-from .codec import Codec, EncodingError
+from .codec import Codec, EncodingError, Layout
 
 PHASES = ("turn-start", "plan", "act", "question", "replan")
 OBJECTIVES = ("survive", "carry", "ritual")
@@ -90,9 +93,12 @@ class ConflictCodec(Codec):
             pos += n
         self.per_slot = pos
         self.n_actions = self.per_slot * self.k
-        self.global_size = 1 + len(PHASES) + len(CATEGORIES) + 2 + len(OBJECTIVES) + 4 + 3
         self.row = 19 + len(APPROACHES) + len(SKILLS) + len(CATEGORIES) + 14
-        self.obs_size = self.global_size + self.row * self.n_chars
+        self.layout = Layout([
+            ("round", 1, 1), ("phase", 1, len(PHASES)), ("category", 1, len(CATEGORIES)),
+            ("question", 1, 2), ("objective", 1, len(OBJECTIVES) + 4), ("item", 1, 3),
+            ("characters", self.n_chars, self.row)])
+        self.global_size = self.layout.start["characters"]
 
     # ------------------------------------------------------------------ numbering
     def order(self, state: Any, agent: str) -> list[str]:

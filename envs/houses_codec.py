@@ -25,11 +25,26 @@ done                1
 both, oppose        1 each              ``plot point both``, ``oppose``
 ==================  ==================  ===============================================
 
-Observation (all in [0, 1]): the decision point (phase, whether the observer decides, the
-action kind, its target seat, the free recovery flag, the two rolls' totals and effect dice, the
-incoming harm), then per seat: alive, Stress, Trauma, Plot Points, advances, score, Attributes,
-Skills (current and full), Distinction dice, Complications (count, largest, from the observer),
-SFX; then per seat and slot: present, die, full, kind, duration, committed to the pool now.
+Observation (all in [0, 1]), its pieces (:class:`~factionsim.envs.codec.Layout`) in order:
+
+=============  =========  ===================================================================
+piece          rows       each row
+=============  =========  ===================================================================
+phase          1          the decision phase (one-hot; last: a phase the codec does not know)
+deciding       1          whether the observer decides now
+action_kind    1          the action being taken (one-hot, ACTION_KINDS order)
+target         1          its target House (one-hot by seat)
+free           1          the free recovery flag
+rolls          1          the acting and opposing rolls: total, effect die
+harm           1          the incoming harm: effect die, whether it is Trauma
+round          1          the round (round / 5, at most 1)
+houses         F          per seat: alive (the row's flag: a collapsed House is out of the
+                          game), Stress, Trauma, Plot Points, advances, score, Attributes,
+                          Skills (current and full), Distinction dice, Complications (count,
+                          largest, whether from the observer), SFX
+assets@k       A          House ``k``'s asset slots (``assets@0``: the observer's): present,
+                          die, full die, kind, duration, committed to the pool now
+=============  =========  ===================================================================
 """
 
 from __future__ import annotations
@@ -62,7 +77,7 @@ from factionsim.rules.houses.actions import (
 )
 from factionsim.rules.houses.model import ASSET_KINDS, ATTRIBUTES, DURATIONS, SFX, SKILLS
 
-from .codec import Codec, EncodingError
+from .codec import Codec, EncodingError, Layout
 
 MAX_HOUSES = 8
 MAX_DISTINCTIONS = 5
@@ -111,8 +126,12 @@ class HousesCodec(Codec):
         self.n_actions = n
         self._seat_size = 6 + 3 + 2 * len(SKILLS) + MAX_DISTINCTIONS + 3 + len(SFX)
         self._slot_size = 3 + len(ASSET_KINDS) + len(DURATIONS) + 1
-        self._head = len(PHASES) + 1 + 1 + len(ACTION_KINDS) + F + 1 + 4 + 2 + 1
-        self.obs_size = self._head + F * self._seat_size + F * A * self._slot_size
+        self.layout = Layout([
+            ("phase", 1, len(PHASES) + 1), ("deciding", 1, 1), ("action_kind", 1, len(ACTION_KINDS)),
+            ("target", 1, F), ("free", 1, 1), ("rolls", 1, 4), ("harm", 1, 2), ("round", 1, 1),
+            ("houses", F, self._seat_size),
+            *((f"assets@{k}", A, self._slot_size) for k in range(F))])
+        self._head = self.layout.start["houses"]
 
     def _check_assets(self, state: Any, hid: str) -> None:
         n = sum(a.owner == hid for a in state.assets.values())
