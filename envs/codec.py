@@ -174,9 +174,11 @@ class Codec:
             "action_mask": spaces.Box(0, 1, (self.n_actions,), np.int8),
         })
 
-    def observe(self, state: Any, agent: str, out: np.ndarray) -> np.ndarray:
+    def observe(self, state: Any, agent: str, out: np.ndarray,
+                scores: dict[str, float] | None = None) -> np.ndarray:
         """Write ``agent``'s observation of ``state`` into ``out`` (float32, every entry) and
-        return it; what the agent may not see is left out."""
+        return it; what the agent may not see is left out. ``scores``: ``state.scores()`` when
+        the caller has it already (the env computes it once per decision), else ``None``."""
         raise NotImplementedError
 
     def encode_actions(self, state: Any, actor: str, legal: list[Any]) -> list[int]:

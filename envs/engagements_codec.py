@@ -197,7 +197,8 @@ class EngagementsCodec(Codec):
         return out
 
     # ------------------------------------------------------------------ observation
-    def observe(self, state: Any, agent: str, out: np.ndarray) -> np.ndarray:
+    def observe(self, state: Any, agent: str, out: np.ndarray,
+                scores: dict[str, float] | None = None) -> np.ndarray:
         """Write ``agent``'s observation into ``out`` (float32, zeroed here) and return it."""
         out[:] = 0.0
         F, P, D = self.F, self.P, self.D
@@ -238,7 +239,7 @@ class EngagementsCodec(Codec):
         k += F
         out[k] = min(1.0, state.turn / 50)
         k += 1
-        scores = state.scores()
+        scores = state.scores() if scores is None else scores
         in_eng = {p["faction"] for p in parts}
         if e:
             in_eng.add(e["defender"])

@@ -246,6 +246,9 @@ class WwnCodec(Codec):
         self.offset["other"] = n
         n += MAX_OTHER_KINDS * K
         self.n_actions = n
+        #: goal -> catalogue index of its first asset target (goals whose target is an asset)
+        self._asset_goals = {g: self.offset["goal"] + self.goal_offset[g] + 1
+                             for g in self.goals if GOAL_TARGETS.get(g) == "asset"}
 
     def encode_actions(self, state: Any, actor: str, legal: list[Any]) -> list[int]:
         """Catalogue index of each legal action (distinct; :class:`EncodingError` otherwise;
@@ -259,6 +262,7 @@ class WwnCodec(Codec):
         other_count: dict[Any, int] = {}
         other_rows: dict[str, int] | None = None
         goal_index = self._goal_index
+        asset_goals = self._asset_goals
         for a in legal:
             t = type(a)
             if t is ChooseGoal:  # the most frequent: every goal step offers dozens
@@ -266,7 +270,9 @@ class WwnCodec(Codec):
                 if i is None:  # the target is an asset, or the choice is new
                     if other_rows is None:
                         other_rows = {x.id: k for k, x in enumerate(self._others(state, actor))}
-                    i = self._goal(a, me, other_rows)
+                    base = asset_goals.get(a.goal)
+                    row = other_rows.get(a.target) if base is not None else None
+                    i = base + row if row is not None else self._goal(a, me, other_rows)
             elif t is ChooseAction:
                 i = off["choose"] + ACTION_KINDS.index(a.kind)
             elif t is Done:
@@ -412,6 +418,9 @@ class WwnCodec(Codec):
             ("other_assets", lim.other_assets, self.asset_row),
             ("asset_types", lim.asset_types, TYPE_WIDTH)])
         self.asset_slots = lim.own_assets + lim.other_assets
+        first = self.layout.start["own_assets"]
+        self._asset_block = (first, first + self.asset_slots * self.asset_row)
+        assert self.layout.start["other_assets"] == first + lim.own_assets * self.asset_row
         # what is the same for every observer of every game: the presence flags of the locations
         # and the asset types table
         base = np.zeros(self.obs_size, np.float32)
@@ -477,7 +486,8 @@ class WwnCodec(Codec):
         fixed += counts + [c + 1 for c in counts]  # own assets per location, then others'
         return _Seating(me, template, owner_code, np.asarray(fixed, np.intp))
 
-    def observe(self, state: Any, agent: str, out: np.ndarray) -> np.ndarray:
+    def observe(self, state: Any, agent: str, out: np.ndarray,
+                scores: dict[str, float] | None = None) -> np.ndarray:
         """Write ``agent``'s observation into ``out`` (float32; every entry is written) and
         return it.
 
@@ -528,7 +538,7 @@ class WwnCodec(Codec):
                   MAGIC_LEVELS.index(f.magic) / 3, float(f.paralysed), progress,
                   min(f.xp_earned, 20) / 20,
                   min(1.0, state.turn / state.max_turns) if state.max_turns else 0.0]
-        scores = state.scores()
+        scores = state.scores() if scores is None else scores
         for fid in self.factions:
             fo = factions[fid]
             mh = fo.max_hp
@@ -542,13 +552,15 @@ class WwnCodec(Codec):
         values += [count_value[n] for n in other_count]
         out[seating.fixed] = values
         out[ones] = 1.0
-        # asset rows: own from the own_assets piece's first row, the others' likewise
+        # asset rows: own from the own_assets piece's first row, the others' likewise (the two
+        # pieces follow each other)
+        first, end = self._asset_block
+        block = out[first:end].reshape(self.asset_slots, self.asset_row)
         if own_rows:
-            block = self.layout.view(out, "own_assets")
-            np.take(self._bank, own_rows, axis=0, out=block[:len(own_rows)])
+            self._bank.take(own_rows, axis=0, out=block[:len(own_rows)])
         if other_rows:
-            block = self.layout.view(out, "other_assets")
-            np.take(self._bank, other_rows, axis=0, out=block[:len(other_rows)])
+            A = self.limits.own_assets
+            self._bank.take(other_rows, axis=0, out=block[A:A + len(other_rows)])
         return out
 
     def _asset_rows(self, state: Any, agent: str, seating: _Seating,

@@ -54,16 +54,18 @@ class HousesState(DecisionState):
         """0 for a fallen House; else 1 + 3 per Holding + the steps of every Holding, Resource
         and Signature Asset above d4 + a quarter of the Skill steps above d4, less the steps of
         its Stress (half) and Trauma (whole). Never below 0.1 for a House still standing."""
+        owned = dict.fromkeys(self.houses, 0)  # whole numbers: one pass over the assets
+        for a in self.assets.values():
+            if a.duration == "permanent" and a.owner in owned:
+                owned[a.owner] += steps(a.die) + (3 if a.kind == "holding" else 0)
         out = {}
         for h in self.houses.values():
             if not h.alive:
                 out[h.id] = 0.0
                 continue
-            v = 1.0
-            for a in self.assets.values():
-                if a.owner == h.id and a.duration == "permanent":
-                    v += steps(a.die) + (3 if a.kind == "holding" else 0)
-            v += sum(steps(h.skills[s]) for s in SKILLS) / 4
+            v = 1.0 + owned[h.id]
+            skills = h.skills
+            v += sum([(skills[s] - 4) // 2 if skills[s] > 4 else 0 for s in SKILLS]) / 4  # steps
             v -= (steps(h.stress) + 1) / 2 if h.stress else 0
             v -= steps(h.trauma) + 1 if h.trauma else 0
             out[h.id] = round(max(0.1, v), 4)
