@@ -58,7 +58,8 @@ def fit_codec(model: Any, state: GameState, label: str, codec: type[Codec]) -> C
     if model.ruleset != "any" and model.env_version != codec.ENV_VERSION:
         raise CampaignError(f"{label} was trained on {model.ruleset} env version "
                             f"{model.env_version}; this factionsim encodes {ruleset} games with "
-                            f"version {codec.ENV_VERSION} (the spaces changed: retrain it)")
+                            f"version {codec.ENV_VERSION} (the spaces changed: retrain it with "
+                            f"'factionsim train --ruleset {ruleset}', see docs/training.md)")
     try:
         encoder = codec.for_campaign(state, **model.limits)
     except (FactionsimError, ValueError, TypeError) as exc:

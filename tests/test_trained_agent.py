@@ -68,7 +68,7 @@ def test_a_policy_of_an_older_env_version_is_refused_saying_so(tmp_path):
     assert str(err.value) == (
         f"policy {path} was trained on wwn env version {env_version('wwn') - 1}; this "
         f"factionsim encodes wwn games with version {env_version('wwn')} (the spaces changed: "
-        "retrain it)")
+        "retrain it with 'factionsim train --ruleset wwn', see docs/training.md)")
 
 
 NO_TORCH = """
