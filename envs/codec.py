@@ -38,6 +38,7 @@ array([[3., 4.],
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Iterable, Iterator
 from functools import cached_property
 from typing import Any, ClassVar, NamedTuple
@@ -45,6 +46,21 @@ from typing import Any, ClassVar, NamedTuple
 import numpy as np
 
 from factionsim.core.game import FactionsimError
+
+_PACKERS: dict[int, struct.Struct] = {}
+
+
+def float32s(values: list[float]) -> np.ndarray:
+    """``values`` (Python numbers) as a read-only float32 array: the same numbers as
+    ``np.asarray(values, np.float32)`` (each rounded from a double the same way), several times
+    faster for the lists of ~100 values an observation writes at once: ``struct`` converts them
+    in one C loop where numpy inspects every item's type first. Values must be finite and within
+    float32's range (observations are scaled to [0, 1])."""
+    n = len(values)
+    packer = _PACKERS.get(n)
+    if packer is None:
+        packer = _PACKERS[n] = struct.Struct(f"{n}f")
+    return np.frombuffer(packer.pack(*values), np.float32)
 
 
 class Piece(NamedTuple):

@@ -51,7 +51,7 @@ from factionsim.rules.conflict.actions import (
 )
 from factionsim.rules.conflict.model import ACTIVE, APPROACHES, CATEGORIES, SKILLS
 
-from .codec import Codec, EncodingError, Layout
+from .codec import Codec, EncodingError, Layout, float32s
 
 PHASES = ("turn-start", "plan", "act", "question", "replan")
 OBJECTIVES = ("survive", "carry", "ritual")
@@ -313,7 +313,7 @@ class ConflictCodec(Codec):
             if c.plan is None and c.side == agent:
                 ones.append(r + tail + 11)
         out[numbers_at] = numbers[:len(numbers_at)]
-        out[seating.fixed] = numbers[len(numbers_at):]
+        out[seating.fixed] = float32s(numbers[len(numbers_at):])
         out[ones] = 1.0
         np.minimum(out, 1.0, out=out)  # as np.clip(out, 0, 1), in two cheaper calls
         np.maximum(out, 0.0, out=out)

@@ -78,7 +78,7 @@ from factionsim.rules.houses.actions import (
 )
 from factionsim.rules.houses.model import ASSET_KINDS, ATTRIBUTES, DURATIONS, SFX, SKILLS
 
-from .codec import Codec, EncodingError, Layout
+from .codec import Codec, EncodingError, Layout, float32s
 
 MAX_HOUSES = 8
 MAX_DISTINCTIONS = 5
@@ -270,7 +270,7 @@ class HousesCodec(Codec):
         committed = set(pool.get("committed", ()))
         me = self.index[agent]
         seated = self.houses[me:] + self.houses[:me]  # seat 0 = the observer
-        out[:len(head)] = head
+        out[:len(head)] = float32s(head)
         if len(self._seat_of) + F > len(self._seat_bank):
             self._make_room()
         seat_of = self._seat_of
@@ -289,8 +289,9 @@ class HousesCodec(Codec):
             if b is None:
                 b = self._seat_row(key)
             seat_rows.append(b)
-        np.take(self._seat_bank, seat_rows, axis=0, out=self.layout.view(out, "houses"))
         values_end = self._head + F * self._seat_size
+        self._seat_bank.take(seat_rows, axis=0,
+                             out=out[self._head:values_end].reshape(F, self._seat_size))
         # asset rows: slot n of seat k is row k * A + n of the assets block
         seat_index = {hid: k for k, hid in enumerate(seated)}
         filled = [0] * F

@@ -120,7 +120,7 @@ from factionsim.rules.wwn.data import (
 from factionsim.rules.wwn.goals import GOALS
 from factionsim.rules.wwn.validate import TAGS
 
-from .codec import Codec, EncodingError, Layout
+from .codec import Codec, EncodingError, Layout, float32s
 from .wwn_asset_features import TYPE_FEATURES, TYPE_WIDTH, type_features
 
 #: Hard maxima of the codec (a campaign beyond them is refused with a clear error).
@@ -550,7 +550,7 @@ class WwnCodec(Codec):
         count_value = self._count_value
         values += [count_value[n] for n in own_count]
         values += [count_value[n] for n in other_count]
-        out[seating.fixed] = values
+        out[seating.fixed] = float32s(values)
         out[ones] = 1.0
         # asset rows: own from the own_assets piece's first row, the others' likewise (the two
         # pieces follow each other)
