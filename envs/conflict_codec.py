@@ -266,7 +266,7 @@ class ConflictCodec(Codec):
                 numbers.append(item.get("position", 0) / self.length)
             else:
                 ones.append(g + (1 if state.chars[holder].side == agent else 2))
-        view = state.view(agent)
+        known_plans = state.view(agent).known_plans()
         acting = state.current if phase == "act" else (question["char"] if question else None)
         # the Advantages on each character, for and against the observer
         friendly: dict[str, int] = {}
@@ -295,7 +295,7 @@ class ConflictCodec(Codec):
                 ones.append(r + 4)
             elif status in ("fled", "yielded"):
                 ones.append(r + 5)
-            known = view.known_plan(cid)
+            known = known_plans[cid]
             if known is not None:
                 ones.append(plan_at + CATEGORIES.index(known))
             if c.acted:
