@@ -51,3 +51,5 @@ def test_comparison_measures_every_ruleset_next_to_connect_four():
     assert rows[benchmark_env.REFERENCE]["ratios"] == [1.0, 1.0]
     for ruleset in benchmark_env.RULESETS:
         assert len(rows[ruleset]["ratios"]) == 2 and rows[ruleset]["steps_per_s"] > 0
+        assert rows[ruleset]["best_steps_per_s"] >= rows[ruleset]["steps_per_s"]
+    assert rows[benchmark_env.REFERENCE]["best_ratio"] == 1.0
