@@ -214,3 +214,33 @@ def test_too_many_asset_types_is_a_clear_error(monkeypatch):
 
     with pytest.raises(EncodingError, match="asset_types limit is 10"):
         make_codec(load_campaign(default_campaign_path()), asset_types=10)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_docs_env_md_lists_each_bundled_layout(ruleset):
+    """docs/env.md's table of a ruleset's pieces is its codec's layout on the bundled campaign."""
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).parents[1] / "docs" / "env.md").read_text(encoding="utf-8")
+    table = doc.split(f"<!-- layout:{ruleset} -->", 1)[1].split("<!-- /layout -->", 1)[0]
+    rows = [[name, int(r), int(w)]
+            for name, r, w in re.findall(r"^\| `([\w@]+)` \| (\d+) \| (\d+) \|$", table, re.M)]
+    codec = make_env(ruleset=ruleset).codec
+    assert rows == codec.layout.to_list()
+    assert f"{codec.obs_size:,} values, {codec.n_actions:,} actions" in table
+
+
+
+def test_float32s_gives_numpys_float32_numbers():
+    """The fast path observations write their values through: the same bits as numpy's own
+    conversion, for floats of every scale (rounding to float32 included), ints and bools."""
+    from factionsim.envs.codec import float32s
+
+    rng = np.random.default_rng(7)
+    floats = (rng.standard_normal(500) * 10.0 ** rng.integers(-40, 38, 500)).tolist()
+    values = floats + [1 / 3, 0.1, 2 / 3, 1 + 2**-24, 1 + 3 * 2**-25, -0.0, 0, 1, 7, True, False]
+    for n in (0, 1, 64, len(values)):
+        got = float32s(values[:n])
+        assert got.dtype == np.float32 and got.shape == (n,)
+        assert got.tobytes() == np.asarray(values[:n], np.float32).tobytes()
