@@ -89,6 +89,8 @@ _SFX = {s: i for i, s in enumerate(SFX)}
 _KIND = {k: i for i, k in enumerate(ACTION_KINDS)}
 _ATTRIBUTES_OF = operator.itemgetter(*ATTRIBUTES)
 _SKILLS_OF = operator.itemgetter(*SKILLS)
+_DIE = operator.itemgetter("die")
+_FROM = operator.itemgetter("from")
 #: Most distinct House rows the observation keeps encoded
 _SEAT_ROWS = 16384
 
@@ -137,7 +139,8 @@ class HousesCodec(Codec):
             ("houses", F, self._seat_size),
             *((f"assets@{k}", A, self._slot_size) for k in range(F))])
         self._head = self.layout.start["houses"]
-        self._bank = np.zeros((64, self._slot_size), np.float32)  # encoded asset rows
+        # encoded asset rows, each distinct one built once; row 0 is an empty slot (all zeros)
+        self._bank = np.zeros((64, self._slot_size), np.float32)
         self._seat_bank = np.zeros((256, self._seat_size), np.float32)  # encoded House rows
         self._seat_of: dict[tuple, int] = {}
         self._row_of: dict[tuple[int, int, str, str, bool], int] = {}
@@ -232,7 +235,6 @@ class HousesCodec(Codec):
         in one Python list and written with one numpy call; Houses' rows and asset rows are
         copied from banks of already-encoded rows (a House row per distinct set of its values,
         an asset row per distinct die, full die, kind, duration and pool membership)."""
-        out[self._head:] = 0.0  # (the head is written whole below)
         F, A = self.F, self.limits.assets
         ctx = state.ctx
         head = [0.0] * self._head
@@ -280,9 +282,9 @@ class HousesCodec(Codec):
             complications = h.complications
             key = (h.alive, h.stress, h.trauma, h.plot_points, h.advances, scores[hid], cap,
                    _ATTRIBUTES_OF(h.attributes), _SKILLS_OF(h.skills), _SKILLS_OF(h.skills_full),
-                   tuple([d["die"] for d in h.distinctions[:MAX_DISTINCTIONS]]),
-                   (len(complications), max(c["die"] for c in complications),
-                    any(c["from"] == agent for c in complications))
+                   tuple(map(_DIE, h.distinctions[:MAX_DISTINCTIONS])),
+                   (len(complications), max(map(_DIE, complications)),
+                    agent in map(_FROM, complications))
                    if complications else (0, 0, False),
                    tuple(h.sfx))
             b = seat_of.get(key)
@@ -292,12 +294,13 @@ class HousesCodec(Codec):
         values_end = self._head + F * self._seat_size
         self._seat_bank.take(seat_rows, axis=0,
                              out=out[self._head:values_end].reshape(F, self._seat_size))
-        # asset rows: slot n of seat k is row k * A + n of the assets block
+        # asset rows: slot n of seat k is row k * A + n of the assets block (bank row 0: empty)
         seat_index = {hid: k for k, hid in enumerate(seated)}
         filled = [0] * F
-        rows: list[int] = []
-        bank_rows: list[int] = []
+        bank_rows = [0] * (F * A)
         row_of = self._row_of
+        if len(row_of) + 1 + len(state.assets) > len(self._bank):
+            self._bank = np.concatenate([self._bank, np.zeros_like(self._bank)])
         for a in state.assets.values():
             k = seat_index[a.owner]
             n = filled[k]
@@ -309,11 +312,9 @@ class HousesCodec(Codec):
             b = row_of.get(key)
             if b is None:
                 b = self._bank_row(key)
-            rows.append(k * A + n)
-            bank_rows.append(b)
-        if rows:
-            block = out[values_end:].reshape(F * A, self._slot_size)
-            block[rows] = self._bank[bank_rows]
+            bank_rows[k * A + n] = b
+        self._bank.take(bank_rows, axis=0,
+                        out=out[values_end:].reshape(F * A, self._slot_size))
         return out
 
     def _seat_row(self, key: tuple) -> int:
@@ -343,9 +344,7 @@ class HousesCodec(Codec):
     def _bank_row(self, key: tuple[int, int, str, str, bool]) -> int:
         """Encode one asset row into the bank (rows repeat: each distinct one is built once)."""
         die, full, kind, duration, committed = key
-        if len(self._row_of) == len(self._bank):
-            self._bank = np.concatenate([self._bank, np.zeros_like(self._bank)])
-        b = len(self._row_of)
+        b = len(self._row_of) + 1  # (row 0: the empty slot)
         row = self._bank[b]
         row[:3] = (1.0, die / 12, full / 12)
         row[3 + ASSET_KINDS.index(kind)] = 1
