@@ -11,6 +11,7 @@ Houses in a Succession War.
 from __future__ import annotations
 
 import copy
+import operator
 from typing import Any
 
 import numpy as np
@@ -23,6 +24,17 @@ from . import turn
 from .dice import steps
 from .model import DEFAULT_RULES, SKILLS, Asset, House
 from .outcomes import slug
+
+
+class _Steps(dict):
+    """Die size -> :func:`steps` (the usual dice looked up, any other worked out)."""
+
+    def __missing__(self, die: int) -> int:
+        return steps(die)
+
+
+_STEPS = _Steps({d: steps(d) for d in (0, 4, 6, 8, 10, 12)})
+_SKILLS_OF = operator.itemgetter(*SKILLS)
 
 
 class HousesState(DecisionState):
@@ -57,17 +69,16 @@ class HousesState(DecisionState):
         owned = dict.fromkeys(self.houses, 0)  # whole numbers: one pass over the assets
         for a in self.assets.values():
             if a.duration == "permanent" and a.owner in owned:
-                owned[a.owner] += steps(a.die) + (3 if a.kind == "holding" else 0)
+                owned[a.owner] += _STEPS[a.die] + (3 if a.kind == "holding" else 0)
         out = {}
         for h in self.houses.values():
             if not h.alive:
                 out[h.id] = 0.0
                 continue
             v = 1.0 + owned[h.id]
-            skills = h.skills
-            v += sum([(skills[s] - 4) // 2 if skills[s] > 4 else 0 for s in SKILLS]) / 4  # steps
-            v -= (steps(h.stress) + 1) / 2 if h.stress else 0
-            v -= steps(h.trauma) + 1 if h.trauma else 0
+            v += sum(map(_STEPS.__getitem__, _SKILLS_OF(h.skills))) / 4
+            v -= (_STEPS[h.stress] + 1) / 2 if h.stress else 0
+            v -= _STEPS[h.trauma] + 1 if h.trauma else 0
             out[h.id] = round(max(0.1, v), 4)
         return out
 
