@@ -26,6 +26,7 @@ whether it carries the item. Enemy plans not yet revealed are absent.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter, itemgetter, truediv
 from typing import Any
 
 import numpy as np
@@ -52,6 +53,12 @@ from factionsim.rules.conflict.actions import (
 from factionsim.rules.conflict.model import ACTIVE, APPROACHES, CATEGORIES, SKILLS
 
 from .codec import Codec, EncodingError, Layout, float32s
+
+#: what an observation reads of every character, without a comprehension per character
+_APPROACHES_OF = itemgetter(*APPROACHES)
+_THREES = (3,) * len(APPROACHES)
+_USES = attrgetter("uses")
+_BONUS = itemgetter(1)
 
 PHASES = ("turn-start", "plan", "act", "question", "replan")
 OBJECTIVES = ("survive", "carry", "ritual")
@@ -284,11 +291,11 @@ class ConflictCodec(Codec):
             status = c.status
             approaches = c.approaches
             numbers += [c.position / length, c.blood / max(1, c.max_blood),
-                        c.guts / max(1, c.max_guts), sum(sp.uses for sp in c.spells) / 5,
-                        c.opportunity, *[approaches[a] / 3 for a in APPROACHES],
+                        c.guts / max(1, c.max_guts), sum(map(_USES, c.spells)) / 5,
+                        c.opportunity, *map(truediv, _APPROACHES_OF(approaches), _THREES),
                         c.attacks_taken / 3, friendly.get(cid, 0) / 6, hostile.get(cid, 0) / 6,
                         (bonds.get(frozenset((cid, acting)), 0) if acting else 0) / 6,
-                        sum(b for _, b in c.assists) / 6]
+                        sum(map(_BONUS, c.assists)) / 6]
             if status == ACTIVE:
                 ones.append(r + 3)
             elif status == "fallen":
@@ -312,7 +319,8 @@ class ConflictCodec(Codec):
                 ones.append(r + tail + 9)
             if c.plan is None and c.side == agent:
                 ones.append(r + tail + 11)
-        out[numbers_at] = numbers[:len(numbers_at)]
+        for at, value in zip(numbers_at, numbers, strict=False):  # a few: one by one
+            out[at] = value
         out[seating.fixed] = float32s(numbers[len(numbers_at):])
         out[ones] = 1.0
         np.minimum(out, 1.0, out=out)  # as np.clip(out, 0, 1), in two cheaper calls
