@@ -63,6 +63,16 @@ def float32s(values: list[float]) -> np.ndarray:
     return np.frombuffer(packer.pack(*values), np.float32)
 
 
+def grow_bank(bank: np.ndarray, index: dict[Any, Any], limit: int) -> np.ndarray:
+    """A bank of already-encoded observation rows (``index``: row key -> its row) with room for
+    more: twice as many rows, or, once it holds ``limit`` rows, the same one emptied (``index``
+    cleared: rows are encoded again as they come)."""
+    if len(bank) >= limit:
+        index.clear()
+        return bank
+    return np.concatenate([bank, np.zeros_like(bank)])
+
+
 class Piece(NamedTuple):
     """One named part of the flat observation: ``rows`` rows of ``width`` values (``rows > 1``:
     an entity set whose rows start with their presence flag)."""

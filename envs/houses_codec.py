@@ -78,7 +78,7 @@ from factionsim.rules.houses.actions import (
 )
 from factionsim.rules.houses.model import ASSET_KINDS, ATTRIBUTES, DURATIONS, SFX, SKILLS
 
-from .codec import Codec, EncodingError, Layout, float32s
+from .codec import Codec, EncodingError, Layout, float32s, grow_bank
 
 MAX_HOUSES = 8
 MAX_DISTINCTIONS = 5
@@ -141,7 +141,7 @@ class HousesCodec(Codec):
         self._head = self.layout.start["houses"]
         # encoded asset rows, each distinct one built once; row 0 is an empty slot (all zeros)
         self._bank = np.zeros((64, self._slot_size), np.float32)
-        self._seat_bank = np.zeros((256, self._seat_size), np.float32)  # encoded House rows
+        self._seat_bank = np.zeros((min(256, _SEAT_ROWS), self._seat_size), np.float32)  # House rows
         self._seat_of: dict[tuple, int] = {}
         self._row_of: dict[tuple[int, int, str, str, bool], int] = {}
 
@@ -274,7 +274,7 @@ class HousesCodec(Codec):
         seated = self.houses[me:] + self.houses[:me]  # seat 0 = the observer
         out[:len(head)] = float32s(head)
         if len(self._seat_of) + F > len(self._seat_bank):
-            self._make_room()
+            self._seat_bank = grow_bank(self._seat_bank, self._seat_of, _SEAT_ROWS)
         seat_of = self._seat_of
         seat_rows = []
         for hid in seated:
@@ -333,13 +333,6 @@ class HousesCodec(Codec):
             min(1.0, n_complications / 5), largest / 12, float(from_observer), *flags]
         self._seat_of[key] = b
         return b
-
-    def _make_room(self) -> None:
-        """Double the seat bank, or empty it once it holds ``_SEAT_ROWS`` rows."""
-        if len(self._seat_bank) >= _SEAT_ROWS:
-            self._seat_of.clear()
-        else:
-            self._seat_bank = np.concatenate([self._seat_bank, np.zeros_like(self._seat_bank)])
 
     def _bank_row(self, key: tuple[int, int, str, str, bool]) -> int:
         """Encode one asset row into the bank (rows repeat: each distinct one is built once)."""

@@ -120,7 +120,7 @@ from factionsim.rules.wwn.data import (
 from factionsim.rules.wwn.goals import GOALS
 from factionsim.rules.wwn.validate import TAGS
 
-from .codec import Codec, EncodingError, Layout, float32s
+from .codec import Codec, EncodingError, Layout, float32s, grow_bank
 from .wwn_asset_features import TYPE_FEATURES, TYPE_WIDTH, type_features
 
 #: Hard maxima of the codec (a campaign beyond them is refused with a clear error).
@@ -576,7 +576,7 @@ class WwnCodec(Codec):
             if acted:
                 done.update(x for x in acted if isinstance(x, str))
         if len(self._row_of) + lim.own_assets + lim.other_assets > len(self._bank):
-            self._make_room()
+            self._bank = grow_bank(self._bank, self._row_of, _BANK_ROWS)
         owner_code = seating.owner_code
         row_of = self._row_of
         own_count, other_count = [0] * self.L, [0] * self.L
@@ -613,7 +613,7 @@ class WwnCodec(Codec):
         location index and the observation position of its Base flag (-1: not a Base).
 
         Asset rows repeat a lot (same type, place, HP...), so each distinct row is built once;
-        there is room: :meth:`_asset_rows` calls :meth:`_make_room` first."""
+        there is room: :meth:`_asset_rows` grows the bank first."""
         (rel, s), type_id, location, hp, mh, stealth, exposed, made_subtle, done = key
         feats = self._features_of(type_id)
         subtle = bool(feats[_SUBTLE]) or made_subtle  # as ``Asset.subtle``
@@ -634,12 +634,6 @@ class WwnCodec(Codec):
         info = self._row_of[key] = (b, li, base)
         return info
 
-    def _make_room(self) -> None:
-        """Double the row bank, or empty it once it holds ``_BANK_ROWS`` rows."""
-        if len(self._bank) >= _BANK_ROWS:
-            self._row_of.clear()
-        else:
-            self._bank = np.concatenate([self._bank, np.zeros_like(self._bank)])
 
 
 @dataclass(frozen=True)

@@ -244,3 +244,20 @@ def test_float32s_gives_numpys_float32_numbers():
         got = float32s(values[:n])
         assert got.dtype == np.float32 and got.shape == (n,)
         assert got.tobytes() == np.asarray(values[:n], np.float32).tobytes()
+
+
+@pytest.mark.parametrize("ruleset, module, limit", [("wwn", "wwn_codec", "_BANK_ROWS"),
+                                                    ("houses", "houses_codec", "_SEAT_ROWS")])
+def test_a_full_bank_of_encoded_rows_is_emptied_and_observations_stay_the_same(
+        ruleset, module, limit, monkeypatch):
+    """The codecs keep already-encoded rows in a bank that is emptied when full: observations
+    are the same with a bank that fills up all the time."""
+    import importlib
+
+    def play():
+        return [obs.tobytes() for _, _, obs in observations(ruleset, games=2, max_turns=3,
+                                                            every=1)]
+
+    plain = play()
+    monkeypatch.setattr(importlib.import_module(f"factionsim.envs.{module}"), limit, 4)
+    assert play() == plain
