@@ -33,6 +33,7 @@ ability encode alike.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -91,15 +92,17 @@ def _dice(out: np.ndarray, prefix: str, text: str) -> None:
     out[_AT[f"{prefix}_bonus"]] = _scaled(dice.modifier, 10)
 
 
-def ability_kinds(type_id: str) -> list[str]:
-    """The kinds of ability (:data:`ABILITY_KINDS`, ``ability_other``) type ``type_id`` has."""
+def ability_kinds(type_id: str, hooks: Mapping[str, Mapping[str, Any]] = HOOKS) -> list[str]:
+    """The kinds of ability (:data:`ABILITY_KINDS`, ``ability_other``) type ``type_id`` has in the
+    hook tables ``hooks`` (a game's ``state.hooks``: the standard ones plus its homebrew types')."""
     kinds = {_KIND_OF_HOOK.get(hook, "ability_other") for hook in HOOK_POINTS
-             if type_id in HOOKS[hook]}
+             if type_id in hooks.get(hook, ())}
     return sorted(kinds)
 
 
-def type_features(kind: Any) -> np.ndarray:
-    """The :data:`TYPE_FEATURES` of asset type ``kind`` (float32, each in [0, 1])."""
+def type_features(kind: Any, hooks: Mapping[str, Mapping[str, Any]] = HOOKS) -> np.ndarray:
+    """The :data:`TYPE_FEATURES` of asset type ``kind`` (float32, each in [0, 1]); ``hooks``: the
+    game's hook tables, where a campaign's own types register their abilities."""
     out = np.zeros(TYPE_WIDTH, np.float32)
     out[_AT["present"]] = 1.0
     attribute = kind.attribute if kind.attribute in _ATTRIBUTE_KINDS else "base"
@@ -123,11 +126,12 @@ def type_features(kind: Any) -> np.ndarray:
         out[_AT["counter"]] = 1.0
         _dice(out, "counter", kind.counter)
     out[_AT["subtle"]] = float(kind.subtle)
-    out[_AT["stealthed_on_entry"]] = float(kind.id in ENTERS_STEALTHED)
+    out[_AT["stealthed_on_entry"]] = float(kind.id in ENTERS_STEALTHED
+                                           or "stealth" in getattr(kind, "qualities", ()))
     out[_AT["unsellable"]] = float(kind.id in UNSELLABLE)
     out[_AT["ability"]] = float(kind.ability)
-    upkeep = getattr(kind, "upkeep", None)
-    out[_AT["upkeep"]] = _scaled(UPKEEP.get(kind.id, 0) if upkeep is None else upkeep, 5)
-    for name in ability_kinds(kind.id):
+    upkeep = getattr(kind, "upkeep", 0) or UPKEEP.get(kind.id, 0)  # a campaign's, or the book's
+    out[_AT["upkeep"]] = _scaled(upkeep, 5)
+    for name in ability_kinds(kind.id, hooks):
         out[_AT[name]] = 1.0
     return out

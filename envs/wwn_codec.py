@@ -118,6 +118,7 @@ from factionsim.rules.wwn.data import (
     MAGIC_LEVELS,
 )
 from factionsim.rules.wwn.goals import GOALS
+from factionsim.rules.wwn.hooks import HOOKS
 from factionsim.rules.wwn.validate import TAGS
 
 from .codec import Codec, EncodingError, Layout, float32s, grow_bank
@@ -195,7 +196,9 @@ class WwnCodec(Codec):
         self.seat = {fid: i for i, fid in enumerate(self.factions)}
         self.loc = {lid: i for i, lid in enumerate(self.locations)}
         #: the campaign's asset types (id -> type object: stats are read from these)
-        self.type_table: dict[str, Any] = dict(ASSET_TYPES)
+        self.type_table: dict[str, Any] = dict(getattr(state, "asset_types", ASSET_TYPES))
+        #: the campaign's hook tables (its own types' abilities are registered there)
+        self._hooks = getattr(state, "hooks", HOOKS)
         #: the types a faction can create, in table order: rows of the ``asset_types`` piece and
         #: of the catalogue's create block
         self.types = [t for t, kind in self.type_table.items() if t != BASE_OF_INFLUENCE]
@@ -445,7 +448,7 @@ class WwnCodec(Codec):
             if kind is None:
                 raise EncodingError(f"asset type {type_id!r} is not an asset type of this "
                                     "campaign")
-            feats = self._type_features[type_id] = type_features(kind)
+            feats = self._type_features[type_id] = type_features(kind, self._hooks)
         return feats
 
     def _seating(self, state: Any, agent: str) -> _Seating:

@@ -261,3 +261,47 @@ def test_a_full_bank_of_encoded_rows_is_emptied_and_observations_stay_the_same(
     plain = play()
     monkeypatch.setattr(importlib.import_module(f"factionsim.envs.{module}"), limit, 4)
     assert play() == plain
+
+
+#: tests/data/wwn_homebrew.yaml's types -> what their stat lines say (the campaign's own words:
+#: "ability: {effect: income, ...}", "qualities: [subtle, stealth]", "upkeep: 1"...)
+HOMEBREW_FEATURES = {
+    "toll-bridge": {"ability": 1, "ability_economy": 1},
+    "river-barges": {"subtle": 1, "upkeep": 1 / 5, "ability_economy": 1,
+                     "ability_free_action": 1},
+    "shield-wall": {"ability_defense": 1},
+    "berserkers": {"ability_attack": 1},
+    "whisper-network": {"subtle": 1, "stealthed_on_entry": 1, "ability_checks": 1},
+}
+
+
+def test_a_homebrew_campaign_is_encoded_by_its_own_stats_and_plays():
+    """The env reads a campaign's own asset types (its ``asset_types:`` block) and their
+    abilities from the game's hook tables: each is a row of the asset_types piece, encoded from
+    its stat line, and random games play through the env."""
+    from pathlib import Path
+
+    path = Path(__file__).parent / "data" / "wwn_homebrew.yaml"
+    state = load_campaign(path)
+    env = make_env(path, max_turns=3)
+    codec = env.codec
+    table = codec.layout.view(np.asarray(codec._base_template), "asset_types")
+    for type_id, expected in HOMEBREW_FEATURES.items():
+        row = dict(zip(TYPE_FEATURES, table[codec.types.index(type_id)].tolist(), strict=True))
+        assert row == pytest.approx({**row, **expected}), type_id
+        assert np.array_equal(table[codec.types.index(type_id)],
+                              type_features(state.asset_types[type_id], state.hooks))
+    # the book's upkeep still counts (Free Company: 1 Treasure a turn)
+    assert table[codec.types.index("free-company")][TYPE_FEATURES.index("upkeep")] == \
+        pytest.approx(1 / 5)
+    steps = 0
+    for game in range(2):
+        env.reset(seed=game)
+        rng = np.random.default_rng(game)
+        for _agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            assert env.observation_space(_agent).contains(obs)
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(None if term or trunc else int(legal[rng.integers(len(legal))]))
+            steps += 1
+    assert steps > 20
