@@ -80,6 +80,10 @@ class PlannerAgent(Agent):
         self.last_reason: str | None = None
         self._rollout_agents: dict[str, HeuristicAgent] = {}
 
+    def temperament_of(self, faction: Any) -> str:
+        """The temperament of its heuristic for ``faction`` (see ``HeuristicAgent``)."""
+        return self.heuristic.temperament_of(faction)
+
     def act(self, view: Any, legal_actions: list[Any], rng: Any) -> Any:
         candidates = self._candidates(view, legal_actions)
         if len(candidates) < 2:

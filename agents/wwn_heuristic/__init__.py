@@ -81,6 +81,10 @@ class HeuristicAgent(Agent):
         self.last_reason = reason
         return choice
 
+    def temperament_of(self, faction) -> str:
+        """The temperament it plays ``faction`` with (the option, else from the faction)."""
+        return self.personality(faction).temperament
+
     def personality(self, faction) -> Personality:
         key = (faction.id, faction.force, faction.cunning, faction.wealth)
         if key not in self._personality:

@@ -25,6 +25,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from factionsim.core.behaviour import BehaviourSpec
 from factionsim.core.game import Agent, Event, GameState, OptionSpec
 from factionsim.core.names import Names
 from factionsim.core.presentation import Presentation
@@ -113,7 +114,9 @@ class RulesetInfo:
     - ``codec()``: imports and returns the environment codec class (the ``rl`` extra), or
       ``None`` when the ruleset has no environment;
     - ``schema(agent_usages)``: a JSON Schema of its campaign files, or ``None``;
-    - ``docs``: the page of the docs that describes it.
+    - ``docs``: the page of the docs that describes it;
+    - ``behaviour``: what ``factionsim batch`` counts of how its factions play
+      (:class:`~factionsim.core.behaviour.BehaviourSpec`), or ``None``.
     """
 
     name: str
@@ -128,6 +131,7 @@ class RulesetInfo:
     codec: Callable[[], type] | None = None
     schema: Callable[[Sequence[str]], dict[str, Any]] | None = None
     docs: str = ""
+    behaviour: BehaviourSpec | None = None
 
     def offered_agents(self) -> dict[str, AgentSpec]:
         """Agent name -> :class:`AgentSpec`, in the declared order."""

@@ -12,7 +12,7 @@ from factionsim.core.game import Agent
 from factionsim.core.ruleset import AgentSpec, RulesetInfo
 from factionsim.rules import IDLE, MANUAL, RANDOM
 
-from . import present, prose, validate
+from . import behaviour, present, prose, validate
 from .state import HousesState
 
 
@@ -34,4 +34,4 @@ RULESET = RulesetInfo(
     present=present.PRESENTATION, default_campaign="banteave_succession.yaml",
     agents=(RANDOM, IDLE, AgentSpec("heuristic", "plays by simple rules of thumb, explains each decision",
                                     _heuristic), MANUAL),
-    codec=_codec, docs="docs/ruleset-houses.md")
+    codec=_codec, docs="docs/ruleset-houses.md", behaviour=behaviour.BEHAVIOUR)

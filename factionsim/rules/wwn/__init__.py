@@ -14,7 +14,7 @@ from factionsim.core.game import Agent
 from factionsim.core.ruleset import AgentSpec, RulesetInfo
 from factionsim.rules import IDLE, MANUAL, RANDOM
 
-from . import present, prose, schema, validate
+from . import behaviour, present, prose, schema, validate
 from .state import WwnState
 
 
@@ -52,4 +52,5 @@ RULESET = RulesetInfo(
             MANUAL,
             AgentSpec("policy", "a trained MaskablePPO model (the rl extra)", _policy,
                       argument="path")),
-    codec=_codec, schema=schema.campaign_schema, docs="docs/rules-wwn.md")
+    codec=_codec, schema=schema.campaign_schema, docs="docs/rules-wwn.md",
+    behaviour=behaviour.BEHAVIOUR)
