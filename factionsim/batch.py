@@ -68,10 +68,9 @@ class BatchJob:
 
 def play_run(job: BatchJob, run: int) -> dict[str, Any]:
     """Play run ``run``; return its numbers, chronicle and event log (plain data)."""
+    from factionsim.behaviour import tally_run
     from factionsim.chronicle import Names, render_markdown
     from factionsim.runner import agents_from_campaign, event_lines, play
-
-    from factionsim.behaviour import tally_run
 
     state = job.template.new_game(job.seed, run)
     start = state.turn

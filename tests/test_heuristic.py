@@ -149,24 +149,32 @@ def test_expand_influence_leaves_a_spot_it_cannot_hold_for_quiet_ground():
     s = _dangerous_spot()
     play_to(s, T.ACTION, "us")
     choice, why = decide(s)
-    assert choice == ChooseAction("move") and "1 asset" in why
+    assert choice == ChooseAction("move") and "sends its Thugs to c" in why  # the move it makes
     s.apply(choice)
     choice, why = decide(s)
     assert choice == Move("thugs#1", "c") and "Expand Influence" in why
 
 
-def test_expand_influence_is_dropped_after_three_turns_without_safe_ground():
+def test_expand_influence_is_kept_while_an_asset_can_walk_to_quiet_ground():
+    """No safe spot where its Thugs stand, but quiet ground one move away: the goal stays
+    within reach (about two turns), so it is not abandoned for a turn of paralysis."""
     from factionsim.agents.wwn_heuristic import goals as goal_ai
-    from factionsim.agents.wwn_heuristic.tactics import Situation
 
     s = _dangerous_spot()
     goal = s.factions["us"].goal
     agent = HeuristicAgent()
-    for age, dropped in [(2, False), (3, True)]:
+    for age in (2, 3, 6):
         goal.started = s.current_turn - age
-        sit = Situation(s.view("us"), agent.personality(s.factions["us"]))
+        sit = agent.situation(s.view("us"))
         assert sit.expansion_spots() == ["b"] and sit.good_expansion_spots() == []
-        assert bool(goal_ai.hopeless(sit)) is dropped
+        assert goal_ai.estimate(sit, "expand-influence").turns == 2
+        assert goal_ai.why_abandon(sit, goal_ai_options(s)) is None
+
+
+def goal_ai_options(state, fid="us"):
+    from factionsim.rules.wwn.goals import options
+
+    return options(state, state.factions[fid])
 
 
 def test_picks_a_goal_that_fits_and_explains_it():

@@ -11,7 +11,7 @@ abilities), ``validate`` (campaign files), ``schema`` (their JSON Schema), ``gen
 from __future__ import annotations
 
 from factionsim.core.game import Agent
-from factionsim.core.ruleset import AgentSpec, RulesetInfo
+from factionsim.core.ruleset import AgentSpec, RulesetInfo, agent_options_schema
 from factionsim.rules import IDLE, MANUAL, RANDOM
 
 from . import behaviour, present, prose, schema, validate
@@ -42,6 +42,11 @@ def _codec() -> type:
     return WwnCodec
 
 
+def _schema(agents: list[str]) -> dict:
+    """The campaign schema, each agent's ``agent_options`` included (their classes declare them)."""
+    return schema.campaign_schema(agents, agent_options_schema(RULESET.agents))
+
+
 RULESET = RulesetInfo(
     name="wwn", title="Worlds Without Number factions", state_class=WwnState,
     validate=validate.validate, faction_field="factions", prose=prose.PROSE,
@@ -52,5 +57,5 @@ RULESET = RulesetInfo(
             MANUAL,
             AgentSpec("policy", "a trained MaskablePPO model (the rl extra)", _policy,
                       argument="path")),
-    codec=_codec, schema=schema.campaign_schema, docs="docs/rules-wwn.md",
+    codec=_codec, schema=_schema, docs="docs/rules-wwn.md",
     behaviour=behaviour.BEHAVIOUR)
