@@ -21,11 +21,14 @@ def check_invariants(s) -> None:
         assert 0 <= f.hp <= f.max_hp, (f.id, f.hp, f.max_hp)
         assert f.treasure >= 0, (f.id, f.treasure)
         assert 1 <= f.force <= 8 and 1 <= f.cunning <= 8 and 1 <= f.wealth <= 8
-        if f.alive and not f.headquarters_lost:  # (a destroyed headquarters is not rebuilt)
+        if not f.alive:
+            assert f.hp == 0 and not s.assets_of(f.id), f.id
+        elif not f.headquarters_lost:  # (a destroyed headquarters is not rebuilt)
             hq = s.headquarters_base(f.id)
             assert hq is not None and hq.max_hp == f.max_hp, (f.id, hq)
-        else:
-            assert f.hp == 0 and not s.assets_of(f.id), f.id
+        # A living faction may have lost its headquarters: Repair Asset heals the faction's HP
+        # apart from its Bases ("also be used to repair damage done to the faction"), so the
+        # headquarters Base can fall while the faction still has HP left.
     ask = s.ctx.get("ask") if s.phase == "react" else None
     # an asset brought to 0 HP stays in play while its owner decides whether to save it (Healers)
     saving = ask["args"].get("defender") if ask and ask.get("then") == "attack-save" else None

@@ -352,7 +352,7 @@ def _move_values(sit: Situation) -> dict[tuple[str, str], tuple[float, str, Any]
     out: dict[tuple[str, str], tuple[float, str, Any]] = {}
     spots = sit.good_expansion_spots()
     inside = g is not None and g.id == "inside-enemy-territory"
-    inside_locs = goal_ai._inside_locations(sit) if inside else set()
+    routes = {r.asset: r for r in goal_ai.inside_routes(sit)[2]} if inside else {}
     for a in sit.mine:
         if a.is_base or not usable(state, a):
             continue
@@ -361,9 +361,8 @@ def _move_values(sit: Situation) -> dict[tuple[str, str], tuple[float, str, Any]
         here_plan = sit.best_attack(a)
         here = here_plan.value if sit.attack_ready(here_plan) else 0.0
         exposed = forbids(state, a.location, a)
-        to_inside = _inside_distance(sit, a, a.location, inside_locs) if inside and a.stealth \
-            else None
         dests = destinations(state, a)
+        sneak = _sneak(sit, a, routes.get(a.id), dests)
         march = _march(sit, a, dests) if here <= 0 else None
         new_ground = _toward_new_ground(sit, a, dests) \
             if g and g.id == "expand-influence" and not spots else None
@@ -379,14 +378,8 @@ def _move_values(sit: Situation) -> dict[tuple[str, str], tuple[float, str, Any]
                     why = f"sends its {a.kind.name} to {sit.place(dest)}: Expand Influence"
             elif new_ground is not None and dest == new_ground[0] and new_ground[1] > value:
                 value, why = new_ground[1], new_ground[2]
-            if to_inside is not None:
-                closer = _inside_distance(sit, a, dest, inside_locs)
-                if closer < to_inside:
-                    v = XP * 2 / max(1, g.needed) * (1.0 if closer == 0 else 0.6)
-                    if v > value:
-                        value, why = v, (f"slips its hidden {a.kind.name} "
-                                         + ("into" if closer == 0 else "towards")
-                                         + f" {sit.place(dest)}: Inside Enemy Territory")
+            if sneak is not None and dest == sneak[0] and sneak[1] > value:
+                value, why = sneak[1], sneak[2]
             if a.kind.can_attack_normally and (sit.war_goal() or sit.shared_enemy_ids
                                                or sit.steer.enemy in sit.target_ids) \
                     and not (a.stealth and inside):
@@ -447,12 +440,35 @@ def _march(sit: Situation, asset, dests: list[str]) -> tuple[str, float, str] | 
                                     f"{_why_fight(sit, prey_asset.owner)}")
 
 
-def _inside_distance(sit: Situation, asset, location: str, targets: set[str]) -> float:
-    """Edges from ``location`` to the nearest place where ``asset`` would count for Inside
-    Enemy Territory (a hostile Base there, and not a pair that counted at adoption)."""
-    baseline = set(sit.goal.baseline or ()) if sit.goal else set()
-    return min((sit.state.map.distance(location, t) for t in targets
-                if f"{asset.id}@{t}" not in baseline), default=float("inf"))
+def _sneak(sit: Situation, asset, route, dests: list[str]) -> tuple[str, float, str] | None:
+    """``(destination, value, reason)`` of the step an asset takes on its route to count for
+    Inside Enemy Territory (:func:`goals.inside_routes`): to the place it can hide in first, or,
+    Stealthed, into enemy ground; None when it has no route or is where it must hide."""
+    if route is None:
+        return None
+    g = sit.goal
+    share = XP * 2 / max(1, g.needed)
+    if route.hide_at is not None:
+        if route.hide_at == asset.location:
+            return None  # it hides here (the Hide action)
+        dest = sit.next_step(asset, route.hide_at, dests)
+        return None if dest is None else (
+            dest, share * 0.4, f"takes its {asset.kind.name} towards {sit.place(route.hide_at)}, "
+                               f"where it can hide: Inside Enemy Territory")
+    dest = _closer(sit, asset.location, route.target, dests)
+    if dest is None:
+        return None
+    arrive = dest == route.target
+    return dest, share * (1.0 if arrive else 0.6), (
+        f"slips its hidden {asset.kind.name} " + ("into" if arrive else "towards")
+        + f" {sit.place(dest if arrive else route.target)}: Inside Enemy Territory")
+
+
+def _closer(sit: Situation, here: str, target: str, dests: list[str]) -> str | None:
+    """The destination nearest ``target`` on the map, if nearer than ``here``."""
+    dist = sit.state.map.distance
+    best = min(dests, key=lambda d: (dist(d, target), d), default=None)
+    return best if best is not None and dist(best, target) < dist(here, target) else None
 
 
 def _move(sit: Situation, legal):
@@ -541,12 +557,10 @@ def _hide_values(sit: Situation) -> dict[str, tuple[float, str]]:
     g = sit.goal
     inside = g is not None and g.id == "inside-enemy-territory"
     wanted: set[str] = set()
-    if inside:
-        locs = goal_ai._inside_locations(sit)
-        left = max(0, g.needed - sum(1 for a in sit.mine if a.stealth and not a.is_base))
-        near = sorted((_inside_distance(sit, a, a.location, locs), a.id) for a in sit.mine
-                      if not a.is_base and not a.stealth)
-        wanted = {aid for d, aid in near[:left] if d < float("inf")}
+    if inside:  # those whose route to enemy ground starts with hiding here
+        assets = sit.state.assets
+        wanted = {r.asset for r in goal_ai.inside_routes(sit)[2]
+                  if r.hide_at == assets[r.asset].location}
     for a in sit.mine:
         if a.is_base or a.stealth:
             continue
@@ -685,11 +699,18 @@ def _goal_text(sit: Situation, c: ChooseGoal) -> str:
 
 
 def _raise(sit: Situation, legal):
+    """Raise the focus attribute when it can; but Wealth first when the Treasure in hand would
+    pay Wealth of Kingdoms at once once Wealth has risen (the goal is closed until it does);
+    another attribute when the focus cannot rise any more."""
     raises = {r.attribute: r for r in _of(legal, RaiseRating)}
     focus = sit.p.focus
+    me = sit.me
+    if "wealth" in raises and me.wealth <= me.wealth_at_last_kingdoms \
+            and me.treasure >= 4 * (me.wealth + 1):
+        return raises["wealth"], (f"raises its Wealth: its {me.treasure} Treasure can pay for "
+                                  f"Wealth of Kingdoms again")
     if focus in raises:
         return raises[focus], f"raises its {focus.title()}, the heart of its power"
-    me = sit.me
     focus_next = me.rating(focus) + 1
     blocked = focus_next > 8 or not T.can_raise(_with_xp(me, 99), focus)
     if raises and blocked:

@@ -29,11 +29,11 @@ from .tactics import XP, Situation, income_of
 #: goals whose failure needs no abandoning (no turn of paralysis)
 FAILS_FREELY = ("eliminate-target",)
 #: how much more XP per turn another goal must promise before this one is abandoned
-SWITCH_MARGIN = 3.0
+SWITCH_MARGIN = 5.0
 #: turns a new goal is kept before switching is considered at all
 SETTLE_TURNS = 4
 #: a goal this close to done (estimated turns left) is finished, whatever else beckons
-CLOSE_TURNS = 10
+CLOSE_TURNS = 12
 
 
 @dataclass(frozen=True)
@@ -53,8 +53,18 @@ class GoalEstimate:
         return self.turns < math.inf and self.chance > 0
 
 
-def _rate(turns: float, chance: float, xp: float, weight: float) -> float:
-    return weight * chance * xp * XP / (turns + 0.5) if turns < math.inf else 0.0
+#: what a goal that has to be abandoned costs, in XP points: the turn of paralysis
+ABANDON_COST = XP * 1.0
+
+
+def _rate(turns: float, chance: float, xp: float, weight: float, fails_freely: bool = False
+          ) -> float:
+    """XP points per turn a goal is expected to bring: its XP if it gets done, less the cost of
+    abandoning it if it does not (nothing for a goal that fails by itself, Eliminate Target)."""
+    if turns == math.inf:
+        return 0.0
+    risk = 0.0 if fails_freely else (1 - chance) * ABANDON_COST
+    return weight * (chance * xp * XP - risk) / (turns + 0.5)
 
 
 #: the least chance of success of a blow our estimates count on (the heuristic does not
@@ -161,43 +171,98 @@ def _counts_inside(sit: Situation, asset) -> bool:
         f"{asset.id}@{asset.location}" not in (g.baseline or ())
 
 
-def inside_plan(sit: Situation) -> tuple[float, int, int, str]:
-    """(turns, assets still to place, Treasure it needs, why) for Inside Enemy Territory from
-    here: assets to buy (one a turn), to hide (one Hide action, 2 Treasure each, never where
-    another faction has a Base) and to walk, Stealthed, to a place where a hostile Base stands."""
-    me, state = sit.me, sit.state
-    targets = _inside_locations(sit)
-    concealed = me.has_tag("concealed")
-    if not targets or (me.cunning < 3 and not concealed):
-        return math.inf, 0, 0, "it has no enemy ground it could slip into"
+def _hide_spot(sit: Situation, location: str) -> bool:
+    """Whether an asset may be hidden at ``location``: no other faction's Base stands there."""
+    return not any(b.is_base and b.owner != sit.fid for b in sit.state.assets_at(location))
+
+
+@dataclass(frozen=True)
+class InsideRoute:
+    """How one asset gets to count for Inside Enemy Territory: ``turns`` it needs, the place
+    where it hides first (``None``: it is Stealthed already) and the place it heads for."""
+
+    asset: str
+    turns: float
+    hide_at: str | None
+    target: str
+
+
+def _moves(distance: float, reach: int) -> float:
+    """Moves of ``reach`` edges each to cover ``distance`` edges (inf: no way there)."""
+    return math.ceil(distance / reach) if distance < math.inf else math.inf
+
+
+def _route(sit: Situation, asset, targets: set[str], baseline: set[str]) -> InsideRoute | None:
+    state, reach = sit.state, move_range(sit.state, sit.fid)
+    goals = [t for t in targets if f"{asset.id}@{t}" not in baseline]
+    if not goals:
+        return None
+
+    def walk(frm: str) -> tuple[float, str]:  # Stealthed: every place may be entered
+        return min((_moves(state.map.distance(frm, t), reach), t) for t in goals)
+
+    if asset.stealth:
+        turns, target = walk(asset.location)
+        return InsideRoute(asset.id, turns, None, target) if turns < math.inf else None
+    best = None
+    for spot in state.map.locations:
+        if not _hide_spot(sit, spot):
+            continue
+        there = sit.steps_to(asset, spot)
+        if there == math.inf:
+            continue
+        rest, target = walk(spot)
+        turns = there + 1 + rest
+        if turns == math.inf:
+            continue
+        if best is None or (turns, spot) < (best.turns, best.hide_at):
+            best = InsideRoute(asset.id, turns, spot, target)
+    return best
+
+
+def inside_routes(sit: Situation) -> tuple[int, int, list[InsideRoute]]:
+    """(assets counting now, assets still needed, the quickest routes for as many of the
+    others as are needed) for Inside Enemy Territory."""
     g = sit.goal
     baseline = set(g.baseline or ()) if g is not None and g.id == "inside-enemy-territory" else set()
-    need = me.cunning
-    steps = move_range(state, sit.fid)
-    done, costs = 0, []
+    targets = _inside_locations(sit)
+    done, routes = 0, []
     for a in sit.mine:
         if a.is_base:
             continue
         if a.stealth and a.location in targets and f"{a.id}@{a.location}" not in baseline:
             done += 1
             continue
-        dist = min((state.map.distance(a.location, t) for t in targets
-                    if f"{a.id}@{t}" not in baseline), default=math.inf)
-        if dist == math.inf:
-            continue
-        hide = not a.stealth and not a.subtle
-        costs.append((math.ceil(dist / steps), hide))
-    left = max(0, need - done)
-    costs.sort()
-    chosen = costs[:left]
-    buys = left - len(chosen)
-    walk = max((c[0] for c in chosen), default=0) + (1 if buys else 0)
-    hides = sum(1 for c in chosen if c[1]) + (0 if concealed else buys)
+        r = _route(sit, a, targets, baseline)
+        if r is not None:
+            routes.append(r)
+    left = max(0, sit.me.cunning - done)
+    routes.sort(key=lambda r: (r.turns, r.asset))
+    return done, left, routes[:left]
+
+
+def inside_plan(sit: Situation) -> tuple[float, int, int, str]:
+    """(turns, assets still to place, Treasure it needs, why) for Inside Enemy Territory from
+    here: assets to buy (one a turn), to hide (2 Treasure each, never where another faction has
+    a Base: it may have to walk to a place it can hide in first) and to walk, Stealthed, to a
+    place where a hostile Base stands."""
+    me = sit.me
+    concealed = me.has_tag("concealed")
+    if not _inside_locations(sit) or (me.cunning < 3 and not concealed):
+        return math.inf, 0, 0, "it has no enemy ground it could slip into"
+    done, left, routes = inside_routes(sit)
+    buys = left - len(routes)
+    dist = sit.state.map.distance
+    if buys and not any(b.is_base and dist(b.location, t) < math.inf
+                        for b in sit.mine for t in _inside_locations(sit)):
+        return math.inf, left, 0, "no road leads from its Bases to enemy ground"
+    walk = max((r.turns for r in routes), default=0) + (3 if buys else 0)
+    hides = sum(1 for r in routes if r.hide_at is not None) + (0 if concealed else buys)
     cash = 2 * hides + buys * 3
     saving = max(0, cash - me.treasure) / max(1, income_of(me))
-    turns = buys + (1 if hides else 0) + walk + saving
-    why = (f"{done}/{need} hidden agents in place, "
-           + (f"{len(chosen)} more can walk there" if chosen else "the rest must be bought"))
+    turns = buys + walk + saving
+    why = (f"{done}/{me.cunning} hidden agents in place, "
+           + (f"{len(routes)} more can get there" if routes else "the rest must be bought"))
     return turns, left, cash, why
 
 
@@ -212,14 +277,14 @@ def estimate(sit: Situation, goal: str, target: str = "") -> GoalEstimate:
     if goal == "blood-the-enemy":
         rate = _damage_rate(sit, lambda e: True)
         left = (current.needed - current.progress) if current else sum(me.ratings)
-        xp, turns, chance = 2, left / max(rate, 0.05), 0.8
+        xp, turns, chance = 2, left / max(rate, 0.05), 0.6
         why = f"its forces can draw about {rate:.1f} blood a turn"
     elif goal == "destroy-the-foe":
         weakest = _foe(sit)
         if weakest is not None:
             rate = _damage_rate(sit, lambda e: e.owner == weakest.id and e.is_base)
             xp = 2 + math.ceil(sum(weakest.ratings) / 3)
-            turns, chance = weakest.hp / max(rate, 0.05) + 1, 0.5
+            turns, chance = weakest.hp / max(rate, 0.05) + 1, 0.3
             why = f"{weakest.name} is down to {weakest.hp} HP"
     elif goal == "eliminate-target":
         a = sit.state.assets.get(target)
@@ -236,6 +301,9 @@ def estimate(sit: Situation, goal: str, target: str = "") -> GoalEstimate:
             xp = 1.3 if contested else 1
             chance = 0.9 if len(contested) < len(spots) or not spots else 0.6
             why = "it has a foothold to build on" if spots else "it can send an asset to new ground"
+        elif sit.expansion_spots():  # only ground its rivals may tear a new Base down on
+            turns, chance = 1, 0.4
+            why = "it has a foothold, if a contested one"
     elif goal == "inside-enemy-territory":
         turns, left, cash, why = inside_plan(sit)
         xp, chance = 2, (0.75 if left <= 2 else 0.6 if left <= 4 else 0.4)
@@ -265,7 +333,7 @@ def estimate(sit: Situation, goal: str, target: str = "") -> GoalEstimate:
             # a Base others are also striking at may fall to them first: the goal is then lost
             others = any(e.owner not in (owner, sit.fid) and e.kind.can_attack_normally
                          and sit.state.hostile(e.owner, owner) for e in sit.by_loc.get(loc, ()))
-            turns, chance = t, 0.4 * (0.5 if others else 1.0)
+            turns, chance = t, 0.3 * (0.5 if others else 1.0)
             why = f"{sit.fname(owner)}'s Base at {sit.place(loc)} looks weak"
             if owner == sit.steer.enemy:
                 w *= 1.5
@@ -276,7 +344,7 @@ def estimate(sit: Situation, goal: str, target: str = "") -> GoalEstimate:
         if prey:
             xp = math.ceil(me.rating(target) / 2)
             turns = need * 5 / max(rate, 0.05)
-            chance = min(1.0, prey / max(1, need)) * 0.7
+            chance = min(1.0, prey / max(1, need)) * 0.4
             why = f"{prey} rival {target} assets are in view"
     elif goal == "wealth-of-kingdoms":
         left = (current.needed - current.progress) if current else 4 * me.wealth
@@ -284,18 +352,21 @@ def estimate(sit: Situation, goal: str, target: str = "") -> GoalEstimate:
         why = f"its coffers fill by {income_of(me)} a turn"
     if goal in ("eliminate-target", "destroy-the-foe") and target and target == sit.steer.enemy:
         w *= 1.5
-    if current is not None and current.progress and turns < math.inf:
+    if current is not None and turns < math.inf:
         turns = max(turns, _observed_turns(sit, current))
-    return GoalEstimate(_rate(turns, chance, xp, w), turns, chance, xp, why)
+    return GoalEstimate(_rate(turns, chance, xp, w, goal in FAILS_FREELY), turns, chance, xp, why)
 
 
 def _observed_turns(sit: Situation, g) -> float:
-    """Turns left at the pace of the progress made so far (goals measured in progress points)."""
-    if g.id not in ("blood-the-enemy", "sphere-dominance", "wealth-of-kingdoms"):
-        return 0.0
+    """Turns left as the time already spent says: at the pace of the progress made so far
+    (goals measured in progress points), and for any goal without progress at least half the
+    turns already spent on it (an estimate that never comes true keeps growing)."""
     age = max(1, sit.state.current_turn - g.started)
-    pace = g.progress / age
-    return (g.needed - g.progress) / pace if pace > 0 else math.inf
+    if g.id in ("blood-the-enemy", "sphere-dominance") and g.progress:
+        return (g.needed - g.progress) / (g.progress / age)
+    if not g.progress and g.id != "peaceable-kingdom":
+        return age / 2
+    return 0.0
 
 
 def allowed(sit: Situation, choices) -> list:
@@ -369,8 +440,10 @@ def why_abandon(sit: Situation, choices) -> tuple[str, object, str] | None:
     other = estimate(sit, choice.goal, choice.target)
     # the other goal starts a turn late (paralysis): its XP per turn over that longer wait
     switch = _rate(other.turns + 1, other.chance, other.xp,
-                   sit.p.goal_weight.get(choice.goal, 1.0))
-    if switch > SWITCH_MARGIN * keep.value:
+                   sit.p.goal_weight.get(choice.goal, 1.0), choice.goal in FAILS_FREELY)
+    # (what abandoning the current goal later might cost is no reason to abandon it now)
+    staying = _rate(keep.turns, keep.chance, keep.xp, sit.p.goal_weight.get(g.id, 1.0), True)
+    if switch > SWITCH_MARGIN * staying:
         left = "out of reach" if keep.turns == math.inf else f"{keep.turns:.0f} more turns away"
         return f"{age} turns on and still {left}", choice, why
     return None

@@ -74,7 +74,7 @@ class Situation:
         self._type_values: dict[str, float] = {}  # purchase_value's part per asset type
         self._hits: dict[tuple[str, str], tuple] = {}
         self._best_attacks: dict[tuple[str, str | None], AttackPlan | None] = {}
-        self._steps: dict[tuple[str, str], float] = {}
+        self._steps: dict[tuple[str, str, bool], dict[str, int]] = {}
         self._walks: dict[tuple[str, str], dict[str, int]] = {}
 
     # ------------------------------------------------------------ names for reasons
@@ -333,10 +333,29 @@ class Situation:
         decision."""
         if asset.location == location:
             return 0
-        key = (asset.id, location)
+        key = (asset.id, asset.location, asset.stealth)  # (a hypothetical copy may differ)
         if key not in self._steps:
-            self._steps[key] = self._walk_from(asset, location).get(asset.location, math.inf)
-        return self._steps[key]
+            self._steps[key] = self._walk_to_all(asset)
+        return self._steps[key].get(location, math.inf)
+
+    def _walk_to_all(self, asset) -> dict[str, int]:
+        """Moves from where ``asset`` stands to every place it may reach (a breadth-first
+        search over the places it may enter; the map's edges go both ways)."""
+        from factionsim.rules.wwn.movement import forbids, move_range
+
+        state = self.state
+        reach = move_range(state, asset.owner)
+        dist = {asset.location: 0}
+        frontier = [asset.location]
+        while frontier:
+            nxt = []
+            for y in frontier:
+                for x in state.map.within(y, reach):
+                    if x not in dist and not forbids(state, x, asset):
+                        dist[x] = dist[y] + 1
+                        nxt.append(x)
+            frontier = nxt
+        return dist
 
     def _walk_from(self, asset, location: str) -> dict[str, int]:
         """Moves to ``location`` from every place ``asset`` could start from (a reverse

@@ -49,8 +49,8 @@ def render_markdown(events: Iterable[Event], names: Names, title: str = "Chronic
     """The whole chronicle: the title and ``names.notes``, then ``## Turn N``, initiative, then
     ``### Faction`` with its events."""
     lines = [f"# {title}", ""]
-    if names.notes:
-        lines += [*names.notes, ""]
+    for note in names.notes:  # each its own paragraph
+        lines += [note, ""]
     current_faction: str | None = None
     reasons: list[str] = []  # decisions waiting for the event they caused
     for e in events:

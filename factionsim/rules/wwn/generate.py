@@ -11,9 +11,10 @@
   attribute holds more assets than its rating (so no upkeep is owed on turn 1).
 - Every faction rules its headquarters; a large one also rules up to two places next to it, a
   medium one up to one. Assets start at the headquarters or in places it rules.
-- A goal each (one that needs no target, fitting the best attribute and the neighbours: Blood
-  the Enemy only for a faction with a rival close by, Inside Enemy Territory only for a small one),
-  one tag, a little Treasure.
+- A goal each (one that needs no target, fitting the best attribute and one the faction can
+  pursue from where it starts: Inside Enemy Territory only for a small faction with a rival close
+  by; no Blood the Enemy, as every rival's assets start on ground it rules, where a Force asset
+  may not go), one tag, a little Treasure.
 - **A web of relations** (:func:`relation_web`), written with the house rule
   ``relations_default: neutral`` so that the pairs it does not list are at peace: every faction's
   *rival* is the faction whose headquarters is nearest its own (hostile), and so is every
@@ -46,7 +47,7 @@ RULED_NEIGHBOURS = {"small": 0, "medium": 1, "large": 2}
 MAGIC_BY_SIZE = {"small": ("none", "low", "medium", "high"), "medium": ("none", "low", "medium"),
                  "large": ("none", "low", "low", "medium")}
 TAG_OF = {"force": "martial", "cunning": "machiavellian", "wealth": "rich"}
-GOAL_OF = {"force": ("blood-the-enemy", "expand-influence"),
+GOAL_OF = {"force": ("expand-influence", "peaceable-kingdom"),
            "cunning": ("inside-enemy-territory", "expand-influence"),
            "wealth": ("wealth-of-kingdoms", "expand-influence", "peaceable-kingdom")}
 #: goals given only where they fit: (goal, needs a rival within two moves, small factions only)
