@@ -7,7 +7,7 @@
 True
 >>> for part in check_agent("heuristc", {}, "houses").split("; "): print(part)
 unknown agent 'heuristc' (did you mean 'heuristic'?)
-the houses ruleset offers: heuristic, idle, manual, random
+the houses ruleset offers: heuristic, idle, manual, policy:PATH, random, trained
 
 Agents are named in campaign files (``agent: heuristic``, ``agent_options: {...}``) and on the
 command line. Which agents a ruleset offers, and where their code lives, its descriptor says
@@ -51,4 +51,4 @@ def make_agent(name: str, ruleset: str | RulesetInfo, **options: Any) -> Agent:
     spec = info.offered_agents()[key]
     if spec.argument is not None:
         options = {**options, spec.argument: argument}
-    return spec.load()(**options)
+    return spec.load().for_ruleset(info, **options)

@@ -28,6 +28,7 @@ from factionsim.rules.conflict.actions import (
     Harm,
     Hold,
     Plan,
+    Proceed,
     Replan,
     Reroll,
     Ritual,
@@ -63,7 +64,50 @@ class Heuristic(Agent):
             return self._reroll(state, legal)
         if isinstance(first, Plan):
             return self._plan(state, view, legal)
+        if state.phase == T.REPLAN:
+            return self._replan(state, legal)
         return self._turn(state, legal)
+
+    # ------------------------------------------------------------------ changing plans
+    def _replan(self, state: Any, legal: list[Any]) -> Any:
+        """A category begins: move into it a character that planned later and now has what it
+        planned for within reach here (a foe to strike once the attacks begin, a spell target)."""
+        category = T.category_of(state)
+        for a in legal:
+            if not isinstance(a, Replan):
+                continue
+            c = state.chars[a.char]
+            foes = T.enemies(state, c)
+            spell_ready = c.plan == "spell" and self._spell_target(state, c, foes)
+            if category == "harm" and c.plan in ("move", "spell") and not spell_ready \
+                    and self._best_harm(state, c, foes):
+                self.last_reason = f"{c.name} strikes now instead ({c.plan} planned)"
+                return a
+            if category == "aid" and c.plan in ("harm", "move") and self._best_trick(state, c, foes):
+                self.last_reason = f"{c.name} sets up a lasting Advantage first"
+                return a
+        self.last_reason = "keeps its plans"
+        return next(a for a in legal if isinstance(a, Proceed))
+
+    @staticmethod
+    def _spell_target(state: Any, c: Character, foes: list[Character]) -> bool:
+        """Has ``c`` a spell left with a target in range (a foe; an ally to heal)?"""
+        for sp in c.spells:
+            if sp.uses <= 0:
+                continue
+            targets = T.allies(state, c, include_self=True) if sp.effect == "heal" else foes
+            if any(T.in_range(state, c, t, sp.range) for t in targets):
+                return True
+        return False
+
+    def _best_trick(self, state: Any, c: Character, foes: list[Character]) -> Trick | None:
+        """A +2 Advantage without a check on a foe in reach that has none of ``c``'s yet."""
+        for t in foes:
+            mine = [a for a in state.advantages if a["by"] == c.id and t.id in a["targets"]]
+            for trick, bonus in sorted(c.tricks.items()):
+                if bonus >= 2 and not mine and T.in_range(state, c, t, state.settings["reach"]):
+                    return Trick(c.id, trick, t.id)
+        return None
 
     # ------------------------------------------------------------------ questions
     def _reroll(self, state: Any, legal: list[Any]) -> Any:
@@ -167,10 +211,11 @@ class Heuristic(Agent):
             return 50, "works the ritual"
         if isinstance(a, Trick):
             bonus = 1 if a.trick == "impair" else c.tricks[a.trick]
-            return 6 + bonus * self._attackers(state, c), f"hampers {state.chars[a.target].name}"
+            return 6 + self._lasting(state, c, a.target, bonus), \
+                f"hampers {state.chars[a.target].name}"
         if isinstance(a, Advantage):
             tn = c.rank(a.skill) + c.best_approach() + T.advantage_bonus(state, c, state.chars[a.target])[0]
-            return 6 + p_success(tn) * c.rank(a.skill) * self._attackers(state, c), \
+            return 6 + p_success(tn) * self._lasting(state, c, a.target, c.rank(a.skill)), \
                 f"creates an Advantage with {a.skill}"
         if isinstance(a, Assist):
             ally = state.chars[a.ally]
@@ -197,6 +242,16 @@ class Heuristic(Agent):
 
     def _attackers(self, state: Any, c: Character) -> int:
         return sum(1 for x in T.allies(state, c) if x.plan == "harm" and not x.acted)
+
+    def _lasting(self, state: Any, c: Character, target: str, bonus: int) -> float:
+        """An Advantage lasts until an enemy removes it: worth its bonus on the attacks still to
+        come this round and (less surely) in the next rounds, over what ``c`` already has on
+        that target (one creator's Advantages do not add up)."""
+        have = max([a["bonus"] for a in state.advantages if a["by"] == c.id
+                    and target in a["targets"]] + [0])
+        extra = max(0, bonus - have)
+        later = len(T.allies(state, c)) * 1.5
+        return extra * (self._attackers(state, c) + later)
 
     def _dash_value(self, state: Any, c: Character, a: Dash, foes: list[Character]) -> tuple[float, str]:
         s = state.settings

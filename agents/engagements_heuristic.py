@@ -7,7 +7,12 @@
   engagement die against its most dangerous rival (for counters), raises defenses, heals,
   raises competence.
 - **Engagements**: it invites allies and hires a mercenary (if it can spare the price) when the
-  defender leads the scores; it joins a combined engagement against the leader (or when paid);
+  defender leads the scores (never the score leader itself, whose renown it would feed); asked
+  to join, it weighs what it gains (the expected wounds and defeats of its dice on the
+  defender, more against the leader, less when the aggressor is the leader, the price if paid)
+  against what it risks (the defender's counter on its committed pillar, the grievance dice the
+  defender gains against it, the engagement dice it spends) and joins only when the gain is
+  larger; it pays a mercenary to engage the leader when it can spare the price;
   it commits its free pillar (Assassinate first, it cannot be countered) and each further one
   worth more than the die it costs, keeps a reserve when drawing engagement dice against its
   main threat, and concentrates its dice where they make wounds: an exact split of all dice
@@ -28,6 +33,7 @@ from factionsim.rules.engagements import engagement as eng_rules
 from factionsim.rules.engagements.actions import (
     Allocate,
     Build,
+    Commission,
     Commit,
     Convert,
     Decline,
@@ -41,6 +47,7 @@ from factionsim.rules.engagements.actions import (
     Raise,
 )
 from factionsim.rules.engagements.dice import wounds as wounds_for
+from factionsim.rules.engagements.prose import dice_text
 
 P_SUCCESS = 2 / 3
 
@@ -194,6 +201,9 @@ class Heuristic(Agent):
                 lead = " against the leader" if best.rival == self.leader(state, me) else ""
                 self.last_reason = f"engages {best.rival}: about {value:.1f} expected wounds{lead}"
                 return best
+        hired = self.commission(state, me, legal)
+        if hired is not None:
+            return hired
         cap = state.settings.pillar_cap
         if len(mine) < cap:
             want = Build(1, 1) if len(mine) >= 2 or dice >= 2 else Build(1, 0)
@@ -208,7 +218,7 @@ class Heuristic(Agent):
                     return act
         tgt = self.target(state, me)
         threat = self.threat(state, me)
-        if tgt is not None and f.pool(tgt) < 2:
+        if tgt is not None and (f.pool(tgt) < 2 or tgt not in f.may_engage):
             act = self.pick(legal, Convert(1, tgt), f"prepares an engagement against {tgt}")
             if act:
                 return act
@@ -242,6 +252,56 @@ class Heuristic(Agent):
         self.last_reason = "ends its turn"
         return Done()
 
+    # ------------------------------------------------------------------ joining
+    def join_value(self, state: Any, me: str, e: dict[str, Any]) -> tuple[float, float]:
+        """(gain, risk) of joining engagement ``e`` with this faction's best pillar: the value of
+        its dice on the defender's pillars (allies' dice counted), weighted by who the defender
+        and the aggressor are, plus a price; against the defender's expected counter on that
+        pillar, the grievance dice it would gain against this faction and the dice spent."""
+        f = state.factions[me]
+        inv = e["invite"]
+        mine = sorted((state.pillars[p] for p in f.pillars), key=lambda p: -p.competence)
+        if not mine:
+            return 0.0, 1.0
+        best = mine[0]
+        drawn = min(3, f.pool(e["defender"]))
+        others: dict[str, int] = {}
+        for part in e["parts"]:
+            for pid, k in part["alloc"].items():
+                others[pid] = others.get(pid, 0) + k
+        targets = self.targets_of(state, state.factions[e["defender"]].pillars, others)
+        value, _ = best_split(min(best.competence + drawn, 20), targets)
+        leader = self.leader(state, me)
+        if e["defender"] == leader:
+            value *= 1.5
+        if e["aggressor"] == leader:
+            value *= 0.5
+        gain = value + inv["price"]
+        d = state.factions[e["defender"]]
+        counter = sum(sorted((state.pillars[p].competence for p in d.pillars), reverse=True)[:2]) + 1
+        sides = 1 + sum(len(part["pillars"]) for part in e["parts"]) + 1
+        share = max(1, round(counter * 1.5 / sides))
+        risk = pillar_value(share, best.defense, best.circles_left, self.kill_bonus(best))
+        risk += 0.5 * state.settings.grievance_dice + 0.3 * drawn
+        return gain, risk
+
+    def commission(self, state: Any, me: str, legal: list[Any]) -> Any:
+        """Pay a mercenary to engage the leader when the price leaves dice to spare."""
+        leader = self.leader(state, me)
+        f = state.factions[me]
+        for a in legal:
+            if isinstance(a, Commission) and a.rival == leader and a.faction != leader \
+                    and f.faction_dice - a.price >= 3:
+                merc = state.factions[a.faction]
+                dice = sum(sorted((state.pillars[p].competence for p in merc.pillars),
+                                  reverse=True)[:1])
+                value, _ = best_split(dice, self.targets_of(state, state.factions[leader].pillars, {}))
+                if value * 1.5 >= a.price:
+                    price = dice_text(a.price, "faction")
+                    self.last_reason = f"pays {a.faction} {price} to engage the leader"
+                    return a
+        return None
+
     # ------------------------------------------------------------------ engagements
     def _engagement(self, state: Any, me: str, legal: list[Any]) -> Any:
         e = state.ctx["eng"]
@@ -249,26 +309,26 @@ class Heuristic(Agent):
         f = state.factions[me]
         leader = self.leader(state, me)
         if stage == eng_rules.INVITE:
-            invites = [a for a in legal if isinstance(a, Invite)]
+            invites = [a for a in legal if isinstance(a, Invite) and a.faction != leader]
             against_leader = e["defender"] == leader
             for a in invites:
                 if a.price == 0 and against_leader:
                     self.last_reason = f"calls on {a.faction} against the leader"
                     return a
                 if a.price and against_leader and f.faction_dice - a.price >= 2:
-                    self.last_reason = f"hires {a.faction} for {a.price} faction dice"
+                    self.last_reason = f"hires {a.faction} for {dice_text(a.price, 'faction')}"
                     return a
             self.last_reason = "goes on without (more) allies"
             return Done()
         if stage == eng_rules.ANSWER:
+            gain, risk = self.join_value(state, me, e)
             inv = e["invite"]
-            if inv["price"]:
-                self.last_reason = f"takes {inv['price']} faction dice to fight"
+            paid = f" and {dice_text(inv['price'], 'faction')}" if inv["price"] else ""
+            if gain > risk:
+                self.last_reason = (f"joins against {e['defender']}: expects {gain:.1f}{paid} for "
+                                    f"a risk of {risk:.1f}")
                 return Join()
-            if e["defender"] == leader or e["defender"] == self.threat(state, me):
-                self.last_reason = f"joins against {e['defender']}, the rival to beat"
-                return Join()
-            self.last_reason = "stays out of it"
+            self.last_reason = f"stays out: {gain:.1f}{paid} is not worth a risk of {risk:.1f}"
             return Decline()
         part = eng_rules.current_part(e)
         counter = stage.startswith("counter")
@@ -301,7 +361,7 @@ class Heuristic(Agent):
                 pool = f.pool(e["defender"])
                 if e["defender"] == threat and pool - n < 1 and n > 1:
                     n -= 1  # keep a die to counter the threat later
-            self.last_reason = f"draws {n} engagement dice"
+            self.last_reason = f"draws {dice_text(n, 'engagement')}"
             return Draw(n)
         if stage in (eng_rules.ALLOCATE, eng_rules.C_ALLOCATE):
             allocs = [a for a in legal if isinstance(a, Allocate)]
@@ -319,6 +379,7 @@ class Heuristic(Agent):
                 others[pid] = others.get(pid, 0) + k
             value, split = best_split(part["remaining"], self.targets_of(state, targets, others))
             pid, k = max(split.items(), key=lambda kv: kv[1])
-            self.last_reason = f"concentrates {k} dice on {state.pillars[pid].name} (expected {value:.1f})"
+            self.last_reason = (f"concentrates {dice_text(k)} on {state.pillars[pid].name} "
+                                f"(expected {value:.1f})")
             return Allocate(k, pid)
         return None

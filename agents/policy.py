@@ -1,89 +1,202 @@
-"""A trained policy as a player: ``agent: policy:PATH`` in a campaign file.
+"""Trained policies as players: ``agent: policy:PATH`` and ``agent: trained``.
 
-PATH is a MaskablePPO model saved by ``experiments/train_wwn_ppo.py`` (``factionsim train``).
-torch and sb3-contrib are imported only when the agent is built. The policy sees what the
-faction sees (the env codec's observation of ``view``) and samples a legal action from the
-policy's distribution with the agent's generator (reproducible with the campaign seed), as in
-training; ``agent_options: {deterministic: true}`` takes the most probable action instead (much
-weaker for the bundled policies: argmax play can loop on re-choosing goals).
+- ``policy:PATH``: a policy description written by ``factionsim train`` (``OUT/policy.json``
+  and its ``OUT/policy.npz`` weights; ``PATH`` may also be the folder). A relative PATH is read
+  from the folder factionsim runs in. A stable-baselines3 ``.zip`` is refused unless the
+  command was given ``--trust-model`` (loading one unpickles code, see
+  :mod:`factionsim.models.trust`).
+- ``trained``: the policy that ships inside factionsim for the campaign's ruleset
+  (:func:`factionsim.models.shipped_policy_path`); a ruleset without one is refused when the
+  agent is made. Every ruleset with an env codec offers both (``factionsim.rules.POLICY`` and
+  ``TRAINED``).
+
+Both play with numpy alone (no torch, no gymnasium): the faction's view is encoded by its
+ruleset's env codec (the descriptor's ``RulesetInfo.codec``, handed to the agent when
+``make_agent`` makes it for the ruleset: :meth:`PolicyAgent.for_ruleset`), the network gives a
+probability to each legal action, and the agent samples one with the turn's generator (reproducible with the
+campaign seed), as in training; ``agent_options: {deterministic: true}`` takes the most probable
+action instead (weaker for the bundled policies: argmax play can loop on re-choosing goals).
+Each decision's reason (shown in the chronicle and by ``turn --interactive``) is the probability
+the policy gave it.
+
+A policy plays only a campaign whose spaces are those it was trained on: the same ruleset and env
+version, the same observation size and number of actions (for WWN: the same number of factions
+and locations, within the codec limits it was trained with). :meth:`PolicyAgent.check_fits`
+raises :class:`CampaignError` saying why and what fits; the commands call it when they make a
+campaign's agents (:func:`factionsim.runner.agent_for_campaign`), before anything is played. If a
+game later outgrows the codec limits (a faction with more assets than the policy has slots for),
+that decision is the heuristic's, and its reason says so.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from factionsim.core.game import Agent, CampaignError, OptionSpec
+from factionsim.core.game import Agent, CampaignError, FactionsimError, GameState, OptionSpec
+from factionsim.core.ruleset import RulesetInfo
+from factionsim.envs.codec import ENV_VERSION, Codec
 
-_MODELS: dict[str, Any] = {}
 
+def fit_codec(model: Any, state: GameState, label: str, codec: type[Codec]) -> Codec:
+    """The ``codec`` (the ruleset's codec class) through which ``model`` (a
+    :class:`factionsim.models.PolicyModel`) plays ``state``; :class:`CampaignError` (``label``
+    names the policy) saying why it does not fit and what would."""
+    from factionsim.models import campaign_shape
 
-def load_model(path: str | Path) -> Any:
-    """Load (once per process) a saved MaskablePPO model."""
-    key = str(Path(path).resolve())
-    if key not in _MODELS:
-        try:
-            from sb3_contrib import MaskablePPO
-        except ImportError as exc:  # pragma: no cover - depends on the install
-            raise CampaignError("agent 'policy' needs the rl extra: pip install "
-                                "'factionsim[rl]'") from exc
-        p = Path(path)
-        if not p.exists() and not p.with_suffix(".zip").exists():
-            raise CampaignError(f"agent policy:{path}: no saved model at {path}")
-        _MODELS[key] = MaskablePPO.load(str(p), device="cpu")
-    return _MODELS[key]
+    ruleset = state.ruleset
+    trained = model.description.get("trained_on") or {}
+    fits = (f"it fits {model.ruleset} campaigns of env version {model.env_version} whose "
+            f"observation has {model.obs_size} values and whose catalogue has "
+            f"{model.n_actions} actions"
+            + (f" (e.g. {trained['shape']}, like {trained.get('campaign', 'its campaign')})"
+               if trained.get("shape") else ""))
+    if model.ruleset not in (ruleset, "any"):  # any: a zip converted as it loads
+        raise CampaignError(f"{label} was trained for the {model.ruleset} ruleset; this is a "
+                            f"{ruleset} campaign")
+    if model.env_version != ENV_VERSION:
+        raise CampaignError(f"{label} was trained on env version {model.env_version}; this "
+                            f"factionsim encodes games with version {ENV_VERSION} (the spaces "
+                            "changed: retrain it)")
+    try:
+        encoder = codec.for_campaign(state, **model.limits)
+    except (FactionsimError, ValueError, TypeError) as exc:
+        raise CampaignError(f"{label} cannot encode this campaign ({exc}); {fits}") from None
+    if (encoder.obs_size, encoder.n_actions) != (model.obs_size, model.n_actions):
+        raise CampaignError(
+            f"{label} does not fit this campaign: {fits}; this campaign has "
+            f"{campaign_shape(state)}, an observation of {encoder.obs_size} values and "
+            f"{encoder.n_actions} actions. Train a policy on it (factionsim train --campaign "
+            "FILE) or choose another agent")
+    return encoder
 
 
 class PolicyAgent(Agent):
-    """Plays a saved MaskablePPO model over the env codec of the faction's ruleset."""
+    """Plays a policy file (:func:`factionsim.models.load_policy`) through the codec of
+    ``ruleset`` (its :class:`~factionsim.core.ruleset.RulesetInfo`: ``make_agent`` passes it).
+
+    ``model``: an already-loaded :class:`factionsim.models.PolicyModel` to play instead of the
+    file at ``path`` (training evaluates the policy it is learning this way); ``path`` then only
+    names it in reasons and errors."""
 
     name = "policy"
     OPTIONS = {"deterministic": OptionSpec(bool, "take the most probable action instead of "
                                                  "sampling one")}
 
-    def __init__(self, path: str | None = None, deterministic: bool = False, **options: Any):
-        if not path:
-            raise CampaignError("agent 'policy' needs a model path: agent: policy:PATH")
-        self.path = path
+    @classmethod
+    def for_ruleset(cls, ruleset: RulesetInfo, **options: Any) -> PolicyAgent:
+        return cls(ruleset=ruleset, **options)
+
+    def __init__(self, path: str | None = None, deterministic: bool = False, *,
+                 ruleset: RulesetInfo, model: Any = None):
+        if model is None and (not path or not str(path).strip()):
+            raise CampaignError("agent 'policy' needs a policy file: agent: policy:PATH (a "
+                                "policy.json written by factionsim train)")
+        if not isinstance(deterministic, bool):
+            raise CampaignError(f"agent_options.deterministic: {deterministic!r}; allowed: true "
+                                "or false")
+        if ruleset.codec is None:
+            raise CampaignError(f"agent {self.name!r}: the {ruleset.name} ruleset has no "
+                                "environment codec for a policy to play through")
+        self.ruleset = ruleset
+        self.path = str(path)
+        self.label = f"policy {self.path}"
         self.deterministic = deterministic
-        self.options = options
-        self.model = load_model(path)
-        self._codec: Any = None
+        self.last_reason: str | None = None
+        # a missing, untrusted or broken file is an error now, not mid-game
+        self.model = model if model is not None else self._load()
+        self._codec: Codec | None = None
         self._codec_key: tuple[Any, ...] | None = None
+        self._fallback: Agent | None = None
 
-    def _codec_for(self, state: Any) -> Any:
-        key = (tuple(state.factions), tuple(state.map.locations))
-        if self._codec_key != key:
-            from factionsim.envs.wwn_codec import WwnCodec
+    def _load(self) -> Any:
+        from factionsim.models import ModelFileError, load_policy
 
-            self._codec = WwnCodec(state)
-            want = self.model.observation_space.shape
-            if (self._codec.obs_size,) != tuple(want):
-                raise CampaignError(f"policy {self.path} was trained for observations of shape "
-                                    f"{tuple(want)}, this campaign gives ({self._codec.obs_size},)"
-                                    " (a different number of factions or locations)")
+        try:
+            return load_policy(self.path)
+        except ModelFileError as exc:
+            raise CampaignError(f"{self._who()}: {exc}") from None
+
+    def _who(self) -> str:
+        """How errors name this agent."""
+        return f"agent policy:{self.path}"
+
+    # ------------------------------------------------------------------ fitting a campaign
+    def check_fits(self, state: GameState) -> None:
+        """:class:`CampaignError` unless the policy can play ``state``'s factions."""
+        self._codec_for(state)
+
+    def _codec_for(self, state: GameState) -> Codec:
+        locations = getattr(getattr(state, "map", None), "locations", ())
+        key = (state.ruleset, tuple(state.factions), tuple(locations))
+        if self._codec is None or self._codec_key != key:
+            if state.ruleset != self.ruleset.name:
+                raise CampaignError(f"agent {self.name!r} was made for {self.ruleset.name} "
+                                    f"campaigns; this is a {state.ruleset} campaign")
+            self._codec = fit_codec(self.model, state, self.label, self.ruleset.codec())
+            self._obs = np.zeros(self._codec.obs_size, dtype=np.float32)
             self._codec_key = key
         return self._codec
 
+    # ------------------------------------------------------------------ playing
     def act(self, view: Any, legal_actions: list[Any], rng: Any) -> Any:
         if len(legal_actions) == 1:
+            self.last_reason = None
             return legal_actions[0]
         state, me = view.state, view.faction_id
         codec = self._codec_for(state)
-        obs = codec.observe(state, me, np.zeros(codec.obs_size, dtype=np.float32))
-        indices = codec.encode_actions(state, me, legal_actions)
-        mask = np.zeros(codec.n_actions, dtype=bool)
-        mask[[i for i in indices if i >= 0]] = True
-        if self.deterministic:
-            action, _ = self.model.predict(obs, action_masks=mask, deterministic=True)
-            return legal_actions[indices.index(int(action))]
-        import torch
+        try:
+            indices = self._indices(codec, state, me, legal_actions)
+            obs = codec.observe(state, me, self._obs)
+        except FactionsimError as exc:  # the game outgrew the codec's limits
+            return self._heuristic(view, legal_actions, rng, exc)
+        playable = [i for i, k in enumerate(indices) if k >= 0]
+        probs = self.model.probabilities(obs, [indices[i] for i in playable])
+        pick = int(np.argmax(probs) if self.deterministic else rng.choice(len(playable), p=probs))
+        ranked = 1 + int((probs > probs[pick]).sum())
+        self.last_reason = (f"{self.label}: {probs[pick]:.0%} for this action (ranked {ranked} "
+                            f"of {len(playable)})")
+        return legal_actions[playable[pick]]
 
-        with torch.no_grad():
-            obs_t, _ = self.model.policy.obs_to_tensor(obs)
-            dist = self.model.policy.get_distribution(obs_t, action_masks=mask[None])
-            probs = dist.distribution.probs[0].numpy()[indices].astype(float)
-        probs /= probs.sum()
-        return legal_actions[int(rng.choice(len(legal_actions), p=probs))]
+    def _indices(self, codec: Codec, state: GameState, me: str, legal: list[Any]) -> list[int]:
+        """Catalogue index of each of ``legal`` (-1: beyond the catalogue). When ``legal`` is part
+        of the decision's actions (a GM asked for another plan), the indices are those the
+        actions have among all of them (some blocks number actions by their rank)."""
+        full = state.legal_actions()
+        if len(full) == len(legal):
+            return codec.encode_actions(state, me, legal)
+        encoded = codec.encode_actions(state, me, full)
+        return [encoded[full.index(a)] if a in full else -1 for a in legal]
+
+    def _heuristic(self, view: Any, legal: list[Any], rng: Any, why: Exception) -> Any:
+        """The ruleset's heuristic decides what the policy cannot see."""
+        if self._fallback is None:
+            spec = self.ruleset.offered_agents()["heuristic"]
+            self._fallback = spec.load().for_ruleset(self.ruleset)
+        action = self._fallback.act(view, legal, rng)
+        self.last_reason = f"beyond what {self.label} can see ({why}); the heuristic decided"
+        return action
+
+
+class TrainedAgent(PolicyAgent):
+    """``agent: trained``: the policy shipped for the campaign's ruleset (refused, when the agent
+    is made, for a ruleset none ships for)."""
+
+    name = "trained"
+
+    def __init__(self, deterministic: bool = False, *, ruleset: RulesetInfo):
+        from factionsim.models import shipped_policy_path, shipped_rulesets
+
+        path = shipped_policy_path(ruleset.name)
+        if path is None:
+            raise CampaignError(
+                f"agent 'trained': no trained policy ships for the {ruleset.name} ruleset yet "
+                f"(shipped: {', '.join(shipped_rulesets()) or 'none'}); train one with "
+                f"'factionsim train --ruleset {ruleset.name}' and play it with "
+                "agent: policy:OUT/policy.json")
+        super().__init__(str(path), deterministic, ruleset=ruleset)
+        self.label = f"trained policy ({ruleset.name})"
+
+    def _who(self) -> str:
+        return "agent 'trained'"  # its file failing to load: a damaged install

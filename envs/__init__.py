@@ -60,17 +60,24 @@ Version history
       3,420 -> 2,317 actions on the bundled campaign); the ``react`` phase (a rule asking
       mid-way) has its own phase flag (observation 3,796 -> 3,797). Policies trained on v0 do
       not fit v1 spaces.
+    * Still v1 (``ENV_VERSION`` is one number for every ruleset, and WWN's spaces did not
+      change, so the shipped WWN policy still fits): issue 20 added catalogue entries to the
+      houses (``both``, ``oppose``), engagements (``commission``) and conflict (``proceed``, and a
+      ``replan`` phase flag) codecs. Their action counts changed, so a policy trained on those
+      rulesets before is refused by its sizes (a policy plays only spaces of its own sizes).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from factionsim.core.ruleset import DEFAULT_RULESET
 
-from .aec import FactionEnv
-from .codec import Codec, EncodingError
+from .codec import ENV_VERSION, Codec, EncodingError
+
+if TYPE_CHECKING:
+    from .aec import FactionEnv
 
 #: make_env's own options; the others are the codec's ``Limits``.
 ENV_OPTIONS = ("max_turns", "shaping", "render_mode")
@@ -78,19 +85,37 @@ ENV_OPTIONS = ("max_turns", "shaping", "render_mode")
 
 def make_env(campaign: Any = None, ruleset: str = DEFAULT_RULESET, **options: Any) -> FactionEnv:
     """Build the AEC env over a campaign (path, loaded state, or ``ruleset``'s bundled one)."""
-    from factionsim.rulesets import RULESETS, get_ruleset, load_campaign, ruleset_of
+    from factionsim.rulesets import get_ruleset, load_campaign
+
+    from .aec import FactionEnv
 
     if campaign is None:
         campaign = get_ruleset(ruleset).default_campaign_path()
     state = load_campaign(Path(campaign)) if isinstance(campaign, str | Path) else campaign
+    env_opts = {k: v for k, v in options.items() if k in ENV_OPTIONS}
+    limits = {k: v for k, v in options.items() if k not in ENV_OPTIONS}
+    return FactionEnv(state, lambda s: make_codec(s, **limits), **env_opts)
+
+
+def make_codec(state: Any, **limits: Any) -> Codec:
+    """The codec of ``state``'s ruleset (its descriptor's ``RulesetInfo.codec``), with its
+    ``Limits`` raised or lowered by ``limits`` (numpy only: no gymnasium or pettingzoo needed
+    until its spaces are asked for)."""
+    from factionsim.rulesets import RULESETS, ruleset_of
+
     info = ruleset_of(state)
     if info.codec is None:
         raise ValueError(f"no environment codec for ruleset {info.name!r}; available: "
                          f"{', '.join(name for name, r in RULESETS.items() if r.codec)}")
-    codec_cls = info.codec()
-    env_opts = {k: v for k, v in options.items() if k in ENV_OPTIONS}
-    limits = {k: v for k, v in options.items() if k not in ENV_OPTIONS}
-    return FactionEnv(state, lambda s: codec_cls(s, codec_cls.Limits(**limits)), **env_opts)
+    return info.codec().for_campaign(state, **limits)
 
 
-__all__ = ["Codec", "EncodingError", "FactionEnv", "make_env"]
+def __getattr__(name: str) -> Any:
+    if name == "FactionEnv":  # pettingzoo is imported only when the env itself is wanted
+        from .aec import FactionEnv
+
+        return FactionEnv
+    raise AttributeError(name)
+
+
+__all__ = ["ENV_OPTIONS", "ENV_VERSION", "Codec", "EncodingError", "FactionEnv", "make_codec", "make_env"]

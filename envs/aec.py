@@ -16,11 +16,13 @@ from pettingzoo import AECEnv
 from factionsim.core.dice import reseed
 from factionsim.core.game import FactionsimError
 
+from .codec import ENV_VERSION
+
 
 class FactionEnv(AECEnv):
     """Agents are the campaign's factions; ``agent_selection`` is ``state.current_actor()``."""
 
-    metadata = {"render_modes": ["ansi"], "name": "factionsim_v1", "is_parallelizable": False}
+    metadata = {"render_modes": ["ansi"], "name": f"factionsim_v{ENV_VERSION}", "is_parallelizable": False}
 
     def __init__(self, state: Any, codec_factory: Any, *, max_turns: int | None = 30,
                  shaping: float = 0.1, render_mode: str | None = None):

@@ -8,7 +8,8 @@ Action catalogue (``Discrete``), per own slot, in this order: plan x 5 categorie
 hold x (2 x free_move + 1) shifts, stand x shifts, harm x targets x 18 skills, advantage x
 targets x 18 skills, trick x targets x (1 + tricks), assist x targets, remove x advantage slots,
 ritual, parley x targets, cast x spells x targets, dash x (2 x (free_move + far_move) + 1) shifts x
-3 modes, tie x 2, reroll x targets, accept.
+3 modes, tie x 2, reroll x targets, accept, proceed (a side's "no more plan changes"; in the
+first slot only).
 
 Observation (``float32`` in [0, 1]): the round, phase, category, question kind, objective (kind,
 whether it is the observer's, progress, where), the item (on the ground where, held by own or
@@ -25,7 +26,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
 
 from factionsim.rules.conflict import turn as T
 from factionsim.rules.conflict.actions import (
@@ -38,6 +38,7 @@ from factionsim.rules.conflict.actions import (
     Hold,
     Parley,
     Plan,
+    Proceed,
     Remove,
     Replan,
     Reroll,
@@ -50,7 +51,7 @@ from factionsim.rules.conflict.model import APPROACHES, CATEGORIES, SKILLS
 
 from .codec import Codec, EncodingError
 
-PHASES = ("turn-start", "plan", "act", "question")
+PHASES = ("turn-start", "plan", "act", "question", "replan")
 OBJECTIVES = ("survive", "carry", "ritual")
 MODES = ("free", "check", "break")
 
@@ -81,7 +82,7 @@ class ConflictCodec(Codec):
                  ("harm", m * 18), ("advantage", m * 18), ("trick", m * (1 + self.limits.tricks)),
                  ("assist", m), ("remove", self.limits.advantages), ("ritual", 1), ("parley", m),
                  ("cast", self.limits.spells * m), ("dash", (2 * self.dmax + 1) * 3), ("tie", 2),
-                 ("reroll", m), ("accept", 1)]
+                 ("reroll", m), ("accept", 1), ("proceed", 1)]
         self.offset: dict[str, int] = {}
         pos = 0
         for name, n in sizes:
@@ -92,11 +93,6 @@ class ConflictCodec(Codec):
         self.global_size = 1 + len(PHASES) + len(CATEGORIES) + 2 + len(OBJECTIVES) + 4 + 3
         self.row = 19 + len(APPROACHES) + len(SKILLS) + len(CATEGORIES) + 14
         self.obs_size = self.global_size + self.row * self.n_chars
-        self.action_space = spaces.Discrete(self.n_actions)
-        self.observation_space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (self.obs_size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (self.n_actions,), np.int8),
-        })
 
     # ------------------------------------------------------------------ numbering
     def order(self, state: Any, agent: str) -> list[str]:
@@ -111,6 +107,9 @@ class ConflictCodec(Codec):
         enemy_advs = [a["id"] for a in state.advantages if a["side"] != actor]
         out = []
         for a in legal:
+            if isinstance(a, Proceed):  # a side's decision: the first slot's entry
+                out.append(self.offset["proceed"])
+                continue
             base = own[a.char] * self.per_slot
             out.append(base + self._index(state, a, slot, enemy_advs))
         if len(set(out)) != len(out):
@@ -174,8 +173,8 @@ class ConflictCodec(Codec):
         if state.phase in PHASES:
             out[g + PHASES.index(state.phase if state.question is None else "question")] = 1
         g += len(PHASES)
-        if state.phase == "act":
-            out[g + state.category] = 1
+        if state.phase in ("act", "replan"):
+            out[g + state.category % len(CATEGORIES)] = 1
         g += len(CATEGORIES)
         if state.question is not None:
             out[g + (0 if state.question["kind"] == "tie" else 1)] = 1

@@ -23,10 +23,12 @@ commit       P                   ``commit <own slot>``
 fanatical    P                   ``fanatical <own slot>``
 draw         4                   ``draw <0-3>``
 allocate     D x F x P           ``allocate <1-D> -> <seat, slot>``
+commission   F x F               ``commission <seat> -> <seat> for N``
 ===========  ==================  ==============================================
 
 ``D`` = ``Limits.max_dice`` (dice one side may divide in one engagement; by default
-``7 P + 3``, the most a full faction can roll).
+``(5 + 2 C) P + 3``, the most a full faction can roll: competence 5 and a Fanatical use per
+wound circle, ``C`` the most circles of a pillar in the campaign, at least 3).
 
 Observation (all in [0, 1]): the decision point (phase and engagement stage), the observer's
 role in the engagement (aggressor, defender, ally, invitee), the aggressor's and defender's
@@ -43,12 +45,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
 
 from factionsim.rules.engagements import engagement as E
 from factionsim.rules.engagements.actions import (
     Allocate,
     Build,
+    Commission,
     Commit,
     Convert,
     Decline,
@@ -101,12 +103,15 @@ class EngagementsCodec(Codec):
             if len(f.pillars) > P:
                 raise EncodingError(f"faction {f.id} has {len(f.pillars)} pillars; the codec has "
                                     f"{P} slots (pass pillars=... to make_env)")
-        # competence 5 and Fanatical +2 per pillar, plus 3 engagement dice
-        self.D = D = self.limits.max_dice or P * (MAX_COMPETENCE + FANATICAL_DICE) + MAX_ENGAGEMENT_DRAW
+        # competence 5 and Fanatical +2 per wound circle of every pillar, plus 3 engagement dice
+        circles = max([3, *(p.circles for p in state.pillars.values())])
+        self.D = D = self.limits.max_dice or (P * (MAX_COMPETENCE + FANATICAL_DICE * circles)
+                                              + MAX_ENGAGEMENT_DRAW)
         self.seat = {fid: i for i, fid in enumerate(self.factions)}
         sizes = [("done", 1), ("join", 1), ("decline", 1), ("engage", F), ("invite", F),
                  ("convert", 3 * F), ("build", MAX_COMPETENCE * (MAX_DEFENSE + 1)), ("raise", 2 * P),
-                 ("heal", P), ("commit", P), ("fanatical", P), ("draw", 4), ("allocate", D * F * P)]
+                 ("heal", P), ("commit", P), ("fanatical", P), ("draw", 4), ("allocate", D * F * P),
+                 ("commission", F * F)]
         self.offset: dict[str, int] = {}
         n = 0
         for name, size in sizes:
@@ -115,11 +120,6 @@ class EngagementsCodec(Codec):
         self.n_actions = n
         self.obs_size = (len(STAGES) + 4 + 2 * F + 3 + 1 + F + 1
                          + F * SEAT_FEATURES + F * P * PILLAR_FEATURES)
-        self.action_space = spaces.Discrete(self.n_actions)
-        self.observation_space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (self.obs_size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (self.n_actions,), np.int8),
-        })
 
     # ------------------------------------------------------------------ actions
     def _rel(self, fid: str, me: int) -> int:
@@ -151,6 +151,8 @@ class EngagementsCodec(Codec):
                 i = off["engage"] + self._rel(a.rival, me)
             elif t is Invite:
                 i = off["invite"] + self._rel(a.faction, me)
+            elif t is Commission:
+                i = off["commission"] + self._rel(a.faction, me) * F + self._rel(a.rival, me)
             elif t is Convert:
                 i = off["convert"] + (a.amount - 1) * F + self._rel(a.rival, me)
             elif t is Build:

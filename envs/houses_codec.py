@@ -22,6 +22,7 @@ accept              1
 advance             A + A + 3 + 12 + A + 9  signature, step-signature, sfx, step skill, step
                                         asset, attribute up x down
 done                1
+both, oppose        1 each              ``plot point both``, ``oppose``
 ==================  ==================  ===============================================
 
 Observation (all in [0, 1]): the decision point (phase, whether the observer decides, the
@@ -37,7 +38,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
 
 from factionsim.core.game import Action
 from factionsim.rules.houses import turn
@@ -48,7 +48,9 @@ from factionsim.rules.houses.actions import (
     ChooseAction,
     Commit,
     Done,
+    InflictBoth,
     Keep,
+    Oppose,
     PickAttribute,
     PickDistinction,
     PickSkill,
@@ -99,7 +101,8 @@ class HousesCodec(Codec):
                  ("commit", A), ("roll", 1), ("plot", 1), ("keep", 1),
                  ("sacrifice", len(SKILLS) + A), ("accept", 1),
                  ("signature", A), ("step-signature", A), ("sfx", len(SFX)),
-                 ("step", len(SKILLS) + A), ("attribute-adv", 9), ("done", 1)]
+                 ("step", len(SKILLS) + A), ("attribute-adv", 9), ("done", 1), ("both", 1),
+                 ("oppose", 1)]
         self.offset: dict[str, int] = {}
         n = 0
         for name, size in sizes:
@@ -110,11 +113,6 @@ class HousesCodec(Codec):
         self._slot_size = 3 + len(ASSET_KINDS) + len(DURATIONS) + 1
         self._head = len(PHASES) + 1 + 1 + len(ACTION_KINDS) + F + 1 + 4 + 2 + 1
         self.obs_size = self._head + F * self._seat_size + F * A * self._slot_size
-        self.action_space = spaces.Discrete(self.n_actions)
-        self.observation_space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (self.obs_size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (self.n_actions,), np.int8),
-        })
 
     def _check_assets(self, state: Any, hid: str) -> None:
         n = sum(a.owner == hid for a in state.assets.values())
@@ -182,6 +180,10 @@ class HousesCodec(Codec):
             return o["accept"]
         if isinstance(a, Done):
             return o["done"]
+        if isinstance(a, InflictBoth):
+            return o["both"]
+        if isinstance(a, Oppose):
+            return o["oppose"]
         if isinstance(a, Advance):
             if a.option in ("signature", "step-signature"):
                 return o[a.option] + self.slot(state, a.trait)[1]

@@ -53,7 +53,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
 
 from factionsim.core.game import Action
 from factionsim.rules.wwn import actions as wwn_actions
@@ -165,11 +164,6 @@ class WwnCodec(Codec):
         self._build_catalogue()
         self._goal_index: dict[tuple[str, str, int], int] = {}  # (goal, target, seat) -> index
         self._build_observation_layout()
-        self.action_space = spaces.Discrete(self.n_actions)
-        self.observation_space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (self.obs_size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (self.n_actions,), np.int8),
-        })
 
     # ------------------------------------------------------------------ action catalogue
     def _build_catalogue(self) -> None:

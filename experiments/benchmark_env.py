@@ -17,16 +17,12 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import sys
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 from pettingzoo import AECEnv
-
-sys.path.insert(0, str(Path(__file__).parent))  # train_wwn_ppo: the PPO settings measured
 
 
 @dataclass
@@ -150,16 +146,16 @@ def env_steps_per_second(args: Args, mode: str) -> dict:
 
 
 def train_steps_per_second(args: Args) -> dict:
-    """MaskablePPO with the training script's default settings (``train_wwn_ppo.Args``)."""
+    """MaskablePPO with the training defaults (:class:`factionsim.training.Args`)."""
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.env_util import make_vec_env
     from stable_baselines3.common.logger import Logger
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
-    from train_wwn_ppo import Args as TrainArgs
 
     from factionsim.envs.features import policy_kwargs
     from factionsim.envs.single_agent import SingleAgentEnv
+    from factionsim.training import Args as TrainArgs
 
     cfg = TrainArgs()
     n_envs = args.n_envs or cfg.n_envs

@@ -235,7 +235,8 @@ def run_batch(campaign: str | None, runs: int, turns: int | None = None, seed: i
     summary."""
     from factionsim.backends import map_jobs
     from factionsim.chronicle import Names
-    from factionsim.core.campaign import write_atomic
+    from factionsim.core.files import write_atomic
+    from factionsim.models.trust import carry_trust
     from factionsim.runner import agents_from_campaign, turns_to_play
 
     template = CampaignTemplate.load(campaign, ruleset)
@@ -247,7 +248,7 @@ def run_batch(campaign: str | None, runs: int, turns: int | None = None, seed: i
     job = BatchJob(template, turns_to_play(start, turns, DEFAULT_TURNS), seed, title)
     kept: list[dict[str, Any]] = []
     out = Path(out) if out is not None else None
-    for _i, r in map_jobs(play_run, range(runs), shared=job, backend=backend, workers=workers,
+    for _i, r in map_jobs(carry_trust(play_run), range(runs), shared=job, backend=backend, workers=workers,
                           address=address):
         if out is not None:
             d = out / run_dir_name(r["run"], runs)

@@ -12,7 +12,7 @@ time: :func:`decide`), and what many independent games share (:class:`CampaignTe
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,18 +30,51 @@ def agents_from_campaign(state: GameState, overrides: dict[str, str] | None = No
     faction that names none is played by :data:`~factionsim.core.ruleset.DEFAULT_AGENT`), each
     the implementation for the state's ruleset.
 
-    A faction whose agent cannot be made (a ``policy:PATH`` with no model file, say) raises
-    :class:`CampaignError` naming the campaign file ``source`` (when given) and the faction (by
-    id: the rulesets keep their factions under different fields)."""
+    A faction whose agent cannot be made (a ``policy:PATH`` with no model file, say) or cannot
+    play this campaign (an agent's ``check_fits(state)``: a trained policy whose spaces differ)
+    raises :class:`CampaignError` naming the campaign file ``source`` (when given) and the
+    faction (by id: the rulesets keep their factions under different fields)."""
     overrides = overrides or {}
-    where = f"{source}: " if source else ""
     agents: dict[str, Agent] = {}
     for fid, f in state.factions.items():
-        try:
-            agents[fid] = make_agent(overrides.get(fid, f.agent), state.ruleset, **f.agent_options)
-        except CampaignError as exc:
-            raise CampaignError(f"{where}faction {fid!r}: {exc}") from exc
+        name = overrides.get(fid, f.agent)
+        agents[fid] = agent_for_campaign(state, fid, name, f.agent_options, source)
     return agents
+
+
+def agent_for_campaign(state: GameState, faction: str, name: str, options: dict[str, Any],
+                       source: Any = None) -> Agent:
+    """``make_agent(name, state.ruleset, **options)`` checked against the campaign
+    (:meth:`Agent.check_fits <factionsim.core.game.Agent.check_fits>`: a trained policy plays only
+    the spaces it was trained on); errors name ``source`` (when given) and ``faction``."""
+    try:
+        agent = make_agent(name, state.ruleset, **options)
+        agent.check_fits(state)
+        return agent
+    except CampaignError as exc:
+        where = f"{source}: " if source else ""
+        raise CampaignError(f"{where}faction {faction!r}: {exc}") from exc
+
+
+def check_campaign_players(state: GameState, data: Mapping[str, Any], lines: Mapping[Any, int],
+                           source: str) -> None:
+    """What ``validate`` checks beyond loading (which checks agent names and options only, and
+    loads no model): every faction's agent is made and can play this campaign (a policy file
+    loads, a pickled one only with ``--trust-model``, and fits the campaign's spaces). Raises
+    :class:`CampaignError` naming the file ``source``, the line and the field (``data`` and
+    ``lines`` as :func:`~factionsim.core.campaign.load_campaign_data` read them)."""
+    from factionsim.core.campaign import FieldChecker
+    from factionsim.rulesets import ruleset_of
+
+    field = ruleset_of(state).faction_field
+    entries = data.get(field) or []
+    ids = [entry.get("id") if isinstance(entry, Mapping) else None for entry in entries]
+    for fid, f in state.factions.items():
+        try:
+            agent_for_campaign(state, fid, f.agent, f.agent_options)
+        except CampaignError as exc:
+            path = (field, ids.index(fid), "agent") if fid in ids else (field,)
+            raise CampaignError(f"{FieldChecker(source, lines).where(path)}: {exc}") from None
 
 
 def agent_rng(state: GameState) -> np.random.Generator:

@@ -27,27 +27,16 @@ True
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from factionsim.core.ruleset import DEFAULT_RULESET
+from factionsim.core.stats import wilson
 from factionsim.runner import CampaignTemplate
 
 #: Turns per game for a campaign without its own ``max_turns``.
 DEFAULT_TURNS = 20
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval for ``wins`` successes out of ``n`` (95% by default)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def seat_agents(factions: list[str], agents: list[str], game: int) -> dict[str, str]:
@@ -96,17 +85,20 @@ def play_game(job: TournamentJob, game: int) -> dict[str, Any]:
 def prepare(agents: list[str], campaign: str | None = None, ruleset: str = DEFAULT_RULESET,
             turns: int | None = None, seed: int = 0,
             agent_options: dict[str, dict[str, Any]] | None = None) -> TournamentJob:
-    """Parse the campaign once and check every agent against its ruleset (an unknown agent, one
-    the ruleset does not offer, or bad options fail here, before any game)."""
-    from factionsim.agents import make_agent
-    from factionsim.runner import CampaignTemplate, turns_to_play
+    """Parse the campaign once and check every agent against its ruleset and at every seat,
+    since every agent sits at every seat (an unknown agent, one the ruleset does not offer, bad
+    options, or a trained policy that does not fit the campaign fail here, before any game)."""
+    from factionsim.runner import CampaignTemplate, agent_for_campaign, turns_to_play
 
     template = CampaignTemplate.load(campaign, ruleset)
     start = template.state_class.from_dict(template.data)
+    job = TournamentJob(template, tuple(agents), seed, turns_to_play(start, turns, DEFAULT_TURNS),
+                        dict(agent_options or {}))
     for name in dict.fromkeys(agents):
-        make_agent(name, start.ruleset, **(agent_options or {}).get(name, {}))
-    return TournamentJob(template, tuple(agents), seed, turns_to_play(start, turns, DEFAULT_TURNS),
-                         dict(agent_options or {}))
+        for fid in start.factions:
+            agent_for_campaign(start, fid, name, job.seat_options(start, fid, name),
+                               campaign or "the bundled campaign")
+    return job
 
 
 def run_tournament(agents: list[str], games: int, campaign: str | None = None,
@@ -121,9 +113,10 @@ def run_tournament(agents: list[str], games: int, campaign: str | None = None,
     ``backend``/``workers``/``address``: where the games run (:mod:`factionsim.backends`); the
     campaign is parsed once here and shared with every worker."""
     from factionsim.backends import run_jobs
+    from factionsim.models.trust import carry_trust
 
     job = prepare(agents, campaign, ruleset, turns, seed, agent_options)
-    results = run_jobs(play_game, range(games), shared=job, backend=backend, workers=workers,
+    results = run_jobs(carry_trust(play_game), range(games), shared=job, backend=backend, workers=workers,
                        address=address, progress=progress)
     return aggregate(results, list(dict.fromkeys(agents)), turns=job.turns, seed=seed,
                      campaign=campaign)

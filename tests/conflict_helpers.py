@@ -6,7 +6,7 @@ from typing import Any
 
 from wwn_helpers import ScriptedRng  # noqa: F401  (re-exported)
 
-from factionsim.rules.conflict.actions import Plan
+from factionsim.rules.conflict.actions import Plan, Proceed
 from factionsim.rules.conflict.state import ConflictState
 from factionsim.rules.conflict.validate import validate
 
@@ -34,11 +34,30 @@ def make(heroes: list[dict], foes: list[dict], rng: Any = None, heroes_side: boo
 
 def plan(s: ConflictState, **plans: str) -> None:
     """Plan every character (``cid=category``, ``-`` written ``_``); unlisted ones plan ``move``
-    (the last category, so they act after what a test looks at)."""
+    (the last category, so they act after what a test looks at). Sides then keep their plans
+    at the start of each category (:func:`proceed`) up to the first character's turn."""
     while s.current_actor() is not None and s.phase == "plan":
         legal = s.legal_actions()
         cid = legal[0].char
         s.apply(Plan(cid, plans.get(cid.replace("-", "_"), "move")))
+    proceed(s)
+
+
+def proceed(s: ConflictState) -> list:
+    """While a category begins and a side could pull characters into it, it keeps its plans."""
+    events = []
+    while s.current_actor() is not None and s.phase == "replan":
+        events += s.advance()
+        events += s.apply(Proceed(s.actor))
+    return events
+
+
+def act(s: ConflictState, action: Any) -> list:
+    """Apply ``action`` (sides keeping their plans at category starts before and after it);
+    returns every event."""
+    events = proceed(s)
+    events += s.apply(action)
+    return events + proceed(s)
 
 
 def kinds(events: list) -> list[str]:

@@ -13,6 +13,7 @@ from factionsim.rules.houses.actions import (
     Commit,
     Done,
     Keep,
+    Oppose,
     PickAttribute,
     PickDistinction,
     PickSkill,
@@ -22,6 +23,7 @@ from factionsim.rules.houses.actions import (
 )
 from factionsim.rules.houses.state import HousesState
 
+MAX_HOUSES = 8
 __all__ = ["ScriptedRng", "house", "make_state", "do", "pool", "start"]
 
 
@@ -69,8 +71,14 @@ def pool(attribute: str = "physical", skill: str = "might", commits: tuple[str, 
             *(Commit(c) for c in commits), RollPool()]
 
 
-def start(kind: str, target: str | None = None, trait: str | None = None) -> list[Any]:
+def start(kind: str, target: str | None = None, trait: str | None = None,
+          opposed_by: str | None = None) -> list[Any]:
+    """Choose the action ``kind`` (its target, its trait). Create an Asset: every rival lets it
+    pass (the GM's difficulty) unless ``opposed_by`` names the rival that opposes it (the rivals
+    asked before it let it pass)."""
     out: list[Any] = [ChooseAction(kind)]
+    if kind == "create-asset":
+        out += [Oppose()] if opposed_by else [Keep()] * (MAX_HOUSES - 1)
     if target:
         out.append(Target(target))
     if trait:

@@ -121,6 +121,27 @@ def test_heuristic_beats_random_small_sample():
     assert wins >= 8
 
 
+def test_heuristic_strikes_now_when_a_foe_came_within_reach():
+    """Plans change "any time": a hero who planned to move far strikes in the attacks category
+    once the foe has come within reach; one with nothing to strike keeps its plan."""
+    from conflict_helpers import plan
+
+    from factionsim.agents.conflict_heuristic import Heuristic
+    from factionsim.rules.conflict.actions import Stand
+
+    s = make([char("ash", 0, skills={"weaponry": 2}, items={"weapon": 1})], [char("vor", 3)])
+    plan(s, ash="move", vor="stand")
+    s.apply(Stand("vor", -1))  # vor now 2 heights from ash
+    h = Heuristic()
+    seen = []
+    while s.phase == "replan":
+        choice = h.act(s.view("heroes"), s.legal_actions(), np.random.default_rng(0))
+        seen.append((s.category % 5, str(choice)))
+        s.apply(choice)
+    assert seen == [(1, "proceed heroes"), (2, "replan ash harm")]
+    assert s.current == "ash" and s.chars["ash"].plan == "harm"
+
+
 def test_cli_run_turn_undo_report_show_tournament(tmp_path, capsys):
     from factionsim.cli import main
 

@@ -8,6 +8,7 @@ import warnings
 
 import numpy as np
 import pytest
+import yaml
 
 from factionsim import load_campaign
 from factionsim.configs import default_campaign_path
@@ -62,6 +63,30 @@ def test_a_thousand_random_turns_break_nothing():
         game += 1
 
 
+def test_a_game_reloaded_again_and_again_writes_the_same_file_as_one_played_through():
+    """Saving and reloading keeps every file byte-identical to continuous play (engagement pools
+    used to be written in the order they were last filled, which a reload changes)."""
+    from factionsim.core.campaign import dump_campaign_text
+
+    for game in range(3):
+        live, saved = (load_campaign(SCENARIO) for _ in range(2))
+        for s in (live, saved):
+            s.rng = np.random.default_rng(game)
+        rng = np.random.default_rng(100 + game)
+        n = 0
+        while live.current_actor() is not None:
+            legal = live.legal_actions()
+            i = int(rng.integers(len(legal)))
+            live.apply(legal[i])
+            saved.current_actor()
+            saved.apply(saved.legal_actions()[i])
+            n += 1
+            if n % 13 == 0:
+                saved = EngagementsState.from_dict(yaml.safe_load(dump_campaign_text(saved)))
+                assert dump_campaign_text(saved) == dump_campaign_text(live)
+        assert dump_campaign_text(saved) == dump_campaign_text(live)
+
+
 def test_run_turn_undo_show_report_and_validate(tmp_path, capsys):
     from factionsim.cli import main
 
@@ -78,7 +103,10 @@ def test_run_turn_undo_show_report_and_validate(tmp_path, capsys):
     assert main(["turn", str(campaign), "--quiet"]) == 0
     capsys.readouterr()
     assert main(["show", str(campaign)]) == 0
-    assert "Black Lances C3/D2" in capsys.readouterr().out
+    shown = capsys.readouterr().out
+    state = load_campaign(campaign)
+    p = next(iter(state.pillars.values()))  # a pillar still standing, as show writes it
+    assert f"{p.name} C{p.competence}/D{p.defense}" in shown
     assert main(["report", str(campaign), "--out", str(tmp_path / "r.html")]) == 0
     assert "The Ashen Thrones" in (tmp_path / "r.html").read_text()
     assert main(["validate", str(campaign)]) == 0
@@ -91,6 +119,30 @@ def test_heuristic_beats_random_small_sample():
     wins = {name: a["wins"] for name, a in r["agents"].items()} if isinstance(r["agents"], dict) \
         else {a["agent"]: a["wins"] for a in r["agents"]}
     assert wins["heuristic"] >= 0.8 * 8
+
+
+@pytest.mark.parametrize("own, defender, joins", [
+    # a sturdy pillar against a lone fragile defender: much to gain, little to fear
+    ((3, 3), [(1, 0)], True),
+    # a fragile pillar against three hard hitters that will counter it: it stays out
+    ((1, 0), [(5, 4), (5, 4), (5, 4)], False),
+])
+def test_heuristic_joins_only_when_the_gain_outweighs_the_risk(own, defender, joins):
+    """Joining a combined engagement is a choice (issue 20, item 9): the invitee weighs the
+    wounds its dice may make against the counter its committed pillar would face."""
+    from engagements_helpers import drive, faction, make_state, pillar
+
+    from factionsim.agents.engagements_heuristic import Heuristic
+
+    a = faction("a", pillar("A", 2, 1), engagement={"b": 1})
+    b = faction("b", *[pillar(f"B{i}", c, d) for i, (c, d) in enumerate(defender)])
+    c = faction("c", pillar("C", *own))
+    s = make_state(a, b, c, settings={"income_base": 0, "income_per_pillars": 10})
+    drive(s, "engage b", "invite c")
+    assert s.actor == "c"
+    h = Heuristic()
+    choice = h.act(s.view("c"), s.legal_actions(), None)
+    assert str(choice) == ("join" if joins else "decline"), h.last_reason
 
 
 def test_heuristic_explains_itself_and_never_plays_illegal():

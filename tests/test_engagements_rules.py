@@ -56,15 +56,30 @@ def test_seed_example_through_a_whole_engagement(attack_dice, wounds_marked):
 
 
 # ------------------------------------------------------------------ steps 1-4
-def test_engaging_needs_engagement_dice_against_the_target_and_happens_once_a_turn():
+def test_engaging_needs_engagement_dice_gained_against_the_target():
+    """"A faction has the option of engaging another whenever it gains engagement dice against
+    that faction": the dice it holds were gained since it last engaged that faction (starting
+    pools count as gained); gaining more opens a new engagement, in the same turn too: the text
+    sets no limit per turn."""
     s = duel(ScriptedRng(*[1] * 6, 1), pool=0)
     s.factions["a"].faction_dice = 1
     assert "engage b" not in texts(s) and "convert 1 -> b" in texts(s)
-    s = duel(ScriptedRng(*[1] * 4, 1), pool=2)
-    s.factions["a"].faction_dice = 1  # something left to decide after the engagement
+    s = duel(ScriptedRng(*[1] * 4, 1, *[1] * 5, 1), pool=2)
+    s.factions["a"].faction_dice = 2
     assert "engage b" in texts(s)
     drive(s, "engage b", "draw 1")
-    assert s.phase == "spend" and "engage b" not in texts(s)
+    assert s.phase == "spend" and s.factions["a"].pool("b") == 1 and "engage b" not in texts(s)
+    drive(s, "convert 1 -> b")  # it gains a die against b: it may engage b again, this turn
+    assert (s.turn, s.actor) == (0, "a") and "engage b" in texts(s)
+    events = drive(s, "engage b", "draw 2")
+    assert kinds(events, "strike")[0]["rolls"]["a"] == [1] * 5
+
+
+def test_a_scenario_may_limit_engagements_per_turn():
+    s = duel(ScriptedRng(*[1] * 4, 1), pool=2, settings={"engagements_per_turn": 1})
+    s.factions["a"].faction_dice = 2
+    drive(s, "engage b", "draw 1", "convert 1 -> b")
+    assert s.actor == "a" and "engage b" not in texts(s)
 
 
 @pytest.mark.parametrize("faction_dice, commits, offered_after, dice_after", [
@@ -140,8 +155,7 @@ def test_counter_only_against_the_pillars_that_attacked():
 
 @pytest.mark.parametrize("boons, countered", [([], True), (["assassinate"], False)])
 def test_assassinate_cannot_be_countered(boons, countered):
-    s = duel(ScriptedRng(1, 1, 1, 6), a_pillars=[pillar("Knives", 3, 0, boons=boons)], pool=0)
-    s.factions["a"].engagement["b"] = 1
+    s = duel(ScriptedRng(1, 1, 1, 6), a_pillars=[pillar("Knives", 3, 0, boons=boons)], pool=1)
     events = drive(s, "engage b", "draw 0")
     assert bool(kinds(events, "counter")) is countered
     assert bool(kinds(events, "no-counter")) is not countered
@@ -161,17 +175,31 @@ def test_counter_draws_engagement_dice_against_the_aggressor_and_allocates():
     assert s.factions["b"].renown == 1
 
 
-@pytest.mark.parametrize("wounds_before, offered", [(0, True), (1, True), (2, False)])
-def test_fanatical_marks_a_circle_for_two_dice(wounds_before, offered):
-    a = [pillar("Zealots", 2, 1, boons=["fanatical"], wounds=wounds_before)]
-    s = duel(ScriptedRng(*[1] * 4, 1), a_pillars=a, pool=0)
-    s.factions["a"].engagement["b"] = 1
-    drive(s, "engage b")
-    assert (f"fanatical {pid(s, 'Zealots')}" in texts(s)) is offered
-    if offered:
-        events = drive(s, "fanatical {Zealots}", "draw 0")
-        assert kinds(events, "allocation")[0]["dice"] == 4
-        assert s.pillars[pid(s, "Zealots")].wounds == wounds_before + 1
+@pytest.mark.parametrize("wounds_before, uses, dice, standing", [
+    (0, 1, 4, True),    # one circle marked: 2 + 2 dice
+    (0, 2, 6, True),    # marked twice in one engagement: 2 + 4 dice
+    (2, 1, 4, False),   # its last circle: the dice are gained and the pillar falls
+])
+def test_fanatical_marks_a_circle_for_two_dice(wounds_before, uses, dice, standing):
+    """Fanatical (Anima Prime 17.2, other_systems.md): "mark a wound circle to gain 2 dice when
+    engaging or countering" -- as often as it has circles, the last one included."""
+    a = [pillar("Zealots", 2, 1, boons=["fanatical"], wounds=wounds_before),
+         pillar("Guard", 1, 1)]
+    s = duel(ScriptedRng(*[1] * dice, 1), a_pillars=a, pool=1)
+    zealots = pid(s, "Zealots")
+    drive(s, "engage b", "commit {Zealots}")
+    events = []
+    for _ in range(uses):
+        assert f"fanatical {zealots}" in texts(s)
+        events += drive(s, f"fanatical {zealots}")
+    if "done" in texts(s):  # (with the Zealots fallen, going on is the only choice: forced)
+        events += drive(s, "done")
+    events += drive(s, "draw 0")
+    assert kinds(events, "allocation")[0]["dice"] == dice
+    assert (zealots in s.pillars) is standing
+    if not standing:
+        assert kinds(events, "pillar-defeated")[0]["by"] is None
+        assert s.factions["a"].renown == 0 and s.factions["b"].renown == 0
 
 
 # ------------------------------------------------------------------ combined engagements
@@ -237,6 +265,31 @@ def test_a_mercenary_that_declines_is_not_paid():
     assert s.factions["a"].faction_dice == 3 and s.factions["c"].faction_dice == 0
 
 
+def test_a_mercenary_can_be_paid_to_engage():
+    """"Some factions (mercenaries) will participate or engage for payment (in faction dice)":
+    a faction may pay a mercenary its price to engage a rival itself. The mercenary leads that
+    engagement (its own pillars and pool); the defender counters the mercenary."""
+    # c (C, competence 2) engages b's Wall (defense 2) with 2 dice [3, 3]; the Wall counters 1 die
+    s = three(ScriptedRng(3, 3, 6), c_extra={"mercenary": 2}, a_dice=3)
+    assert "commission c -> b for 2" in texts(s) and "commission c -> a for 2" not in texts(s)
+    events = drive(s, "commission c -> b for 2")
+    assert s.actor == "c" and texts(s) == ["join", "decline"]
+    events += drive(s, "join")
+    assert s.factions["a"].faction_dice == 1 and s.factions["c"].faction_dice == 2
+    strike, counter = kinds(events, "strike")
+    assert strike["rolls"] == {"c": [3, 3]} and strike["owner"] == "b"
+    assert counter["counter"] and counter["pillar"] == pid(s, "C")
+    assert s.phase == "spend" and s.actor == "a"  # back to the paying faction's turn
+    assert "commission c -> b for 2" not in texts(s)  # once per turn
+
+
+def test_a_mercenary_may_turn_a_contract_down():
+    s = three(ScriptedRng(), c_extra={"mercenary": 2}, a_dice=3)
+    events = drive(s, "commission c -> b for 2", "decline")
+    assert kinds(events, "decline")[0]["commission"] and not kinds(events, "strike")
+    assert s.factions["a"].faction_dice == 3 and s.actor == "a"
+
+
 # ------------------------------------------------------------------ GM deferral
 @pytest.mark.parametrize("chance, roll, deferred", [(1.0, 99, True), (0.5, 49, True),
                                                     (0.5, 50, False), (0.0, None, False)])
@@ -283,6 +336,17 @@ def test_costs_beyond_the_purse_are_not_offered_and_illegal_actions_raise():
         drive(s, "build c2 d1")
 
 
+def test_new_pillars_span_the_whole_range():
+    """"Competence 1-5, defense 0-4" (other_systems.md): a new pillar may be built at any of
+    them (a scenario may cap new pillars lower with build_competence_max / build_defense_max)."""
+    a = faction("a", pillar("P", 1, 1), faction_dice=9)
+    s = make_state(a, faction("b", pillar("W", 1, 1)), settings=QUIET)
+    assert {"build c5 d4", "build c1 d0"} <= set(texts(s))
+    s = make_state(a, faction("b", pillar("W", 1, 1)),
+                   settings={**QUIET, "build_competence_max": 3, "build_defense_max": 2})
+    assert "build c3 d2" in texts(s) and "build c4 d2" not in texts(s)
+
+
 def test_pillar_cap():
     a = faction("a", *[pillar(f"P{i}", 1, 1) for i in range(2)], faction_dice=9)
     s = make_state(a, faction("b", pillar("W", 1, 1)), settings={**QUIET, "pillar_cap": 2})
@@ -300,12 +364,31 @@ def test_no_pillars_at_the_end_of_its_turn_collapses(rebuild, alive):
     assert bool(kinds(events, "collapse")) is not alive
 
 
-def test_defeating_the_last_pillar_exposes_the_core():
+def test_defeating_the_last_pillar_exposes_the_core_and_it_collapses_at_the_end_of_that_turn():
+    """"A faction with no pillars left has its core exposed; at the end of that turn it
+    collapses unless it rebuilds a pillar" (other_systems.md): "that turn" is the one in which
+    its last pillar fell -- here the aggressor's, in which the defender cannot rebuild."""
     s = duel(ScriptedRng(6, 6, 6, 6), b_pillars=[pillar("Wall", 1, 0)], pool=1)
     s.factions["a"].faction_dice = 1  # a's turn goes on after the engagement
+    s.factions["b"].faction_dice = 3  # b could rebuild, were it its turn
     events = drive(s, "engage b", "draw 1")
     assert kinds(events, "exposed") and s.factions["b"].pillars == []
-    assert s.factions["a"].renown == 1 and s.factions["b"].alive  # until its own turn ends
+    assert s.factions["a"].renown == 1 and s.factions["b"].alive  # the turn is not over yet
+    events = drive(s, "done")
+    assert kinds(events, "collapse")[0]["faction"] == "b" and not s.factions["b"].alive
+    assert s.is_over()  # before b's own turn: a stands alone
+
+
+def test_a_faction_that_rebuilds_in_the_turn_its_last_pillar_fell_stands():
+    """Its last pillar falls to the counter in its own turn: it rebuilds before the turn ends."""
+    a = faction("a", pillar("Lances", 1, 0, circles=1), engagement={"b": 1}, faction_dice=1)
+    b = faction("b", pillar("Wall", 1, 3))
+    s = make_state(a, b, faction("c", pillar("C", 1, 1)), settings=QUIET,
+                   rng=ScriptedRng(1, 6))  # a's die misses; the Wall's counter die kills Lances
+    events = drive(s, "engage b", "done", "draw 0")
+    assert kinds(events, "exposed")[0]["faction"] == "a" and s.actor == "a"
+    events = drive(s, "build c1 d0")
+    assert s.factions["a"].alive and not kinds(events, "collapse")
 
 
 # ------------------------------------------------------------------ saving mid-engagement
@@ -329,7 +412,7 @@ def test_a_game_saved_mid_engagement_continues_exactly():
     (lambda d: d["factions"][0].update(engagement={"zz": 1}), "engagement dice must be held against another"),
     (lambda d: d["factions"][0].update(colour="red"), "unknown field 'colour'"),
     (lambda d: d.update(settings={"pillar_cap": 0}), "settings.pillar_cap"),
-    (lambda d: d["factions"].pop(), "at least two factions"),
+    (lambda d: d["factions"].pop(), "2 to 64 factions"),
     (lambda d: d["factions"][1].update(id="a"), "duplicate faction id"),
 ])
 def test_scenario_errors_name_the_field(change, message):

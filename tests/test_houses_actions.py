@@ -12,7 +12,19 @@ import pytest
 from houses_helpers import ScriptedRng, do, house, make_state, pool, start
 
 from factionsim.rules.houses import turn
-from factionsim.rules.houses.actions import Accept, Advance, Keep, Sacrifice, SpendPlotPoint
+from factionsim.rules.houses.actions import (
+    Accept,
+    Advance,
+    ChooseAction,
+    Commit,
+    InflictBoth,
+    Keep,
+    PickAttribute,
+    PickDistinction,
+    PickSkill,
+    Sacrifice,
+    SpendPlotPoint,
+)
 
 
 def kinds(events):
@@ -22,11 +34,14 @@ def kinds(events):
 # ------------------------------------------------------------------ Create an Asset
 @pytest.mark.parametrize("script, made, die", [
     ((7, 6, 5, 4, 5), True, 8),     # 13 vs 9, effect d10 capped at the difficulty's d8
-    ((7, 6, 1, 4, 5), True, 6),     # effect d4 (hitch on the d10): an asset is at least d6
+    ((7, 6, 1, 4, 5), False, 0),    # effect d4 (hitch on the d10): too small for an asset
     ((2, 3, 4, 4, 5), False, 0),    # 7 vs 9: failure
     ((5, 4, 2, 4, 5), False, 0),    # 9 vs 9: ties fail
 ])
 def test_create_asset(script, made, die):
+    """"The GM sets the difficulty if no one is opposing you, typically 2d8. The value of the
+    asset cannot exceed the difficulty and is fleeting"; "An Asset reduced below d6 is
+    permanently lost", so a d4 effect makes no asset (there is no d6 floor to lift it)."""
     s = make_state(house("a", skills={"might": 10}), house("b"), rng=ScriptedRng(*script))
     events = do(s, *start("create-asset"), *pool())
     created = [a for a in s.assets.values() if a.owner == "a"]
@@ -34,6 +49,43 @@ def test_create_asset(script, made, die):
     if made:
         assert created[0].die == die and created[0].duration == "fleeting"
         assert "asset-created" in kinds(events)
+    elif script[2] == 1:
+        assert "asset-too-small" in kinds(events)
+
+
+@pytest.mark.parametrize("hurt", [{"stress": 12}, {"trauma": 12},
+                                  {"complications": [{"from": "b", "die": 12, "lasting": True}]}])
+def test_created_asset_is_capped_by_the_difficulty_not_by_the_creators_troubles(hurt):
+    """"The value of the asset cannot exceed the difficulty": the GM's 2d8 caps it at d8 even
+    when the creator's own d12 Stress, Trauma or Complication joins the difficulty pool."""
+    # a: d8 d8 d12(might) -> 8+7, effect d12; difficulty 2d8 + the d12 trouble: 2+2+3 = 5
+    s = make_state(house("a", skills={"might": 12}, **hurt), house("b"),
+                   rng=ScriptedRng(8, 7, 3, 2, 2, 3))
+    events = do(s, *start("create-asset"), *pool())
+    (created,) = [e for e in events if e.kind == "asset-created"]
+    assert (created.data["effect"], created.data["cap"], created.data["die"]) == (12, 8, 8)
+
+
+def test_create_asset_can_be_opposed_by_a_rival():
+    """"The GM sets the difficulty if no one is opposing you": a rival may oppose instead. Its
+    pool is the difficulty (a contest), and caps the asset at its own largest die."""
+    # a: d8 d8 d12 -> 8+7 = 15, effect d12; b opposes with d8 d8 d10(intrigue) -> 5+4 = 9
+    s = make_state(house("a", skills={"might": 12}), house("b", skills={"intrigue": 10}),
+                   rng=ScriptedRng(8, 7, 3, 5, 4, 2))
+    events = do(s, *start("create-asset", opposed_by="b"), *pool(),
+                *pool(attribute="social", skill="intrigue"))
+    test = next(e for e in events if e.kind == "test")
+    assert test.data["opposition"]["house"] == "b" and test.data["opposition"]["total"] == 9
+    (a,) = [a for a in s.assets.values() if a.owner == "a"]
+    assert a.die == 10   # effect d12, capped by b's largest die, its d10 Intrigue
+
+
+def test_create_asset_opposition_can_be_switched_off():
+    """A scenario may leave every difficulty to the GM (``create_asset_opposed: false``)."""
+    s = make_state(house("a"), house("b"), rng=ScriptedRng(7, 6, 5, 4, 5),
+                   create_asset_opposed=False)
+    do(s, ChooseAction("create-asset"))
+    assert s.phase == turn.DISTINCTION and s.actor == "a"
 
 
 def test_created_asset_is_fleeting_unless_a_plot_point_solidifies_it():
@@ -54,6 +106,50 @@ def test_fleeting_asset_serves_one_roll():
     events = do(s, *start("create-asset"), *pool(commits=("blades#1",)))
     assert "blades#1" not in s.assets
     assert any(e.kind == "asset-lost" and e.data["reason"] == "spent" for e in events)
+
+
+FLEETING = {"id": "blades#1", "name": "Blades", "kind": "asset", "die": 10,
+            "duration": "fleeting"}
+
+
+def test_a_fleeting_asset_defending_itself_is_spent_after_the_attack():
+    """"Attack an Asset or a Skill ... If you succeed, the Asset or Skill is stepped down by one
+    level": a House may commit the very fleeting asset under attack to its defence; it is
+    stepped down, then spent when the action is over (it served one roll). (It used to vanish
+    at the roll and the step down raised KeyError.)"""
+    # a: d8 d8 d10 -> 7+6 = 13; b: d8 d8 d4 + its Blades d10 -> 3+2 = 5: beaten by 8, 2 steps
+    s = make_state(house("a", skills={"might": 10}), house("b", assets=[FLEETING]),
+                   rng=ScriptedRng(7, 6, 5, 3, 2, 1, 2))
+    events = do(s, *start("attack-trait", "b", "blades#1"), *pool(),
+                *pool(commits=("blades#1",)))
+    damaged = next(e for e in events if e.kind == "trait-damaged")
+    assert (damaged.data["before"], damaged.data["after"]) == (10, 6)
+    assert "blades#1" not in s.assets and s.phase == turn.ACTION and s.actor == "b"
+
+
+def test_a_damaged_fleeting_asset_may_help_its_own_repair():
+    """"Repair a Damaged Trait ... Success recovers one step": a damaged fleeting asset
+    committed to its own repair is repaired, then spent with the action (no KeyError)."""
+    s = make_state(house("a", skills={"might": 10}, assets=[{**FLEETING, "die": 6, "full": 10}]),
+                   house("b"), rng=ScriptedRng(7, 6, 5, 3, 4, 5))
+    events = do(s, *start("repair", None, "blades#1"), *pool(commits=("blades#1",)))
+    assert [e.data["after"] for e in events if e.kind == "repaired"] == [8]
+    assert "blades#1" not in s.assets
+
+
+def test_a_pool_may_commit_every_asset():
+    """Neither the text nor our defaults limit the assets one pool commits (a scenario may set
+    ``max_committed_assets``)."""
+    assets = [{"id": f"a{i}#{i}", "name": f"A{i}", "kind": "resource", "die": 6} for i in (1, 2, 3)]
+    s = make_state(house("a", assets=assets), house("b"), rng=ScriptedRng(*[3] * 9))
+    do(s, *start("create-asset"), PickDistinction("bold"), PickAttribute("physical"),
+       PickSkill("might"), Commit("a1#1"), Commit("a2#2"))
+    assert Commit("a3#3") in s.legal_actions()
+    s = make_state(house("a", assets=assets), house("b"), rng=ScriptedRng(*[3] * 9),
+                   max_committed_assets=2)
+    events = do(s, *start("create-asset"), PickDistinction("bold"), PickAttribute("physical"),
+                PickSkill("might"), Commit("a1#1"), Commit("a2#2"))  # then rolled: no 3rd asset
+    assert next(e for e in events if e.kind == "test").data["actor_roll"]["dice"] == [8, 8, 4, 6, 6]
 
 
 # ------------------------------------------------------------------ Create a Complication
@@ -123,6 +219,21 @@ def test_winner_may_spend_a_plot_point_for_trauma():
                    rng=ScriptedRng(7, 6, 5, 3, 4, 2))
     do(s, *start("attack-house", "b"), *pool(), Keep(), *pool(), SpendPlotPoint(), Accept())
     assert (s.houses["b"].stress, s.houses["b"].trauma) == (0, 10)
+
+
+def test_winner_may_inflict_stress_and_trauma():
+    """"The winner inflicts Stress and/or Trauma upon the loser": for a Plot Point the winner
+    keeps a second effect die (Cortex Prime); the effect lands as Stress, the second die as
+    Trauma, each of which the loser may absorb in turn."""
+    # a: d8 d8 d10 d6(resource) -> 7+6 = 13, effect d10, a second effect die d6; b: 3+4 = 7
+    s = make_state(house("a", skills={"might": 10}, plot_points=1,
+                         assets=[{"id": "gold#1", "name": "Gold", "kind": "resource", "die": 6}]),
+                   house("b"), rng=ScriptedRng(7, 6, 5, 4, 3, 4, 2))
+    do(s, *start("attack-house", "b"), *pool(commits=("gold#1",)), Keep(), *pool())
+    assert InflictBoth() in s.legal_actions()
+    do(s, InflictBoth(), Accept(), Accept())
+    assert (s.houses["b"].stress, s.houses["b"].trauma) == (10, 6)
+    assert s.houses["a"].plot_points == 0
 
 
 # ------------------------------------------------------------------ Attack an Asset or a Skill
@@ -212,13 +323,33 @@ def test_repair_asset():
 
 
 def test_repair_difficulty_adds_complications_stress_and_trauma():
+    """"the GM setting the difficulty at 2d8 plus any relevant Complications, Stress or
+    Trauma": every one of them, not only the largest Complication."""
     s = make_state(house("a", skills={"might": 10}, stress=6, trauma=4, skills_full={"craft": 8},
                          complications=[{"from": "b", "die": 8, "lasting": True},
                                         {"from": "hitch", "die": 6, "lasting": True}]),
-                   house("b"), rng=ScriptedRng(7, 6, 5, 1, 1, 2, 2, 3))
+                   house("b"), rng=ScriptedRng(7, 6, 5, 1, 1, 2, 2, 3, 2))
     events = do(s, *start("repair", None, "craft"), *pool())
     test = next(e for e in events if e.kind == "test")
-    assert test.data["opposition"]["dice"] == [8, 8, 6, 4, 8]   # 2d8 + Stress + Trauma + largest
+    assert test.data["opposition"]["dice"] == [8, 8, 6, 4, 8, 6]  # 2d8 + Stress, Trauma, both
+
+
+@pytest.mark.parametrize("kind, trait, difficulty", [
+    # "roll against a difficulty of 2d8 + the Stress or Trauma you're attempting to recover from"
+    ("recover", "stress", [8, 8, 10]),
+    ("recover", "trauma", [8, 8, 6]),
+    # "roll against the Complication at standard difficulty"
+    ("recover-complication", "complication:b", [8, 8, 8]),
+    ("recover-complication", "complication:hitch", [8, 8, 4]),
+])
+def test_recovery_meets_only_the_trouble_recovered_from(kind, trait, difficulty):
+    s = make_state(house("a", skills={"might": 10}, stress=10, trauma=6,
+                         complications=[{"from": "b", "die": 8, "lasting": True},
+                                        {"from": "hitch", "die": 4, "lasting": True}]),
+                   house("b"), rng=ScriptedRng(7, 6, 5, 2, 2, 2))
+    events = do(s, *start(kind, None, trait), *pool())
+    test = next(e for e in events if e.kind == "test")
+    assert test.data["opposition"]["dice"] == difficulty
 
 
 # ------------------------------------------------------------------ Recover Stress or Trauma

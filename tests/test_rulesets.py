@@ -65,7 +65,7 @@ def test_make_agent_picks_the_ruleset_s_own_implementation_when_made() -> None:
 
 @pytest.mark.parametrize("ruleset, name, options, expected", [
     ("houses", "heuristc", {}, "unknown agent 'heuristc' (did you mean 'heuristic'?); the houses "
-                               "ruleset offers: heuristic, idle, manual, random"),
+                               "ruleset offers: heuristic, idle, manual, policy:PATH, random, trained"),
     ("houses", "planner", {}, "unknown agent 'planner'"),
     ("wwn", "planner", {"budget": 0}, "option 'budget' must be a whole number of at least 1, not 0"),
     ("wwn", "planner", {"discount": 0}, "'discount' must be a number above 0 and at most 1"),
@@ -75,6 +75,9 @@ def test_make_agent_picks_the_ruleset_s_own_implementation_when_made() -> None:
     ("conflict", "random", {"temperament": "cautious"}, "agent 'random' has no option"),
     ("wwn", "policy", {}, "agent 'policy' needs its path: policy:PATH"),
     ("wwn", "random:x", {}, "agent 'random' takes no ':' argument"),
+    ("engagements", "trained", {"deterministic": "yes"},
+     "agent 'trained' option 'deterministic' must be true or false, not 'yes'"),
+    ("houses", "trained:x", {}, "agent 'trained' takes no ':' argument"),
 ])
 def test_check_agent_names_what_is_wrong(ruleset: str, name: str, options: dict, expected: str) -> None:
     problem = check_agent(name, options, ruleset)
@@ -89,6 +92,16 @@ def test_check_agent_accepts_what_the_ruleset_offers() -> None:
     assert check_agent("heuristic", {}, "engagements") is None
 
 
+@pytest.mark.parametrize("name", list(RULESETS))
+def test_trained_policies_play_every_ruleset_with_a_codec(name: str) -> None:
+    """``policy:PATH`` and ``trained`` play through the ruleset's env codec, so every ruleset
+    that declares one offers them (``trained`` is refused when the campaign's agents are made
+    if no policy ships for the ruleset: see tests/test_trained_agent.py)."""
+    assert get_ruleset(name).codec is not None
+    assert check_agent("policy:runs/x/policy.json", {"deterministic": True}, name) is None
+    assert check_agent("trained", {"deterministic": False}, name) is None
+
+
 def test_a_planner_in_a_houses_campaign_fails_validate_naming_file_line_and_offers(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _with(tmp_path, "houses", "agent: heuristic", "agent: planner")
@@ -96,7 +109,7 @@ def test_a_planner_in_a_houses_campaign_fails_validate_naming_file_line_and_offe
     err = capsys.readouterr().err
     line = _line_of(path, "agent: planner")
     assert f"{path}, line {line}, houses[0].agent: unknown agent 'planner'" in err
-    assert "the houses ruleset offers: heuristic, idle, manual, random" in err
+    assert "the houses ruleset offers: heuristic, idle, manual, policy:PATH, random, trained" in err
 
 
 def test_a_misspelt_agent_fails_validate_with_a_suggestion(tmp_path: Path) -> None:

@@ -1,58 +1,47 @@
-"""``factionsim train``: train a WWN faction with MaskablePPO (``experiments/train_wwn_ppo.py``).
+"""``factionsim train``: train a faction policy with MaskablePPO (:mod:`factionsim.training`).
 
-The options are the fields of the script's ``Args`` dataclass. torch, stable-baselines3 and
-sb3-contrib are imported only when the command runs (``pip install -e '.[rl]'``).
+The options are the fields of :class:`factionsim.training.Args`. torch, stable-baselines3 and
+sb3-contrib are imported only when the command runs (``pip install 'factionsim[rl]'``);
+``--eval-only POLICY`` and ``--eval-only trained`` evaluate with numpy alone.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
 
 from factionsim.core.game import FactionsimError
-
-SCRIPT = Path(__file__).resolve().parents[2] / "experiments" / "train_wwn_ppo.py"
-
-
-def load_script() -> ModuleType | None:
-    """The training script as a module (``None`` when this install has no experiments/)."""
-    if "factionsim_train_wwn_ppo" in sys.modules:
-        return sys.modules["factionsim_train_wwn_ppo"]
-    if not SCRIPT.exists():
-        return None
-    spec = importlib.util.spec_from_file_location("factionsim_train_wwn_ppo", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+from factionsim.models.trust import add_trust_argument
+from factionsim.training.args import add_arguments, args_from_namespace
 
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
         "train", help="train a faction policy with MaskablePPO (needs the rl extra)",
-        description="Train one WWN faction with MaskablePPO against registry opponents; writes "
-        "OUT/model.zip (play it with 'agent: policy:OUT/model.zip'), OUT/eval.json and "
-        "TensorBoard logs in OUT/tb. With --eval-only MODEL (or random) it only evaluates. Same "
-        "options as experiments/train_wwn_ppo.py.")
-    script = load_script()
-    if script is not None:
-        script.add_arguments(p)
+        description="Train one faction policy with MaskablePPO against registry opponents "
+        "(--ruleset, --campaign); writes OUT/policy.json + policy.npz (play it with 'agent: "
+        "policy:OUT/policy.json'), OUT/eval.json, OUT/run.json (command and versions), "
+        "TensorBoard logs in OUT/tb and OUT/sb3_checkpoint.zip (for resuming only). "
+        "--eval-only POLICY (a policy .json, trained or random) only evaluates; --convert ZIP "
+        "--trust-model writes a stable-baselines3 zip as a policy file. See docs/training.md.")
+    add_arguments(p)
+    add_trust_argument(p)
     p.set_defaults(func=_cmd_train)
 
 
 def _cmd_train(args: argparse.Namespace) -> int:
-    script = load_script()
-    if script is None:
-        raise FactionsimError(f"training script not found at {SCRIPT}; use a source checkout")
+    from factionsim.training import run
+
+    options = args_from_namespace(args)
+    needs_torch = not options.eval_only or options.eval_only.endswith(".zip")
     try:
-        import sb3_contrib  # noqa: F401
-        import torch  # noqa: F401
+        import gymnasium  # noqa: F401
+        import pettingzoo  # noqa: F401
+
+        if needs_torch:
+            import sb3_contrib  # noqa: F401
+            import torch  # noqa: F401
     except ImportError as exc:
-        raise FactionsimError("factionsim train needs the rl extra: pip install torch==2.13.0 "
-                              "&& pip install -e '.[rl]'") from exc
-    script.run(script.args_from_namespace(args))  # trains, or evaluates with --eval-only
+        raise FactionsimError(f"factionsim train needs the rl extra ({exc.name} is missing): "
+                              "pip install torch==2.13.0 && pip install 'factionsim[rl]'") from None
+    run(options)  # trains, converts, or evaluates with --eval-only
     return 0

@@ -298,3 +298,17 @@ class Agent:
     def act(self, view: View, legal_actions: list[Any], rng: np.random.Generator) -> Any:
         """The chosen action, one of ``legal_actions``; ``rng`` is the only randomness allowed."""
         raise NotImplementedError
+
+    @classmethod
+    def for_ruleset(cls, ruleset: Any, **options: Any) -> Agent:
+        """The agent for games of ``ruleset`` (its :class:`~factionsim.core.ruleset.RulesetInfo`)
+        with ``options`` (already checked against :attr:`OPTIONS`): ``cls(**options)``. An agent
+        that plays through parts its ruleset declares (a trained policy: the env codec) overrides
+        this to take them; ``make_agent`` builds every agent this way."""
+        return cls(**options)
+
+    def check_fits(self, state: GameState) -> None:
+        """Raise :class:`CampaignError` (why, and what would fit) unless this agent can play
+        ``state``'s factions. Every agent can, except those bound to a campaign's shape (a
+        trained policy plays only the observation and action spaces it was trained on). Called
+        when a campaign's agents are made, before anything is played."""

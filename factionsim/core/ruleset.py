@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from factionsim.core.behaviour import BehaviourSpec
+from factionsim.core.forecasting import Forecasting
 from factionsim.core.game import Agent, Event, GameState, OptionSpec
 from factionsim.core.names import Names
 from factionsim.core.presentation import Presentation
@@ -167,6 +168,9 @@ class RulesetInfo:
       ``None`` when the ruleset has no environment;
     - ``schema(agent_usages)``: a JSON Schema of its campaign files, or ``None``;
     - ``docs``: the page of the docs that describes it;
+    - ``forecasting``: what ``factionsim forecast`` and ``odds`` ask beyond the contract
+      (:class:`~factionsim.core.forecasting.Forecasting`), or ``None``: forecasts from the
+      contract alone, no ``odds``.
     - ``behaviour``: what ``factionsim batch`` counts of how its factions play
       (:class:`~factionsim.core.behaviour.BehaviourSpec`), or ``None``.
     """
@@ -183,6 +187,7 @@ class RulesetInfo:
     codec: Callable[[], type] | None = None
     schema: Callable[[Sequence[str]], dict[str, Any]] | None = None
     docs: str = ""
+    forecasting: Forecasting | None = None
     behaviour: BehaviourSpec | None = None
 
     def offered_agents(self) -> dict[str, AgentSpec]:

@@ -3,7 +3,9 @@
 (``RULESET``); :mod:`factionsim.rulesets` lists them.
 
 The agents that play any ruleset are declared here, for the rulesets to offer
-(``agents=(RANDOM, IDLE, ..., MANUAL)``); each ruleset adds its own (a heuristic...).
+(``agents=(RANDOM, IDLE, ..., MANUAL, POLICY, TRAINED)``); each ruleset adds its own (a
+heuristic...). ``POLICY`` and ``TRAINED`` play trained policies through the ruleset's env codec
+(``RulesetInfo.codec``), so a ruleset offers them only when it has one.
 """
 
 from __future__ import annotations
@@ -30,6 +32,22 @@ def _manual() -> type[Agent]:
     return ManualAgent
 
 
+def _policy() -> type[Agent]:
+    from factionsim.agents.policy import PolicyAgent
+
+    return PolicyAgent
+
+
+def _trained() -> type[Agent]:
+    from factionsim.agents.policy import TrainedAgent
+
+    return TrainedAgent
+
+
 RANDOM = AgentSpec("random", "picks uniformly among the legal actions (a baseline)", _random)
 IDLE = AgentSpec("idle", "does nothing it can avoid (a baseline)", _idle)
 MANUAL = AgentSpec("manual", "asks the GM at the terminal for every decision", _manual)
+POLICY = AgentSpec("policy", "a trained policy file (factionsim train writes one), played with numpy",
+                   _policy, argument="path")
+TRAINED = AgentSpec("trained", "the trained policy shipped with factionsim for the ruleset "
+                    "(refused where none ships)", _trained)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from factionsim.core.game import Agent
 from factionsim.core.ruleset import AgentSpec, RulesetInfo
-from factionsim.rules import IDLE, MANUAL, RANDOM
+from factionsim.rules import IDLE, MANUAL, POLICY, RANDOM, TRAINED
 
 from . import behaviour, present, prose, validate
 from .state import ConflictState
@@ -34,5 +34,5 @@ RULESET = RulesetInfo(
     validate=validate.validate, faction_field="sides", prose=prose.PROSE,
     present=present.PRESENTATION, default_campaign="conflict_bridge.yaml",
     agents=(RANDOM, IDLE, AgentSpec("heuristic", "plays by simple rules of thumb, explains each decision",
-                                    _heuristic), MANUAL),
+                                    _heuristic), MANUAL, POLICY, TRAINED),
     codec=_codec, docs="docs/ruleset-conflict.md", behaviour=behaviour.BEHAVIOUR)

@@ -34,7 +34,8 @@ class Plan(Action):
 
 @dataclass(frozen=True, slots=True)
 class Replan(Action):
-    """At its turn: ``char`` changes its plan to a later category and acts then."""
+    """``char`` changes its plan: at its turn, to a later category (it acts then); when a
+    category begins, from a later one to this one (it acts in this category)."""
 
     char: str
     category: str
@@ -203,6 +204,16 @@ class Accept(Action):
         return f"accept {self.char}"
 
 
+@dataclass(frozen=True, slots=True)
+class Proceed(Action):
+    """A category begins: ``side`` changes no (more) plans into it."""
+
+    side: str
+
+    def __str__(self) -> str:
+        return f"proceed {self.side}"
+
+
 _ID = r"([a-z0-9][a-z0-9-]*)"
 _NUM = r"([+-]?\d+)"
 _PATTERNS: list[tuple[re.Pattern[str], type[Action]]] = [
@@ -222,6 +233,7 @@ _PATTERNS: list[tuple[re.Pattern[str], type[Action]]] = [
     (re.compile(rf"^tie {_ID} (succeed|fail)$"), TieChoice),
     (re.compile(rf"^reroll {_ID} with {_ID}$"), Reroll),
     (re.compile(rf"^accept {_ID}$"), Accept),
+    (re.compile(rf"^proceed {_ID}$"), Proceed),
 ]
 
 

@@ -47,14 +47,18 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "far_move": 5,           # additional heights when moving far [text]
     "injured_free_move": 1,  # free movement at 0 Blood [ours: "injured ... limited movement"]
     "stand_radius": 2,       # stand ground protects allies within 2 heights [text]
-    "stand_penalty": 1,      # -1 to the attack's TN [text]; several protectors do not stack [ours]
+    "stand_penalty": 1,      # -1 to the attack's TN per character standing ground nearby [text]
     "bond_cap": 3,           # stand ground gains minor Bond up to the first major level [text]
     "minor_per_major": 3,    # 3 minor levels = 1 major level [ours]
-    "reach": 2,              # default reach of Blood attacks, in heights [ours]
-    "guts_range": 6,         # reach of Guts attacks (words carry) [ours]
-    "aid_range": 6,          # reach of advantages, assists, parley and removal [ours]
+    "reach": 2,              # reach of Blood attacks without a ranged weapon [ours: the 2 heights
+                             # of every radius the text gives]
+    "guts_range": 2,         # reach of Guts attacks [ours: the same 2 heights]
+    "aid_range": 2,          # reach of Advantages with a check, assists and parley [ours: 2]
     "unarmed": -2,           # difficulty of Weaponry without a weapon [ours]
-    "advantage_rounds": 2,   # an Advantage lasts to the end of the round after its creation [ours]
+    "advantage_rounds": 0,   # 0: an Advantage lasts until an enemy removes it [text]; N: it
+                             # also fades at the end of the N-th round (its creation's = 1)
+    "likely_tn": 5,          # an Advantage without a check needs a check this likely: TN >= 5
+                             # [ours for "already likely to succeed"]
     "flawless_bonus": 2,     # a flawless success adds this to damage / Advantage bonus [ours]
     "tie_strain": 1,         # "succeed with a consequence": the roller loses 1 Guts [ours]
     "opportunity": 1,        # "fail with an opportunity": +1 TN on the roller's next check [ours]

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from factionsim.core.ending import game_end_text
 from factionsim.core.game import Event
 from factionsim.core.names import Names
 
@@ -51,12 +52,18 @@ def _check(d: dict[str, Any]) -> str:
     outcome = _OUTCOMES.get(d["outcome"], d["outcome"])
     text = f"{roll} under TN {d['tn']}{_parts(d.get('parts') or {})}, {outcome}"
     if d.get("rerolls"):
-        text += f" (after {len(d['rerolls'])} reroll(s))"
+        k = len(d["rerolls"])
+        text += f" (after {k} reroll{'' if k == 1 else 's'})"
     return text
 
 
 def _skill(d: dict[str, Any]) -> str:
     return str(d.get("skill", "")).title()
+
+
+def _a(word: str) -> str:
+    """``a Weaponry``, ``an Impose``."""
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
 
 
 def _attack(e: Event, n: Names) -> str:
@@ -92,8 +99,10 @@ def _advantage(e: Event, n: Names) -> str:
     how = f" with {_skill(d)} ({_check(d)})" if "dice" in d else \
         (f" with {d['trick'].replace('-', ' ')}" if d.get("trick") else
          (f" by {d['spell'].replace('-', ' ')}" if d.get("spell") else ""))
+    until = (f"until the end of round {d['until']}" if d.get("until") is not None
+             else "until an enemy undoes it")
     return (f"{_who(n, d['char'])} creates an Advantage{how}: allies get +{d['bonus']} TN against "
-            f"{targets} until the end of round {d['until']} [{d['advantage']}].")
+            f"{targets} {until} [{d['advantage']}].")
 
 
 def _dash(e: Event, n: Names) -> str:
@@ -156,7 +165,7 @@ PROSE: dict[str, Callable[[Event, Names], str]] = {
                                    f"TN {e.data['tn']}: " + ("concentration holds." if e.data["kept"]
                                                              else "concentration is broken.")),
     "dash": _dash,
-    "tie": lambda e, n: (f"{_who(n, e.data['char'])} ties a {_skill(e.data)} check and chooses to "
+    "tie": lambda e, n: (f"{_who(n, e.data['char'])} ties {_a(_skill(e.data))} check and chooses to "
                          + (f"succeed with a consequence (-{e.data.get('damage', 1)} Guts)."
                             if e.data["choice"] == "succeed"
                             else f"fail with an opportunity (+{e.data.get('bonus', 1)} TN next roll).")),
@@ -164,11 +173,25 @@ PROSE: dict[str, Callable[[Event, Names], str]] = {
                             f"{_who(n, e.data['partner'])} to reroll [{e.data['dice'][0]}] -> "
                             f"[{e.data['new_dice'][0]}] (TN {e.data['tn']})."),
     "bond": lambda e, n: (f"Standing ground for {_who(n, e.data['ally'])}, {_who(n, e.data['char'])} "
-                          f"grows closer: Bond {e.data['steps']} minor level(s)"
+                          f"grows closer: Bond {e.data['steps']} minor "
+                          f"level{'' if e.data['steps'] == 1 else 's'}"
                           + (f" = {e.data['major']} major" if e.data["major"] else "") + "."),
     "item": lambda e, n: (f"{_who(n, e.data['char'])} "
                           f"{'takes up' if e.data['action'] == 'picked' else 'drops'}"
                           f" {e.data['item']} at height {e.data['position']}."),
     "conflict-end": _end,
     "turn-end": lambda e, n: "End of the round.",
+    "game-end": lambda e, n: _cap(e, n),
 }
+
+
+def _cap(e: Event, n: Names) -> str:
+    """The round cap ends the conflict undecided: who is ahead on standing (the score)."""
+    d = e.data
+    if d["reason"] != "cap":
+        return game_end_text(e, n)
+    ahead = " and ".join(n.faction(w) for w in d["winners"])
+    scores = ", ".join(f"{n.faction(k)} {v}" for k, v in d["scores"].items())
+    return (f"**After {d['turns']} rounds, the scenario's limit, the conflict stops undecided; "
+            f"{ahead} {'is' if len(d['winners']) == 1 else 'are'} ahead and wins on points** "
+            f"({scores}).")

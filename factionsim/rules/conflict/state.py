@@ -233,7 +233,7 @@ class ConflictView(View):
         c = self.state.chars[cid]
         if c.side == self.faction_id or c.acted:
             return c.plan
-        if self.state.phase == turn.ACT and c.plan is not None and c.plan in _past(self.state):
+        if c.plan is not None and turn.is_past(self.state, c, c.plan):
             return c.plan
         return None
 
@@ -251,8 +251,3 @@ class ConflictView(View):
         s.rng = rng
         return s
 
-
-def _past(state: ConflictState) -> tuple[str, ...]:
-    from .model import CATEGORIES
-
-    return CATEGORIES[:state.category]

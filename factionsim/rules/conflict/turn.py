@@ -4,10 +4,14 @@
    initiative category (stand / aid / harm / spell / move); the order in which a side plans its
    characters is their order within a category. Enemy plans stay hidden until a character acts.
 2. **Categories** (``act`` phase) in order 1..5. Within a category the heroes' characters act
-   before the others (unless the heroes were surprised: then, in the first round, the others go
-   first); sides of the same kind go in file order. At its turn a character takes one action of
-   its category (with its free movement), holds (free movement only), or changes its plan to a
-   *later* category (never a past one).
+   before the others; sides of the same kind go in file order. If the heroes were surprised,
+   the first round is played in two passes: every category for the others first, then every
+   category for the surprised ("all non-hero actions resolve first in the first round"). At
+   its turn a character takes one action of its category (with its free movement), holds (free
+   movement only), or changes its plan to a *later* category (never a past one).
+   At the start of each category after the first of a pass (``replan`` phase), each side may
+   also move characters that planned a later category into this one: plans change "any time",
+   only never back to a past category.
 3. Mid-action questions (``question`` phase): a tied check (succeed with a consequence or fail
    with an opportunity) and, after a failed check, sacrificing a minor Bond level for a reroll.
 
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from factionsim.core.ending import game_end
 from factionsim.core.engine import stop_or_force
 from factionsim.core.game import Action, Event
 
@@ -33,6 +38,7 @@ from .actions import (
     Hold,
     Parley,
     Plan,
+    Proceed,
     Remove,
     Replan,
     Reroll,
@@ -62,6 +68,8 @@ TURN_START = "turn-start"
 PLAN = "plan"
 ACT = "act"
 QUESTION = "question"
+REPLAN = "replan"
+N_CATEGORIES = len(CATEGORIES)
 
 
 # ======================================================================== helpers
@@ -71,15 +79,41 @@ def ev(state: ConflictState, kind: str, char: Character | None, **data: Any) -> 
 
 
 def side_priority(state: ConflictState) -> list[str]:
-    """Sides in acting order: heroes first, surprised sides last in round 1, then file order."""
+    """Sides in acting order within a category: heroes first, then file order ("Hero actions
+    always resolve before non-hero actions")."""
     index = {sid: i for i, sid in enumerate(state.factions)}
-    first_round = state.turn == 0
+    return sorted(state.factions, key=lambda sid: (int(not state.factions[sid].heroes), index[sid]))
 
-    def key(sid: str) -> tuple[int, int, int]:
-        s = state.factions[sid]
-        return (int(first_round and s.surprised), int(not s.heroes), index[sid])
 
-    return sorted(state.factions, key=key)
+def passes(state: ConflictState) -> list[list[str]]:
+    """The passes of this round through the five categories, each a list of sides: one pass,
+    except in the first round when some side was taken by surprise: the others go through every
+    category first, then the surprised ("unless the party was taken by surprise, in which case
+    all non-hero actions resolve first in the first round")."""
+    order = side_priority(state)
+    surprised = [sid for sid in order if state.factions[sid].surprised]
+    if state.turn == 0 and surprised and len(surprised) < len(order):
+        return [[sid for sid in order if sid not in surprised], surprised]
+    return [order]
+
+
+def category_of(state: ConflictState) -> str:
+    """The initiative category being resolved (``state.category`` counts across passes)."""
+    return CATEGORIES[state.category % N_CATEGORIES]
+
+
+def in_pass(state: ConflictState, c: Character) -> bool:
+    """Does ``c``'s side act in the pass now under way?"""
+    return c.side in passes(state)[min(state.category // N_CATEGORIES, len(passes(state)) - 1)]
+
+
+def is_past(state: ConflictState, c: Character, category: str) -> bool:
+    """Has ``category`` already been resolved for ``c``'s side this round?"""
+    if state.phase not in (ACT, REPLAN):
+        return False
+    p = next(i for i, sides in enumerate(passes(state)) if c.side in sides)
+    now = state.category // N_CATEGORIES
+    return p < now or (p == now and CATEGORIES.index(category) < state.category % N_CATEGORIES)
 
 
 def enemies(state: ConflictState, c: Character) -> list[Character]:
@@ -136,16 +170,23 @@ def major_bond(state: ConflictState, a: str, b: str) -> int:
 
 
 def advantage_bonus(state: ConflictState, c: Character, t: Character | None) -> tuple[int, list[str]]:
-    """Advantages of ``c``'s allies (not its own) on ``t``: the TN bonus and their ids."""
+    """Advantages of ``c``'s allies (not its own) on ``t``: the TN bonus and their ids.
+
+    "Advantages from different allies may stack" [text]: each ally's best Advantage on ``t``
+    counts, one per ally [ours: an ally's several Advantages on one target do not add up]."""
     if t is None:
         return 0, []
-    ids = [a["id"] for a in state.advantages
-           if a["side"] == c.side and a["by"] != c.id and t.id in a["targets"]]
-    return sum(a["bonus"] for a in state.advantages if a["id"] in ids), ids
+    best: dict[str, dict[str, Any]] = {}
+    for a in state.advantages:
+        if a["side"] == c.side and a["by"] != c.id and t.id in a["targets"] \
+                and (a["by"] not in best or a["bonus"] > best[a["by"]]["bonus"]):
+            best[a["by"]] = a
+    return sum(a["bonus"] for a in best.values()), [a["id"] for a in best.values()]
 
 
 def protected(state: ConflictState, t: Character) -> list[str]:
-    """Characters standing ground within the radius of ``t`` on its side (itself included)."""
+    """Characters standing ground within the radius of ``t`` on its side (itself included); each
+    gives its -1: "Any one attacking you or allies within a 2-height radius receive -1" [text]."""
     r = state.settings["stand_radius"]
     return [o.id for o in state.chars.values() if o.active and o.standing and o.side == t.side
             and dist(o, t) <= r]
@@ -259,6 +300,11 @@ def settle(state: ConflictState, start_turn: bool = True) -> list[Event]:
         if state.phase == ACT and state.question is None and state.current is None:
             next_character(state, events)
             continue
+        if state.phase == REPLAN and state.question is None:
+            if not state.ctx.get("replan"):
+                open_category(state, events)
+                continue
+            state.actor = state.ctx["replan"][0]
         if state.phase == PLAN and state.question is None:
             side = planning_side(state)
             if side is None:
@@ -274,7 +320,7 @@ def start_round(state: ConflictState, events: list[Event]) -> None:
         c.plan, c.acted, c.targeted, c.standing = None, False, False, False
         c.attacks_taken, c.concentration_broken, c.assists = 0, False, []
     state.plan_order = []
-    order = side_priority(state)
+    order = [sid for p in passes(state) for sid in p]
     labels = {}
     for sid in order:
         s = state.factions[sid]
@@ -296,12 +342,42 @@ def planning_side(state: ConflictState) -> str | None:
 
 
 def begin_category(state: ConflictState, index: int, events: list[Event]) -> None:
+    """Category ``index`` (counted across the passes of the round) begins: first the sides that
+    could move a character into it decide (``replan``), then its queue is formed."""
     state.phase = ACT
     state.category = index
-    cat = CATEGORIES[index]
-    rank = {sid: i for i, sid in enumerate(side_priority(state))}
+    state.current = None
+    state.queue = []
+    if index % N_CATEGORIES:  # the first category of a pass comes right after the plans
+        sides = [sid for sid in passes(state)[index // N_CATEGORIES] if pull_candidates(state, sid)]
+        if sides:
+            state.phase = REPLAN
+            state.ctx["replan"] = sides
+            return
+    open_category(state, events)
+
+
+def pull_candidates(state: ConflictState, side: str) -> list[Character]:
+    """``side``'s characters that planned a later category and may change their plan to the one
+    now beginning ("players can change their plan for their turn any time")."""
+    now = state.category % N_CATEGORIES
+    cat = CATEGORIES[now]
+    return [c for c in (state.chars[cid] for cid in state.factions[side].characters)
+            if c.active and not c.acted and c.plan is not None and CATEGORIES.index(c.plan) > now
+            and (cat != "spell" or can_cast(c))]
+
+
+def open_category(state: ConflictState, events: list[Event]) -> None:
+    """Form the queue of the category now beginning: its characters of the sides in this pass,
+    heroes' first, each side in the order it planned."""
+    state.phase = ACT
+    state.ctx.pop("replan", None)
+    cat = category_of(state)
+    sides = passes(state)[state.category // N_CATEGORIES]
+    rank = {sid: i for i, sid in enumerate(sides)}
     order = {cid: i for i, cid in enumerate(state.plan_order)}
-    queue = [c.id for c in state.chars.values() if c.active and c.plan == cat and not c.acted]
+    queue = [c.id for c in state.chars.values()
+             if c.active and c.plan == cat and not c.acted and c.side in rank]
     queue.sort(key=lambda cid: (rank[state.chars[cid].side], order.get(cid, 0)))
     state.queue = queue
     state.current = None
@@ -314,11 +390,11 @@ def next_character(state: ConflictState, events: list[Event]) -> None:
     while state.queue:
         cid = state.queue.pop(0)
         c = state.chars[cid]
-        if c.active and not c.acted and c.plan == CATEGORIES[state.category]:
+        if c.active and not c.acted and c.plan == category_of(state):
             state.current = cid
             state.actor = c.side
             return
-    if state.category + 1 < len(CATEGORIES):
+    if state.category + 1 < N_CATEGORIES * len(passes(state)):
         begin_category(state, state.category + 1, events)
     else:
         close_round(state, events)
@@ -328,14 +404,18 @@ def close_round(state: ConflictState, events: list[Event]) -> None:
     """End of the round: Advantages and assists expire, objectives are checked, turn += 1."""
     rnd = state.current_turn
     if not state.ended:
-        for adv in [a for a in state.advantages if a["until"] <= rnd]:
-            state.advantages.remove(adv)
-            events.append(Event(rnd, "advantage-expired", adv["side"], {"advantage": adv["id"]}))
+        for adv in list(state.advantages):
+            if adv.get("until") is not None and adv["until"] <= rnd:
+                state.advantages.remove(adv)
+                events.append(Event(rnd, "advantage-expired", adv["side"], {"advantage": adv["id"]}))
+            elif not any(state.chars[t].active for t in adv["targets"]):
+                state.advantages.remove(adv)  # on no one left in the conflict: nothing to tell
         obj = state.objective
         if obj is not None and obj["type"] == "survive" and rnd >= obj["rounds"] \
                 and state.factions[obj["side"]].alive:
             end(state, obj["side"], "survived", events)
     state.jobs, state.question, state.queue, state.current = [], None, [], None
+    state.ctx = {}  # a saved file keeps no in-round context between rounds: nor does play
     for c in state.chars.values():
         c.plan, c.acted, c.targeted, c.standing = None, False, False, False
         c.attacks_taken, c.concentration_broken, c.assists = 0, False, []
@@ -344,7 +424,10 @@ def close_round(state: ConflictState, events: list[Event]) -> None:
     state.phase = TURN_START
     state.actor = None
     state.category = 0
+    state.ctx.pop("replan", None)
     events.append(Event(state.turn, "turn-end", None, {"sides": state.faction_summary()}))
+    if not state.ended and state.is_over():  # the round cap: the conflict stops undecided
+        events.append(game_end(state, "cap"))
 
 
 # ======================================================================== legal actions
@@ -353,6 +436,10 @@ def legal_actions(state: ConflictState) -> list[Action]:
         return question_actions(state)
     if state.phase == PLAN:
         return plan_actions(state, state.actor)
+    if state.phase == REPLAN and state.actor is not None:
+        cat = category_of(state)
+        return [*(Replan(c.id, cat) for c in pull_candidates(state, state.actor)),
+                Proceed(state.actor)]
     if state.phase == ACT and state.current is not None:
         return turn_actions(state, state.chars[state.current])
     return []
@@ -389,8 +476,17 @@ def shifts(state: ConflictState, c: Character) -> list[int]:
     return [d for d in range(-fm, fm + 1) if 0 <= c.position + d <= length]
 
 
+def likely(state: ConflictState, c: Character, t: Character) -> bool:
+    """"If your action is basic or already likely to succeed ... you can create the Advantage
+    without a Skill Check" [text]: the character's best check to create an Advantage on ``t``
+    would have a TN of at least ``likely_tn`` (5: four rolls in six succeed) [ours]."""
+    rank = max(c.rank(sk) for sk in ADVANTAGE_SKILLS)
+    return rank >= 1 and (rank + c.best_approach() + advantage_bonus(state, c, t)[0]
+                          >= state.settings["likely_tn"])
+
+
 def turn_actions(state: ConflictState, c: Character) -> list[Action]:
-    cat = CATEGORIES[state.category]
+    cat = category_of(state)
     out: list[Action] = []
     s = state.settings
     foes = enemies(state, c)
@@ -403,7 +499,8 @@ def turn_actions(state: ConflictState, c: Character) -> list[Action]:
                 if t.guts <= s["parley_fraction"] * t.max_guts and c.rank(PARLEY_SKILL) >= 1:
                     out.append(Parley(c.id, t.id))
             if in_range(state, c, t, s["reach"]):
-                out.append(Trick(c.id, "impair", t.id))
+                if likely(state, c, t):
+                    out.append(Trick(c.id, "impair", t.id))
                 out += [Trick(c.id, tr, t.id) for tr in c.tricks]
         if state.factions[c.side].heroes:
             for a in allies(state, c):
@@ -432,7 +529,7 @@ def turn_actions(state: ConflictState, c: Character) -> list[Action]:
     elif cat == "move":
         out += dash_actions(state, c)
     out += [Hold(c.id, d) for d in shifts(state, c)]
-    later = CATEGORIES[state.category + 1:]
+    later = CATEGORIES[state.category % N_CATEGORIES + 1:]
     out += [Replan(c.id, k) for k in later if k != "spell" or can_cast(c)]
     return out
 
@@ -466,6 +563,15 @@ def apply(state: ConflictState, action: Action, events: list[Event]) -> None:
     if isinstance(action, Plan):
         state.chars[action.char].plan = action.category
         state.plan_order.append(action.char)
+        return
+    if state.phase == REPLAN:
+        if isinstance(action, Proceed):
+            state.ctx["replan"].pop(0)
+            state.actor = None
+        else:
+            c = state.chars[action.char]  # type: ignore[attr-defined]
+            events.append(ev(state, "replan", c, **{"from": c.plan, "to": action.category}))
+            c.plan = action.category  # type: ignore[attr-defined]
         return
     c = state.chars[action.char]  # type: ignore[attr-defined]
     if isinstance(action, Replan):
@@ -511,7 +617,7 @@ def push_attack(state: ConflictState, c: Character, t: Character, skill: str, po
              "difficulty": s["unarmed"] if skill == "weaponry" and c.weapon is None else 0,
              "advantages": adv, **take_bonuses(c, skill, state),
              "defense": -(t.armor if pool == "blood" else t.ward),
-             "stand": -s["stand_penalty"] if protectors else 0}
+             "stand": -s["stand_penalty"] * len(protectors)}
     item = (c.weapon or 0) if pool == "blood" else c.talisman
     jobs = [{"job": "check", "char": c.id, "skill": skill, "parts": parts},
             {"job": "hit", "char": c.id, "target": t.id, "skill": skill, "pool": pool, "item": item,
@@ -545,12 +651,23 @@ def _trick(state: ConflictState, c: Character, a: Trick, events: list[Event]) ->
 
 def create_advantage(state: ConflictState, c: Character, targets: list[str], bonus: int,
                      events: list[Event], **data: Any) -> None:
-    adv = {"id": f"adv#{state.next_advantage}", "side": c.side, "by": c.id, "targets": targets,
-           "bonus": bonus, "until": state.current_turn + state.settings["advantage_rounds"] - 1}
-    state.next_advantage += 1
-    state.advantages.append(adv)
-    events.append(ev(state, "advantage", c, advantage=adv["id"], targets=targets, bonus=bonus,
-                     until=adv["until"], **data))
+    """A new Advantage of ``c``'s side on ``targets``. It lasts until an enemy removes it [text]
+    (or, with ``advantage_rounds`` N > 0, to the end of the N-th round). A character's new
+    Advantage on the very same targets as one of its own renews that one (the larger bonus
+    stays) [ours: one creator's Advantages do not stack]."""
+    rounds = state.settings["advantage_rounds"]
+    until = state.current_turn + rounds - 1 if rounds else None
+    adv = next((a for a in state.advantages if a["by"] == c.id and a["targets"] == targets), None)
+    if adv is None:
+        adv = {"id": f"adv#{state.next_advantage}", "side": c.side, "by": c.id,
+               "targets": targets, "bonus": bonus, "until": until}
+        state.next_advantage += 1
+        state.advantages.append(adv)
+    else:
+        adv["bonus"] = max(adv["bonus"], bonus)
+        adv["until"] = until
+    events.append(ev(state, "advantage", c, advantage=adv["id"], targets=targets,
+                     bonus=adv["bonus"], until=adv["until"], **data))
 
 
 def _assist(state: ConflictState, c: Character, a: Assist, events: list[Event]) -> None:
@@ -592,7 +709,7 @@ def _parley(state: ConflictState, c: Character, a: Parley, events: list[Event]) 
 
 
 def _cast(state: ConflictState, c: Character, a: Cast, events: list[Event]) -> None:
-    spell = next(sp for sp in c.spells if sp.id == a.spell)
+    spell = next(sp for sp in c.spells if sp.id == a.spell and sp.uses > 0)
     t = state.chars[a.target]
     if c.concentration_broken:
         events.append(ev(state, "spell-broken", c, spell=spell.id, target=t.id))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from factionsim.core.game import Agent
 from factionsim.core.ruleset import AgentSpec, RulesetInfo
-from factionsim.rules import IDLE, MANUAL, RANDOM
+from factionsim.rules import IDLE, MANUAL, POLICY, RANDOM, TRAINED
 
 from . import behaviour, present, prose, validate
 from .state import EngagementsState
@@ -33,5 +33,5 @@ RULESET = RulesetInfo(
     validate=validate.validate, faction_field="factions", prose=prose.PROSE,
     present=present.PRESENTATION, default_campaign="ashen_thrones.yaml",
     agents=(RANDOM, IDLE, AgentSpec("heuristic", "plays by simple rules of thumb, explains each decision",
-                                    _heuristic), MANUAL),
+                                    _heuristic), MANUAL, POLICY, TRAINED),
     codec=_codec, docs="docs/ruleset-engagements.md", behaviour=behaviour.BEHAVIOUR)

@@ -8,7 +8,7 @@ True
 Invite(faction='sellswords', price=2)
 >>> all(parse_action(str(a)) == a for a in [Done(), Build(2, 1), Raise("x#1", "defense"),
 ...     Heal("x#1"), Engage("b"), Invite("c"), Join(), Decline(), Commit("x#1"),
-...     Fanatical("x#1"), Draw(0)])
+...     Fanatical("x#1"), Draw(0), Commission("c", "b", 2)])
 True
 """
 
@@ -96,6 +96,19 @@ class Invite(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class Commission(Action):
+    """Pay the mercenary ``faction`` ``price`` faction dice to engage ``rival`` itself ("Some
+    factions (mercenaries) will participate or engage for payment"); paid when it accepts."""
+
+    faction: str
+    rival: str
+    price: int
+
+    def __str__(self) -> str:
+        return f"commission {self.faction} -> {self.rival} for {self.price}"
+
+
+@dataclass(frozen=True, slots=True)
 class Join(Action):
     """Accept an invitation (or a mercenary contract) to join an engagement."""
 
@@ -166,6 +179,7 @@ _PATTERNS: list[tuple[re.Pattern[str], type]] = [
     (re.compile(r"^fanatical (\S+)$"), Fanatical),
     (re.compile(r"^draw (\d+)$"), Draw),
     (re.compile(r"^allocate (\d+) -> (\S+)$"), Allocate),
+    (re.compile(r"^commission (\S+) -> (\S+) for (\d+)$"), Commission),
 ]
 _HIRE = re.compile(r"^hire (\S+) for (\d+)$")
 

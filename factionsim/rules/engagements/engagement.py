@@ -49,6 +49,18 @@ def start(state: EngagementsState, aggressor: str, defender: str) -> None:
     _set_actor(state)
 
 
+def commission(state: EngagementsState, patron: str, mercenary: str, defender: str,
+               price: int) -> None:
+    """``patron`` offers ``mercenary`` ``price`` faction dice to engage ``defender``: the
+    mercenary answers (``join`` or ``decline``); if it accepts, it is paid and leads the
+    engagement as its aggressor (its own pillars and engagement pool; it invites no one)."""
+    state.ctx["eng"] = {"aggressor": mercenary, "defender": defender, "stage": ANSWER,
+                        "asked": [mercenary], "patron": patron,
+                        "invite": {"faction": mercenary, "price": price, "commission": True},
+                        "parts": [_part(mercenary)], "current": 0, "counter": None}
+    _set_actor(state)
+
+
 def eng(state: EngagementsState) -> dict[str, Any]:
     return state.ctx["eng"]
 
@@ -122,8 +134,8 @@ def legal_actions(state: EngagementsState) -> Iterator[Action]:
                     if pid not in part["pillars"]:
                         yield Commit(pid)
         for pid in part["pillars"]:
-            p = state.pillars[pid]
-            if p.has("fanatical") and pid not in part["fanatical"] and p.wounds < p.circles - 1:
+            p = state.pillars.get(pid)
+            if p is not None and p.has("fanatical"):  # each use marks a circle, the last included
                 yield Fanatical(pid)
         if part["pillars"]:
             yield Done()
@@ -160,6 +172,9 @@ def apply(state: EngagementsState, action: Action, events: list[Event]) -> None:
         else:
             e["current"] = 0
             e["stage"] = PILLARS
+    elif stage == ANSWER and e.get("patron"):
+        _answer_commission(state, e, action, events)
+        return
     elif stage == ANSWER:
         inv = e.pop("invite")
         e["invite"] = None
@@ -195,6 +210,8 @@ def apply(state: EngagementsState, action: Action, events: list[Event]) -> None:
             part["dice"] += FANATICAL_DICE
             events.append(Event(t, "fanatical", f.id, {"pillar": action.pillar,
                                                        "circles_left": p.circles_left}))
+            if p.defeated:  # its last circle: it gives its all and falls (its dice still roll)
+                defeat(state, p.id, f.id, None, events, t)
         else:
             e["stage"] = DRAW if stage == PILLARS else C_DRAW
     elif stage in (DRAW, C_DRAW):
@@ -221,6 +238,28 @@ def apply(state: EngagementsState, action: Action, events: list[Event]) -> None:
                 "counter": stage == C_ALLOCATE}))
             _part_done(state, e, events)
     _set_actor_or_end(state)
+
+
+def _answer_commission(state: EngagementsState, e: dict[str, Any], action: Action,
+                       events: list[Event]) -> None:
+    """The mercenary takes the contract (it is paid and sets up its engagement) or refuses it
+    (nothing is paid and nothing happens)."""
+    inv = e["invite"]
+    e["invite"] = None
+    merc, patron = inv["faction"], e["patron"]
+    data = {"aggressor": patron, "defender": e["defender"], "price": inv["price"],
+            "commission": True}
+    if isinstance(action, Join):
+        state.factions[patron].faction_dice -= inv["price"]
+        state.factions[merc].faction_dice += inv["price"]
+        e["stage"] = PILLARS
+        events.append(Event(state.current_turn, "join", merc, data))
+        _set_actor(state)
+        return
+    events.append(Event(state.current_turn, "decline", merc, data))
+    del state.ctx["eng"]
+    state.phase = "spend"
+    state.actor = patron
 
 
 def _set_actor_or_end(state: EngagementsState) -> None:
@@ -272,14 +311,22 @@ def _strike(state: EngagementsState, pid: str, owner: str, rolls: dict[str, list
         "pillar": pid, "owner": owner, "rolls": rolls, "successes": succ, "defense": p.defense,
         "wounds": w, "marked": marked, "circles_left": p.circles_left, "counter": counter}))
     if p.defeated:
-        state.remove_pillar(pid)
+        defeat(state, pid, owner, credit, events, t)
+
+
+def defeat(state: EngagementsState, pid: str, owner: str, credit: str | None,
+           events: list[Event], t: int) -> None:
+    """Every circle of the pillar is marked: it is removed, ``credit`` (if a rival) gains renown;
+    a faction left with no pillar has its core exposed."""
+    state.remove_pillar(pid)
+    if credit is not None:
         state.factions[credit].renown += 1
-        left = len(state.factions[owner].pillars)
-        events.append(Event(t, "pillar-defeated", owner, {"pillar": pid, "by": credit,
-                                                          "pillars_left": left}))
-        if not state.factions[owner].pillars:
-            state.factions[owner].exposed_since = state.current_turn
-            events.append(Event(t, "exposed", owner, {}))
+    left = len(state.factions[owner].pillars)
+    events.append(Event(t, "pillar-defeated", owner, {"pillar": pid, "by": credit,
+                                                      "pillars_left": left}))
+    if not state.factions[owner].pillars:
+        state.factions[owner].exposed_since = state.current_turn
+        events.append(Event(t, "exposed", owner, {}))
 
 
 def _start_counter(state: EngagementsState, e: dict[str, Any], events: list[Event]) -> None:
@@ -320,7 +367,7 @@ def _finish(state: EngagementsState, e: dict[str, Any], events: list[Event]) -> 
     if grievance and d.alive and e.get("attacked"):
         for part in e["parts"]:
             fid = part["faction"]
-            d.engagement[fid] = d.pool(fid) + grievance
+            state.gained(d, fid, grievance)
             gained[fid] = grievance
     events.append(Event(state.current_turn, "engagement-end", e["aggressor"], {
         "defender": e["defender"], "allies": [p["faction"] for p in e["parts"][1:]],

@@ -91,9 +91,18 @@ class Faction:
     mercenary: int | None = None  # asking price in faction dice, None if not for hire
     renown: int = 0  # rival pillars this faction defeated (score)
     exposed_since: int | None = None  # turn in which its last pillar fell
+    #: rivals it gained engagement dice against since it last engaged them: "A faction has the
+    #: option of engaging another whenever it gains engagement dice against that faction" [text]
+    may_engage: list[str] = field(default_factory=list)
 
     def pool(self, rival: str) -> int:
         return self.engagement.get(rival, 0)
+
+    def gained(self, rival: str, order: list[str]) -> None:
+        """It gained engagement dice against ``rival``: it may engage it (list kept in campaign
+        ``order``)."""
+        if rival not in self.may_engage:
+            self.may_engage = [f for f in order if f in self.may_engage or f == rival]
 
 
 @dataclass
@@ -110,9 +119,9 @@ class Settings:
     heal_cost: int = 1
     gm_deferral: float = 0.0
     grievance_dice: int = 0
-    engagements_per_turn: int = 1
-    build_competence_max: int = 3  # a new pillar starts at most this competent
-    build_defense_max: int = 2
+    engagements_per_turn: int | None = None  # None: no limit (the text has none)
+    build_competence_max: int = MAX_COMPETENCE  # a new pillar starts at most this competent
+    build_defense_max: int = MAX_DEFENSE
     renown_score: float = 2.0
 
     @classmethod

@@ -62,6 +62,11 @@ class EngagementsState(DecisionState):
         return EngagementsView(self, faction)
 
     # ----------------------------------------------------------------- queries and changes
+    def gained(self, f: Faction, rival: str, amount: int) -> None:
+        """``f`` gains ``amount`` engagement dice against ``rival``: it may now engage it."""
+        f.engagement[rival] = f.pool(rival) + amount
+        f.gained(rival, list(self.factions))
+
     def living_factions(self) -> list[Faction]:
         return [f for f in self.factions.values() if f.alive]
 
@@ -113,7 +118,7 @@ class EngagementsState(DecisionState):
             if not f.alive:
                 fd["alive"] = False
             fd["faction_dice"] = f.faction_dice
-            pools = {k: v for k, v in f.engagement.items() if v}
+            pools = {k: f.engagement[k] for k in self.factions if f.engagement.get(k)}  # file order
             if pools:
                 fd["engagement"] = pools
             if f.mercenary is not None:
@@ -122,6 +127,8 @@ class EngagementsState(DecisionState):
                 fd["renown"] = f.renown
             if f.exposed_since is not None:
                 fd["exposed_since"] = f.exposed_since
+            if f.may_engage != self.default_may_engage(f):
+                fd["may_engage"] = list(f.may_engage)
             fd["pillars"] = [self.pillars[p].to_dict() for p in f.pillars]
             d["factions"].append(fd)
         d["next_pillar"] = self.next_pillar
@@ -163,10 +170,18 @@ class EngagementsState(DecisionState):
                            int(pd.get("wounds", 0)), tuple(pd.get("boons", ())))
                 s.pillars[p.id] = p
                 f.pillars.append(p.id)
+        for fd in d["factions"]:
+            f = s.factions[fd["id"]]
+            f.may_engage = list(fd["may_engage"]) if "may_engage" in fd else s.default_may_engage(f)
         s.read_rng(d)
         if "in_progress" in d:
             s.read_in_progress(d["in_progress"])
         return s
+
+    def default_may_engage(self, f: Faction) -> list[str]:
+        """Rivals a faction may engage when the file does not say: those it holds engagement
+        dice against (a scenario's starting pools count as gained)."""
+        return [r for r in self.factions if f.pool(r) > 0]
 
 
 class EngagementsView(View):

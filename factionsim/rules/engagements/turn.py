@@ -8,8 +8,10 @@ second...). In its turn a faction:
 2. spends (``spend`` phase, any number of decisions, then ``done``): ``convert N -> rival`` (1-3
    faction dice into engagement dice against that rival), ``build cC dD`` (a new pillar, cost
    C + D), ``raise P competence|defense`` (the new level in dice), ``heal P`` (one wound circle);
-   ``engage R`` (once per turn, when it holds engagement dice against R; see ``engagement.py``);
-3. ends its turn: with no pillar left it collapses.
+   ``engage R`` (when it gained engagement dice against R since it last engaged R; see
+   ``engagement.py``), ``commission M -> R for N`` (pay a mercenary to engage R);
+3. ends its turn: every faction left with no pillar at the end of a turn collapses (its core
+   was exposed in that turn and nothing was rebuilt).
 
 A decision point with exactly one legal action is applied automatically (:func:`settle`).
 """
@@ -19,11 +21,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from factionsim.core.ending import game_end
 from factionsim.core.engine import stop_or_force
 from factionsim.core.game import Action, Event
 
 from . import engagement
-from .actions import Build, Convert, Done, Engage, Heal, Raise
+from .actions import Build, Commission, Convert, Done, Engage, Heal, Raise
 from .model import MAX_COMPETENCE, MAX_DEFENSE, MAX_ENGAGEMENT_DRAW, Faction
 
 if TYPE_CHECKING:
@@ -77,7 +80,7 @@ def _start_round(state: EngagementsState, events: list[Event]) -> None:
 
 def _begin_faction_turn(state: EngagementsState, events: list[Event]) -> None:
     f = acting(state)
-    state.ctx = {"engaged": 0, "deferred": []}
+    state.ctx = {"engaged": 0, "deferred": [], "commissioned": []}
     if not f.alive:
         state.phase = FACTION_END
         return
@@ -91,9 +94,12 @@ def _begin_faction_turn(state: EngagementsState, events: list[Event]) -> None:
 
 
 def _end_faction_turn(state: EngagementsState, events: list[Event]) -> None:
-    f = acting(state)
-    if f.alive and not f.pillars:
-        collapse(state, f, events)
+    # "A faction with no pillars left has its core exposed; at the end of that turn it collapses
+    # unless it rebuilds a pillar" [other_systems.md]: "that turn" is the one in which its last
+    # pillar fell, whoever's turn it was (only its own turn lets it rebuild)
+    for f in state.factions.values():
+        if f.alive and not f.pillars:
+            collapse(state, f, events)
     state.order_index += 1
     state.ctx = {}
     if state.order_index < len(state.order):
@@ -108,13 +114,16 @@ def _end_faction_turn(state: EngagementsState, events: list[Event]) -> None:
               "score": round(s, 2)}
         for (fid, x), s in zip(state.factions.items(), state.scores().values(), strict=True)
         if x.alive}}))
+    if state.is_over():
+        events.append(game_end(state))
 
 
 def collapse(state: EngagementsState, f: Faction, events: list[Event]) -> None:
-    """A faction that ends its own turn with no pillar collapses: its resources are lost."""
+    """A faction that ends a turn with no pillar collapses: its resources are lost."""
     f.alive = False
     f.faction_dice = 0
     f.engagement = {}
+    f.may_engage = []
     events.append(Event(state.current_turn, "collapse", f.id, {}))
 
 
@@ -136,10 +145,29 @@ def raise_cost(level_now: int) -> int:
 
 
 def can_engage(state: EngagementsState, f: Faction, rival: str) -> bool:
+    """"A faction has the option of engaging another whenever it gains engagement dice against
+    that faction" [text]: it holds engagement dice against ``rival`` gained since it last engaged
+    it (a scenario's starting pools count as gained); no limit per turn unless the scenario sets
+    ``engagements_per_turn``."""
     r = state.factions[rival]
+    limit = state.settings.engagements_per_turn
     return (r.alive and bool(r.pillars) and bool(f.pillars) and f.pool(rival) > 0
-            and state.ctx.get("engaged", 0) < state.settings.engagements_per_turn
+            and rival in f.may_engage
+            and (limit is None or state.ctx.get("engaged", 0) < limit)
             and rival not in state.ctx.get("deferred", ()))
+
+
+def commissions(state: EngagementsState, f: Faction) -> Iterator[Commission]:
+    """Mercenaries ``f`` can pay to engage a rival (each at most once per turn): alive, with
+    pillars, for their price in faction dice."""
+    rivals = [r.id for r in state.living_factions() if r.pillars]
+    for m in state.living_factions():
+        if m.mercenary is None or m.id == f.id or not m.pillars or f.faction_dice < m.mercenary \
+                or m.id in state.ctx.get("commissioned", ()):
+            continue
+        for r in rivals:
+            if r not in (m.id, f.id):
+                yield Commission(m.id, r, m.mercenary)
 
 
 def _spend_options(state: EngagementsState) -> Iterator[Action]:
@@ -149,6 +177,7 @@ def _spend_options(state: EngagementsState) -> Iterator[Action]:
     for rival in rivals:
         if can_engage(state, f, rival):
             yield Engage(rival)
+    yield from commissions(state, f)
     for rival in rivals:
         for n in range(1, min(MAX_ENGAGEMENT_DRAW, f.faction_dice) + 1):
             yield Convert(n, rival)
@@ -181,7 +210,7 @@ def apply(state: EngagementsState, action: Action, events: list[Event]) -> None:
         state.phase = FACTION_END
     elif isinstance(action, Convert):
         f.faction_dice -= action.amount
-        f.engagement[action.rival] = f.pool(action.rival) + action.amount
+        state.gained(f, action.rival, action.amount)
         events.append(Event(t, "convert", f.id, {"amount": action.amount, "rival": action.rival,
                                                  "pool": f.pool(action.rival),
                                                  "faction_dice": f.faction_dice}))
@@ -216,7 +245,15 @@ def apply(state: EngagementsState, action: Action, events: list[Event]) -> None:
             state.ctx["engaged"] -= 1
             events.append(Event(t, "deferred", f.id, {"defender": action.rival}))
             return
+        f.may_engage.remove(action.rival)
         events.append(Event(t, "engage", f.id, {"defender": action.rival,
                                                 "pool": f.pool(action.rival)}))
         state.phase = ENGAGE
         engagement.start(state, f.id, action.rival)
+    elif isinstance(action, Commission):
+        state.ctx.setdefault("commissioned", []).append(action.faction)
+        events.append(Event(t, "commission", f.id, {"mercenary": action.faction,
+                                                    "defender": action.rival,
+                                                    "price": action.price}))
+        state.phase = ENGAGE
+        engagement.commission(state, f.id, action.faction, action.rival, action.price)

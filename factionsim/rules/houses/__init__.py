@@ -3,16 +3,16 @@
 Modules: ``model`` (Houses, assets, the scenario's rules), ``dice`` (pools, effect dice, steps),
 ``actions`` (decisions with a text form), ``turn`` (the season as decision points), ``outcomes``
 (what a roll does), ``state`` (the engine contract), ``validate`` (scenario files), ``prose`` and
-``present`` (chronicle and reports).
+``present`` (chronicle and reports), ``forecast`` (what ``factionsim forecast`` counts).
 """
 
 from __future__ import annotations
 
 from factionsim.core.game import Agent
 from factionsim.core.ruleset import AgentSpec, RulesetInfo
-from factionsim.rules import IDLE, MANUAL, RANDOM
+from factionsim.rules import IDLE, MANUAL, POLICY, RANDOM, TRAINED
 
-from . import behaviour, present, prose, validate
+from . import behaviour, forecast, present, prose, validate
 from .state import HousesState
 
 
@@ -33,5 +33,6 @@ RULESET = RulesetInfo(
     validate=validate.validate, faction_field="houses", prose=prose.PROSE,
     present=present.PRESENTATION, default_campaign="banteave_succession.yaml",
     agents=(RANDOM, IDLE, AgentSpec("heuristic", "plays by simple rules of thumb, explains each decision",
-                                    _heuristic), MANUAL),
-    codec=_codec, docs="docs/ruleset-houses.md", behaviour=behaviour.BEHAVIOUR)
+                                    _heuristic), MANUAL, POLICY, TRAINED),
+    codec=_codec, docs="docs/ruleset-houses.md",
+    forecasting=forecast.FORECASTING, behaviour=behaviour.BEHAVIOUR)

@@ -116,6 +116,24 @@ class Keep(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class InflictBoth(Action):
+    """The winner of Attack a Faction spends a Plot Point for a second effect die: the effect
+    lands as Stress and the second die as Trauma ("Stress and/or Trauma")."""
+
+    def __str__(self) -> str:
+        return "plot point both"
+
+
+@dataclass(frozen=True, slots=True)
+class Oppose(Action):
+    """A rival opposes the asset being created: it rolls its own pool instead of the GM's
+    difficulty ("The GM sets the difficulty if no one is opposing you")."""
+
+    def __str__(self) -> str:
+        return "oppose"
+
+
+@dataclass(frozen=True, slots=True)
 class Sacrifice(Action):
     """Offer a Skill (d6 or more) or an Asset to absorb incoming Stress or Trauma."""
 
@@ -162,6 +180,8 @@ _PATTERNS: list[tuple[re.Pattern[str], type[Action], tuple]] = [
     (re.compile(r"^commit (\S+)$"), Commit, (str,)),
     (re.compile(r"^roll$"), RollPool, ()),
     (re.compile(r"^plot point$"), SpendPlotPoint, ()),
+    (re.compile(r"^plot point both$"), InflictBoth, ()),
+    (re.compile(r"^oppose$"), Oppose, ()),
     (re.compile(r"^keep$"), Keep, ()),
     (re.compile(r"^sacrifice (\S+)$"), Sacrifice, (str,)),
     (re.compile(r"^accept$"), Accept, ()),

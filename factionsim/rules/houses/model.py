@@ -28,7 +28,8 @@ DEFAULT_RULES: dict[str, Any] = {
     "plot_points_per_season": 1,  # [ours]
     "plot_point_cap": 5,          # [ours]
     "advances_per_season": 1,     # [ours] one "session" per season
-    "max_committed_assets": 2,    # [ours]
+    "max_committed_assets": None,  # no limit [text: none is given]; a scenario may set one
+    "create_asset_opposed": True,  # [text] a rival may oppose an asset being created
     "seize_at": 6,                # [text] a Holding at d6 may be seized
     "created_asset_names": [
         "Hired Blades", "Spy Network", "Grain Convoy", "Loyal Bannermen", "Court Favour",

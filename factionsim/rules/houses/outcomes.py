@@ -71,6 +71,31 @@ def new_asset(state: HousesState, owner: str, name: str, kind: str, die: int, du
 
 
 # ------------------------------------------------------------------ outcomes
+#: The smallest asset: "An Asset reduced below d6 is permanently lost" [text].
+MIN_ASSET = 6
+#: Dice an opposition adds for the *roller's* own troubles (not part of the difficulty set).
+_HINDRANCE_LABELS = ("stress:", "trauma:", "complication:")
+
+
+def difficulty_cap(opposition: dict[str, Any]) -> int:
+    """The largest die a created asset may have: "The value of the asset cannot exceed the
+    difficulty" [text], read as the largest die of the difficulty set by the GM (2d8 -> d8) or
+    rolled by the opposing House, leaving out the dice added for the creator's own Stress,
+    Trauma and Complications (a hurt House does not create bigger assets)."""
+    labels = opposition.get("labels") or ["difficulty"] * len(opposition["dice"])
+    own = [d for d, lab in zip(opposition["dice"], labels, strict=True)
+           if not lab.startswith(_HINDRANCE_LABELS)]
+    return max(own, default=4)
+
+
+def extra_effect(roll: dict[str, Any]) -> int:
+    """A second effect die of ``roll`` (Cortex Prime: a Plot Point buys one more effect die): the
+    largest usable die outside the total after the effect die, 0 when there is none."""
+    rest = sorted((d for i, (d, v) in enumerate(zip(roll["dice"], roll["values"], strict=True))
+                   if v > 1 and i not in roll["kept"]), reverse=True)
+    return rest[1] if len(rest) > 1 else 0
+
+
 def resolve(state: HousesState, events: list[Event]) -> None:
     """Apply the outcome of the action in ``state.ctx`` (rolls done). May set ``ctx["ask"]``
     (a Plot Point question) or ``ctx["harm"]`` (incoming Stress for ``turn.py`` to settle)."""
@@ -87,14 +112,18 @@ def resolve(state: HousesState, events: list[Event]) -> None:
     kind = ctx["kind"]
     if kind == "create-asset":
         if success:
-            cap = max(opp["dice"])
-            die = max(6, min(act["effect"], cap))
+            cap = difficulty_cap(opp)
+            die = min(act["effect"], cap)
+            if die < MIN_ASSET:  # "An Asset reduced below d6 is permanently lost" [text]
+                events.append(log(state, "asset-too-small", actor.id, effect=act["effect"],
+                                  cap=cap))
+                return
             names = state.rules["created_asset_names"]
             name = names[state.next_asset % len(names)]
             a = new_asset(state, actor.id, name, "asset", die, "fleeting", state.current_turn)
             ctx["asset"] = a.id
             events.append(log(state, "asset-created", actor.id, asset=a.id, name=name, die=die,
-                              effect=act["effect"], cap=cap))
+                              effect=act["effect"], cap=cap, opposed_by=opp["house"]))
             if actor.plot_points > 0:
                 ctx["ask"] = "solidify"
     elif kind == "create-complication":
@@ -107,7 +136,7 @@ def resolve(state: HousesState, events: list[Event]) -> None:
         winner, loser = (actor, target) if success else (target, actor)
         roll = act if success else opp
         ctx["harm"] = {"to": loser.id, "by": winner.id, "effect": roll["effect"], "kind": "stress",
-                       "allowed": None}
+                       "allowed": None, "extra": extra_effect(roll)}
     elif kind == "attack-trait":
         assert target is not None
         if success:

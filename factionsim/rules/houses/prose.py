@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from factionsim.core.ending import game_end_text
 from factionsim.core.game import Event
 from factionsim.core.names import Names
 
@@ -73,6 +74,35 @@ def trait_name(trait: str | None, n: Names, owner: str | None = None) -> str:
     return trait.replace("-", " ").title()
 
 
+def plural(k: int, word: str, many: str | None = None) -> str:
+    """``1 asset``, ``2 assets``; ``plural(2, "complication")``."""
+    return f"{k} {word if k == 1 else (many or word + 's')}"
+
+
+def its(trait: str | None, n: Names) -> tuple[str, bool]:
+    """The subject of a sentence about one of a House's own traits and whether it is plural:
+    ``("Its Stress", False)``, ``("The setbacks of its hitches", True)``."""
+    name = trait_name(trait, n)
+    if name.startswith("the "):
+        return name[0].upper() + name[1:], name.startswith("the setbacks")
+    return f"Its {name}", False
+
+
+def _recovered(e: Event, n: Names) -> str:
+    d = e.data
+    subject, many = its(d["what"], n)
+    return (f"{subject} {'ease' if many else 'eases'} {die(d['before'])} -> {die(d['after'])} "
+            f"(effect {die(d['effect'])}).")
+
+
+def _created(e: Event, n: Names) -> str:
+    d = e.data
+    against = (f"{n.faction(d['opposed_by'])}'s largest die" if d.get("opposed_by")
+               else "the difficulty's largest die")
+    return (f"Creates the asset {d['name']} at {die(d['die'])} (effect {die(d['effect'])}, no "
+            f"larger than {against}, d{d['cap']}); fleeting unless solidified.")
+
+
 def _test(e: Event, n: Names) -> str:
     d = e.data
     verb = KIND_VERB.get(d["action"], d["action"]).format(
@@ -97,7 +127,7 @@ def _action(e: Event, n: Names) -> str:
             "recover-complication": "recover from a complication"}.get(d["action"], d["action"])
     target = f" of {n.faction(d['target'])}" if d["action"] in ("attack-trait", "seize") else (
         f" {n.faction(d['target'])}" if d["action"] == "attack-house" else (
-            f" for {n.faction(d['target'])}" if d.get("target") else ""))
+            f" on {n.faction(d['target'])}" if d.get("target") else ""))
     return ("Free recovery: " if d.get("free") else "Chooses to ") + what + target + "."
 
 
@@ -118,6 +148,8 @@ def _plot(e: Event, n: Names) -> str:
         "solidify": f"spends a Plot Point to keep {trait_name(d.get('asset'), n)} for the season",
         "lasting": f"spends a Plot Point so its complication on {n.faction(d.get('target'))} lasts",
         "trauma": f"spends a Plot Point to inflict Trauma, not Stress, on {n.faction(d.get('target'))}",
+        "both": (f"spends a Plot Point for a second effect die: {n.faction(d.get('target'))} takes "
+                 f"Stress and also Trauma at {die(d.get('extra', 0))}"),
     }[d["use"]]
     return f"{use[0].upper()}{use[1:]} ({d['left']} left)."
 
@@ -149,9 +181,11 @@ PROSE: dict[str, Callable[[Event, Names], str]] = {
     "action": _action,
     "test": _test,
     "plot-point": _plot,
-    "asset-created": lambda e, n: (
-        f"Creates the asset {e.data['name']} at {die(e.data['die'])} (effect {die(e.data['effect'])}, "
-        f"no larger than the difficulty's d{e.data['cap']}); fleeting unless solidified."),
+    "oppose": lambda e, n: f"Opposes the asset {n.faction(e.data['actor'])} is creating.",
+    "asset-created": _created,
+    "asset-too-small": lambda e, n: (
+        f"The effect die is only {die(min(e.data['effect'], e.data['cap']))}: too small for an "
+        "asset, which needs at least a d6."),
     "asset-lost": lambda e, n: {
         "spent": f"{e.data['name']} ({die(e.data['die'])}) is spent: a fleeting asset serves one roll.",
     }.get(e.data["reason"], f"Loses {e.data['name']} for good (stepped below d6, {e.data['reason']})."),
@@ -168,9 +202,7 @@ PROSE: dict[str, Callable[[Event, Names], str]] = {
     "permanent-loss": lambda e, n: (
         f"Failing by 5 or more, the damage to its {trait_name(e.data['trait'], n)} becomes permanent: "
         f"{die(e.data['full'])} is now {die(e.data['die'])} for good."),
-    "recovered": lambda e, n: (
-        f"Its {trait_name(e.data['what'], n)} eases {die(e.data['before'])} -> {die(e.data['after'])} "
-        f"(effect {die(e.data['effect'])})."),
+    "recovered": _recovered,
     "harm": lambda e, n: (f"{n.faction(e.data['by'])} inflicts {e.data['harm'].title()} at "
                           f"{die(e.data['effect'])} on {n.faction(e.faction)}."),
     "sacrifice": lambda e, n: (
@@ -187,8 +219,9 @@ PROSE: dict[str, Callable[[Event, Names], str]] = {
     "hitch": lambda e, n: (f"{e.data['hitches']} hitch{'es' if e.data['hitches'] > 1 else ''} "
                            "on a failed roll."),
     "expired": lambda e, n: (
-        f"The season ends: {len(e.data['assets'])} fleeting or season-long asset(s) and "
-        f"{e.data['complications']} complication(s) fade."),
+        f"The season ends: {plural(len(e.data['assets']), 'fleeting or season-long asset')} and "
+        f"{plural(e.data['complications'], 'complication')} fade."),
     "advance": _advance,
     "turn-end": lambda e, n: "The season ends.",
+    "game-end": game_end_text,
 }

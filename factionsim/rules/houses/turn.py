@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
+from factionsim.core.ending import game_end
 from factionsim.core.engine import stop_or_force
 from factionsim.core.game import Action, Event, IllegalActionError
 
@@ -33,7 +34,9 @@ from .actions import (
     ChooseAction,
     Commit,
     Done,
+    InflictBoth,
     Keep,
+    Oppose,
     PickAttribute,
     PickDistinction,
     PickSkill,
@@ -64,8 +67,9 @@ LASTING = "lasting"      # a Plot Point to make a complication last until recove
 HARM = "harm"            # the winner: a Plot Point to inflict Trauma instead of Stress
 SACRIFICE = "sacrifice"  # the loser: sacrifice Skills and Assets
 ADVANCE = "advance"
+OPPOSE = "oppose"        # a rival: oppose an asset being created, or let the GM set the difficulty
 PHASES = (TURN_START, ACTION, TARGET, TRAIT, DISTINCTION, ATTRIBUTE, SKILL, COMMIT, PLOT,
-          SOLIDIFY, LASTING, HARM, SACRIFICE, ADVANCE)
+          SOLIDIFY, LASTING, HARM, SACRIFICE, ADVANCE, OPPOSE)
 
 OPPOSED = ("create-complication", "attack-house", "attack-trait", "seize")
 ATTACKS = ("attack-house", "attack-trait", "seize")
@@ -168,6 +172,8 @@ def _end_season(state: HousesState, events: list[Event]) -> None:
     state.actor = None
     state.order, state.order_index, state.round, state.ctx = [], 0, 0, {}
     events.append(Event(state.turn, "turn-end", None, {"factions": state.faction_summary()}))
+    if state.is_over():
+        events.append(game_end(state))
 
 
 def _enter(state: HousesState, phase: str, actor: str) -> None:
@@ -273,7 +279,8 @@ def _skill_options(state: HousesState) -> Iterator[Action]:
 
 def _commit_options(state: HousesState) -> Iterator[Action]:
     pool = state.ctx["pool"]
-    if len(pool["committed"]) < state.rules["max_committed_assets"]:
+    cap = state.rules["max_committed_assets"]  # None: as many as the House has (the text)
+    if cap is None or len(pool["committed"]) < cap:
         for aid in state.asset_ids(state.actor):
             if aid not in pool["committed"]:
                 yield Commit(aid)
@@ -282,6 +289,18 @@ def _commit_options(state: HousesState) -> Iterator[Action]:
 
 def _plot_options(state: HousesState) -> Iterator[Action]:
     yield SpendPlotPoint()
+    yield Keep()
+
+
+def _harm_options(state: HousesState) -> Iterator[Action]:
+    yield SpendPlotPoint()
+    if state.ctx["harm"].get("extra"):
+        yield InflictBoth()
+    yield Keep()
+
+
+def _oppose_options(state: HousesState) -> Iterator[Action]:
+    yield Oppose()
     yield Keep()
 
 
@@ -332,7 +351,8 @@ _GENERATORS: dict[str, Callable[[HousesState], Iterator[Action]]] = {
     ACTION: _action_options, TARGET: _target_options, TRAIT: _trait_options,
     DISTINCTION: _distinction_options, ATTRIBUTE: _attribute_options, SKILL: _skill_options,
     COMMIT: _commit_options, PLOT: _plot_options, SOLIDIFY: _plot_options,
-    LASTING: _plot_options, HARM: _plot_options, SACRIFICE: _sacrifice_options,
+    LASTING: _plot_options, HARM: _harm_options, SACRIFICE: _sacrifice_options,
+    OPPOSE: _oppose_options,
     ADVANCE: _advance_phase_options,
 }
 
@@ -381,6 +401,41 @@ def _begin(state: HousesState, events: list[Event]) -> None:
     events.append(log(state, "action", ctx["actor"], action=ctx["kind"], target=ctx.get("target"),
                       trait=ctx.get("trait"), free=ctx.get("free", False)))
     ctx["rolls"] = {}
+    if ctx["kind"] == "create-asset" and state.rules["create_asset_opposed"]:
+        ctx["asking"] = [hid for hid in _after_in_order(state, ctx["actor"])
+                         if state.houses[hid].alive]
+        if _ask_opposer(state):
+            return
+    _start_pool(state, ctx["actor"], "actor")
+
+
+def _after_in_order(state: HousesState, hid: str) -> list[str]:
+    """The other Houses in initiative order, starting with the one after ``hid``."""
+    order = state.order if hid in state.order else list(state.houses)
+    i = order.index(hid)
+    return order[i + 1:] + order[:i]
+
+
+def _ask_opposer(state: HousesState) -> bool:
+    """Ask the next rival whether it opposes the asset being created; False when none is left."""
+    asking = state.ctx["asking"]
+    if not asking:
+        state.ctx.pop("asking")
+        return False
+    _enter(state, OPPOSE, asking[0])
+    return True
+
+
+def _oppose(state: HousesState, action: Action, events: list[Event]) -> None:
+    """A rival opposes the asset (it becomes the contest's defender) or lets it pass."""
+    ctx = state.ctx
+    hid = ctx["asking"].pop(0)
+    if isinstance(action, Oppose):
+        ctx.pop("asking")
+        ctx["target"] = hid
+        events.append(log(state, "oppose", hid, actor=ctx["actor"]))
+    elif _ask_opposer(state):
+        return
     _start_pool(state, ctx["actor"], "actor")
 
 
@@ -430,7 +485,7 @@ def _roll(state: HousesState, action: RollPool, events: list[Event]) -> None:
         ctx["committed"] = list(pool["committed"])
     opponent = state.houses.get(ctx.get("target") or "") if pool["role"] == "actor" \
         else state.houses[ctx["actor"]]
-    if kind in OPPOSED and opponent is not None:
+    if opposed(ctx) and opponent is not None:
         for label, die in _hindrance_labels(opponent):
             _add(state, label, die)
     if "stalwart" in h.sfx and pool["role"] == "defender":
@@ -441,10 +496,9 @@ def _roll(state: HousesState, action: RollPool, events: list[Event]) -> None:
     if "ruthless" in h.sfx and pool["role"] == "actor" and kind in ATTACKS:
         r.effect = min(12, dice.step_up(r.effect) or 12)
         r.labels = [*r.labels, "sfx:ruthless"]
-    for aid in pool["committed"]:  # a fleeting asset serves one roll
-        a = state.assets.get(aid)
-        if a is not None and a.duration == "fleeting":
-            outcomes.lose_asset(state, a, "spent", events)
+    # a fleeting asset serves one roll: it is spent when the action is over (see _spend_fleeting)
+    ctx.setdefault("fleeting", []).extend(
+        aid for aid in pool["committed"] if state.assets[aid].duration == "fleeting")
     if pool["hinder"]:
         h.plot_points = min(state.rules["plot_point_cap"], h.plot_points + 1)
         events.append(log(state, "plot-point", h.id, use="hinder", gained=1, left=h.plot_points))
@@ -497,27 +551,58 @@ def _plot(state: HousesState, action: Action, events: list[Event]) -> None:
         ctx.pop("ask", None)
         _after_resolve(state, events)
     elif state.phase == HARM:
+        harm = ctx["harm"]
         if isinstance(action, SpendPlotPoint):
             h.plot_points -= 1
-            ctx["harm"]["kind"] = "trauma"
-            events.append(log(state, "plot-point", h.id, use="trauma", target=ctx["harm"]["to"],
+            harm["kind"] = "trauma"
+            events.append(log(state, "plot-point", h.id, use="trauma", target=harm["to"],
                               left=h.plot_points))
+        elif isinstance(action, InflictBoth):
+            h.plot_points -= 1
+            ctx["harm_next"] = {**harm, "kind": "trauma", "effect": harm["extra"]}
+            events.append(log(state, "plot-point", h.id, use="both", target=harm["to"],
+                              extra=harm["extra"], left=h.plot_points))
         _offer_sacrifice(state, events)
+
+
+def opposed(ctx: dict) -> bool:
+    """Does a rival House roll against this action (a contest) rather than the GM's difficulty?
+    The opposed actions, and Create an Asset when a rival chose to oppose it."""
+    return ctx["kind"] in OPPOSED or (ctx["kind"] == "create-asset" and bool(ctx.get("target")))
+
+
+def unopposed_hindrance(actor: House, ctx: dict) -> list[tuple[str, int]]:
+    """What an unopposed roll meets besides the GM's difficulty (2d8), action by action:
+
+    - Repair: "2d8 plus any relevant Complications, Stress or Trauma" [text]: all of them;
+    - Recover Stress or Trauma: "2d8 + the Stress or Trauma you're attempting to recover from"
+      [text]: that one only;
+    - Recover from a Complication: "roll against the Complication at standard difficulty" [text]:
+      2d8 + that Complication only;
+    - Create an Asset: the House's Stress, Trauma and largest Complication [ours: what hinders a
+      House hinders its every roll; the GM "sets the difficulty"].
+    """
+    kind = ctx["kind"]
+    if kind == "recover":
+        return [(f"{ctx['trait']}:{actor.id}", getattr(actor, ctx["trait"]))]
+    if kind == "recover-complication":
+        source = ctx["trait"].split(":", 1)[1]
+        comp = next(c for c in actor.complications if c["from"] == source)
+        return [(f"complication:{actor.id}:{source}", comp["die"])]
+    if kind == "repair":
+        out = [(f"{w}:{actor.id}", getattr(actor, w)) for w in ("stress", "trauma") if getattr(actor, w)]
+        return out + [(f"complication:{actor.id}:{c['from']}", c["die"]) for c in actor.complications]
+    return _hindrance_labels(actor)
 
 
 def _pool_done(state: HousesState, events: list[Event]) -> None:
     ctx = state.ctx
     if ctx["pool"]["role"] == "actor":
-        if ctx["kind"] in OPPOSED:
+        if opposed(ctx):
             _start_pool(state, ctx["target"], "defender")
             return
         actor = state.houses[ctx["actor"]]
-        hind = _hindrance_labels(actor)
-        if ctx["kind"] == "recover-complication":  # the complication itself, not the largest
-            source = ctx["trait"].split(":", 1)[1]
-            comp = next(c for c in actor.complications if c["from"] == source)
-            hind = [x for x in hind if not x[0].startswith("complication:")]
-            hind.append((f"complication:{actor.id}:{source}", comp["die"]))
+        hind = unopposed_hindrance(actor, ctx)
         diff = list(state.rules["difficulty"])
         labels = ["difficulty"] * len(diff) + [x[0] for x in hind]
         r = dice.roll(state.rng, diff + [x[1] for x in hind], hitches_count=True, labels=labels)
@@ -558,12 +643,18 @@ def _offer_sacrifice(state: HousesState, events: list[Event]) -> None:
 def _sacrifice(state: HousesState, action: Sacrifice, events: list[Event]) -> None:
     outcomes.sacrifice(state, _me(state), action.trait, events)
     if state.ctx["harm"]["effect"] <= 0:
-        outcomes.apply_harm(state, events)
-        _hitches(state, events)
+        _accept(state, action, events)
 
 
-def _accept(state: HousesState, action: Accept, events: list[Event]) -> None:
+def _accept(state: HousesState, action: Action, events: list[Event]) -> None:
+    """What is left of the effect lands; then the second effect die of "Stress and Trauma", if
+    the winner bought one, comes in (it may be absorbed in turn)."""
     outcomes.apply_harm(state, events)
+    nxt = state.ctx.pop("harm_next", None)
+    if nxt is not None and state.houses[nxt["to"]].alive:
+        state.ctx["harm"] = nxt
+        _offer_sacrifice(state, events)
+        return
     _hitches(state, events)
 
 
@@ -580,8 +671,20 @@ def _hitches(state: HousesState, events: list[Event]) -> None:
     opp = ctx["rolls"]["opposition"]
     if opp["house"] is not None and success:
         outcomes.hitch_complications(state, state.houses[opp["house"]], opp["hitches"], events)
+    _spend_fleeting(state, events)
     state.phase = ACTION
     _finish_action(state)
+
+
+def _spend_fleeting(state: HousesState, events: list[Event]) -> None:
+    """Fleeting assets committed to this action's pools are spent now that it is over (a
+    fleeting asset serves one roll); one already lost or stepped away is simply gone. Spending
+    them only here keeps them in play while the action is resolved (an attack on the asset
+    itself, its own repair, a sacrifice)."""
+    for aid in state.ctx.get("fleeting", ()):
+        a = state.assets.get(aid)
+        if a is not None:
+            outcomes.lose_asset(state, a, "spent", events)
 
 
 def _advance(state: HousesState, action: Advance, events: list[Event]) -> None:
@@ -632,3 +735,6 @@ _HANDLERS: dict[tuple[str, type], Callable[[HousesState, Action, list[Event]], N
 for _phase in (PLOT, SOLIDIFY, LASTING, HARM):
     _HANDLERS[(_phase, SpendPlotPoint)] = _plot
     _HANDLERS[(_phase, Keep)] = _plot
+_HANDLERS[(HARM, InflictBoth)] = _plot
+_HANDLERS[(OPPOSE, Oppose)] = _oppose
+_HANDLERS[(OPPOSE, Keep)] = _oppose

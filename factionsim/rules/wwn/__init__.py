@@ -5,16 +5,17 @@ Modules: ``data`` (asset stat lines, from ``assets.yaml``), ``model`` (factions,
 (decisions asked half-way through a rule), ``checks``, ``combat``, ``movement``, ``economy``,
 ``goals``, ``tags``, ``abilities`` (the hook points asset abilities use) and ``ability/`` (the
 abilities), ``validate`` (campaign files), ``schema`` (their JSON Schema), ``generate``
-(``factionsim new``), ``prose`` and ``present`` (chronicle and reports).
+(``factionsim new``), ``prose`` and ``present`` (chronicle and reports), ``forecast`` and
+``odds`` (what ``factionsim forecast`` counts, and the odds of one attack).
 """
 
 from __future__ import annotations
 
 from factionsim.core.game import Agent
 from factionsim.core.ruleset import AgentSpec, RulesetInfo, agent_options_schema
-from factionsim.rules import IDLE, MANUAL, RANDOM
+from factionsim.rules import IDLE, MANUAL, POLICY, RANDOM, TRAINED
 
-from . import behaviour, present, prose, schema, validate
+from . import behaviour, forecast, present, prose, schema, validate
 from .state import WwnState
 
 
@@ -28,12 +29,6 @@ def _planner() -> type[Agent]:
     from factionsim.agents.planner import PlannerAgent
 
     return PlannerAgent
-
-
-def _policy() -> type[Agent]:
-    from factionsim.agents.policy import PolicyAgent
-
-    return PolicyAgent
 
 
 def _codec() -> type:
@@ -54,8 +49,6 @@ RULESET = RulesetInfo(
     agents=(RANDOM, IDLE,
             AgentSpec("heuristic", "goal-driven, explains each decision", _heuristic),
             AgentSpec("planner", "looks ahead with the rules as its forward model", _planner),
-            MANUAL,
-            AgentSpec("policy", "a trained MaskablePPO model (the rl extra)", _policy,
-                      argument="path")),
+            MANUAL, POLICY, TRAINED),
     codec=_codec, schema=_schema, docs="docs/rules-wwn.md",
-    behaviour=behaviour.BEHAVIOUR)
+    forecasting=forecast.FORECASTING, behaviour=behaviour.BEHAVIOUR)

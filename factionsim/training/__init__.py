@@ -1,0 +1,38 @@
+"""Training policies (needs the ``rl`` extra: torch, stable-baselines3, sb3-contrib).
+
+- :class:`Args` (:mod:`.args`): a run's options, one ``--option`` each; importing it imports no
+  torch.
+- :func:`run` / :func:`train` / :func:`evaluate_only` / :func:`convert` (:mod:`.ppo`):
+  MaskablePPO against registry opponents, with progress bar, TensorBoard curves, ``eval.json``
+  and the run's record (:mod:`.record`); writes the policy file format of
+  :mod:`factionsim.models` (:mod:`.export`).
+- :mod:`.evaluate`: win rates of a policy against opponents, played with numpy.
+
+``factionsim train`` and ``experiments/train_wwn_ppo.py`` are thin layers over these. Every
+ruleset trains (``Args(ruleset="houses")``): the env is :func:`factionsim.envs.make_env`.
+
+>>> Args().ruleset, Args(ruleset="houses").out_dir()
+('wwn', 'runs/houses_ppo')
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .args import Args, add_arguments, args_from_namespace, command_line
+
+
+def run(args: Args) -> Any:
+    """Convert, evaluate or train, as ``args`` say (imports torch)."""
+    from .ppo import run as run_ppo
+
+    return run_ppo(args)
+
+
+def train(args: Args) -> Any:
+    from .ppo import train as train_ppo
+
+    return train_ppo(args)
+
+
+__all__ = ["Args", "add_arguments", "args_from_namespace", "command_line", "run", "train"]

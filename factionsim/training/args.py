@@ -1,0 +1,114 @@
+"""The options of a training run: one dataclass, one ``--option`` per field (CleanRL style).
+
+Importing this module imports neither torch nor stable-baselines3 (``factionsim --help`` and
+``factionsim train --help`` stay fast).
+
+>>> import argparse
+>>> p = argparse.ArgumentParser(); add_arguments(p)
+>>> a = args_from_namespace(p.parse_args(["--timesteps", "1000", "--opponents", "random",
+...                                       "heuristic", "--progress", "false"]))
+>>> a.timesteps, a.opponents, a.progress, a.out_dir()
+(1000, ['random', 'heuristic'], False, 'runs/wwn_ppo')
+>>> command_line(Args(timesteps=1000))[:6]
+['factionsim', 'train', '--ruleset', 'wwn', '--timesteps', '1000']
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+#: fields that default to "none" (their option takes a text value)
+_OPTIONAL_TEXT = ("campaign", "out", "eval_only", "convert")
+
+
+@dataclass
+class Args:
+    """A training run (or, with ``eval_only`` / ``convert``, an evaluation or a conversion)."""
+
+    ruleset: str = "wwn"  # which rules the env plays (its bundled campaign unless --campaign)
+    campaign: str | None = None  # a campaign file (default: the ruleset's bundled one)
+    timesteps: int = 400_000  # learner decisions
+    opponents: list[str] = field(default_factory=lambda: ["random"])  # one drawn per seat
+    eval_opponents: list[str] = field(default_factory=lambda: ["random", "heuristic"])
+    seed: int = 0
+    n_envs: int = 8
+    vec: str = "dummy"  # or "subproc" (on 2 cores its per-step messages cost more than it saves)
+    out: str | None = None  # run folder (default runs/<ruleset>_ppo)
+    max_turns: int = 30
+    learning_rate: float = 3e-4
+    n_steps: int = 256  # per env between updates (8 x 256 = 2048 a rollout)
+    batch_size: int = 512
+    n_epochs: int = 4
+    gamma: float = 0.995
+    ent_coef: float = 0.01
+    trunk: int = 128  # units of the first layer, shared by policy and value (0: not shared)
+    net_arch: list[int] = field(default_factory=lambda: [128])  # per head, after the trunk
+    eval_every: int = 50_000  # 0: no evaluation during training
+    eval_games: int = 40  # per opponent at each evaluation
+    final_eval_games: int = 100  # per opponent at the end (eval.json "final")
+    torch_threads: int = 2
+    eval_deterministic: bool = False  # sample from the policy (argmax play is much weaker)
+    eval_only: str | None = None  # a policy (.json; a .zip with --trust-model), "trained" or
+    # "random": only evaluate it, eval_games games against each of eval_opponents
+    convert: str | None = None  # a stable-baselines3 zip (needs --trust-model): write it as
+    # OUT/policy.json + policy.npz for the ruleset/campaign, then stop
+    weights_dtype: str = "float32"  # how policy.npz stores the weights (float16: half the size)
+    progress: bool = True  # progress bars (training steps with win rates, evaluation games)
+
+    def out_dir(self) -> str:
+        return self.out or f"runs/{self.ruleset}_ppo"
+
+
+def _default(f: dataclasses.Field) -> Any:
+    return f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def _bool(text: str) -> bool:
+    if text.lower() in ("1", "true", "yes"):
+        return True
+    if text.lower() in ("0", "false", "no"):
+        return False
+    raise argparse.ArgumentTypeError(f"{text!r}: use true or false")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """One ``--option`` per field of :class:`Args` (lists take several values)."""
+    for f in dataclasses.fields(Args):
+        default = _default(f)
+        flag = _flag(f.name)
+        if isinstance(default, list):
+            kind = int if default and isinstance(default[0], int) else str
+            parser.add_argument(flag, dest=f.name, nargs="+", type=kind, default=default)
+        elif f.name in _OPTIONAL_TEXT:
+            parser.add_argument(flag, dest=f.name, default=None)
+        elif isinstance(default, bool):
+            parser.add_argument(flag, dest=f.name, default=default, type=_bool,
+                                help=f"true/false, default {default}")
+        else:
+            parser.add_argument(flag, dest=f.name, type=type(default), default=default,
+                                help=f"default {default}")
+
+
+def args_from_namespace(ns: argparse.Namespace) -> Args:
+    return Args(**{f.name: getattr(ns, f.name) for f in dataclasses.fields(Args)})
+
+
+def command_line(args: Args) -> list[str]:
+    """``factionsim train`` with every option spelled out: runs ``args`` again exactly."""
+    out = ["factionsim", "train"]
+    for f in dataclasses.fields(Args):
+        value = getattr(args, f.name)
+        if value is None:
+            continue
+        if isinstance(value, list):
+            out += [_flag(f.name), *(str(v) for v in value)]
+        else:
+            out += [_flag(f.name), str(value).lower() if isinstance(value, bool) else str(value)]
+    return out
