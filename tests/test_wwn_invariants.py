@@ -147,3 +147,24 @@ def test_saved_mid_turn_continues_exactly(cut):
         assert str(a) == str(b)
         assert [e.to_dict() for e in s.apply(a)] == [e.to_dict() for e in copy.apply(b)]
     assert dump_campaign_text(copy) == dump_campaign_text(s)
+
+
+def test_a_turn_saved_with_purchase_discounts_pending_loads():
+    """A campaign saved mid-turn after Usurers earmarked themselves and a Merchant Prince rolled
+    its discount (``in_progress.ctx.usurers`` / ``prince_discounts``) loads again: the
+    validator knows both fields (it refused them as unknown)."""
+    from wwn_helpers import faction, make_state, play_to
+
+    from factionsim.rules.wwn import turn as T
+    from factionsim.rulesets import build_campaign
+
+    s = make_state([faction("us", wealth=6, assets=[{"type": "usurers", "location": "a"},
+                                                    {"type": "merchant-prince", "location": "a"}]),
+                    faction("them", headquarters="c")])
+    play_to(s, T.ACTION, "us")
+    s.ctx["usurers"] = ["usurers#1"]
+    s.ctx["prince_discounts"] = [{"source": "merchant-prince#2", "faction": "us",
+                                  "location": "a", "amount": 3}]
+    again = build_campaign(s.to_dict(), {}, "saved mid-turn")
+    assert again.ctx["usurers"] == ["usurers#1"]
+    assert again.ctx["prince_discounts"][0]["amount"] == 3
