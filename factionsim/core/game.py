@@ -217,7 +217,9 @@ _KIND_WORDS = {int: "a whole number", float: "a number", str: "text", bool: "tru
 class OptionSpec:
     """One option an agent takes in a campaign file (``agent_options: {name: value}``): its type,
     and the values allowed (``choices``, or a range: ``minimum``/``maximum`` inclusive, ``above``
-    exclusive). An int is accepted where a float is asked."""
+    exclusive). An int is accepted where a float is asked. ``kind=list`` asks for a list whose
+    items are all among ``choices``. ``refers="faction"``: the value names another faction of
+    the campaign (checked where the campaign is known, when it loads)."""
 
     kind: type
     doc: str
@@ -225,9 +227,18 @@ class OptionSpec:
     minimum: float | None = None
     maximum: float | None = None
     above: float | None = None
+    refers: str | None = None
 
     def allowed(self) -> str:
-        """The allowed values in words."""
+        """The allowed values in words.
+
+        >>> OptionSpec(list, "actions to leave out", choices=("attack", "move")).allowed()
+        'a list of: attack, move'
+        """
+        if self.kind is list:
+            return "a list of: " + ", ".join(map(str, self.choices))
+        if self.refers == "faction":
+            return "the id of another faction of the campaign"
         if self.choices:
             return "one of " + ", ".join(map(str, self.choices))
         words = _KIND_WORDS.get(self.kind, self.kind.__name__)
@@ -249,6 +260,10 @@ class OptionSpec:
         'a number above 0 and at most 1'
         """
         bad = f"must be {self.allowed()}, not {value!r}"
+        if self.kind is list:
+            ok = isinstance(value, list) and all(
+                isinstance(v, str | int | float) and v in self.choices for v in value)
+            return None if ok else bad
         if self.choices:
             return None if value in self.choices else bad
         if self.kind is float:
