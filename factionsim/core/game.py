@@ -209,6 +209,16 @@ class View(ABC):
     def to_state(self, rng: np.random.Generator) -> GameState:
         """A playable state built from what this faction knows, its dice drawn from ``rng``."""
 
+    def lookalike(self, rng: np.random.Generator) -> GameState:
+        """Another state this faction cannot tell from the true one: everything it may not see
+        redrawn with ``rng``, everything it may see unchanged (the dice generator included).
+
+        This is the ruleset's declaration of what it hides, in executable form:
+        ``tests/test_contract.py`` checks that :meth:`to_state` and, when the faction is to
+        decide, its legal actions are the same for the true state and a lookalike. The default
+        is a copy: nothing is hidden (a ruleset that hides something overrides this)."""
+        return self.state.copy()
+
 
 _KIND_WORDS = {int: "a whole number", float: "a number", str: "text", bool: "true or false"}
 
