@@ -212,7 +212,8 @@ def play_inspecting(info: RulesetInfo, seed: int, game: int, start: int = 0,
     return count, varied
 
 
-def hunt(info: RulesetInfo, games: int, seed: int, turns: int = TURNS) -> tuple[int, Counter[str], dict[str, int]]:
+def hunt(info: RulesetInfo, games: int, seed: int, turns: int = TURNS
+         ) -> tuple[int, Counter[str], dict[str, int]]:
     """Play ``games`` random games; returns (decisions, problems by kind and place, first game of
     each kind)."""
     problems: Counter[str] = Counter()

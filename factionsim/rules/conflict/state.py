@@ -226,8 +226,9 @@ def _character(cd: dict[str, Any], side: Side, rng: np.random.Generator) -> Char
 
 class ConflictView(View):
     """What one side knows: everything but the plans of enemy characters whose category has not
-    begun yet this round (when it begins, its queue is announced). ``to_state(rng)`` rebuilds a playable state from that knowledge (unknown
-    enemy plans are guessed as ``harm``) with dice from ``rng``."""
+    begun yet this round (when it begins, its queue is announced). ``to_state(rng)`` rebuilds a
+    playable state from that knowledge (unknown enemy plans are guessed as ``harm``) with dice
+    from ``rng``."""
 
     def known_plan(self, cid: str) -> str | None:
         c = self.state.chars[cid]
