@@ -196,15 +196,26 @@ def check_views(state: GameState, choose: np.random.Generator) -> int:
     return varied
 
 
+def check_texts(info: RulesetInfo, state: GameState) -> None:
+    """Every legal action's text is unique, and its ruleset's action table reads it back as
+    the same action (where the ruleset declares one)."""
+    texts = [str(a) for a in state.legal_actions()]
+    assert len(set(texts)) == len(texts), f"two legal actions share a text: {texts}"
+    if info.actions is not None:
+        for action, text in zip(state.legal_actions(), texts, strict=True):
+            assert info.actions.parse(text) == action, (text, action)
+
+
 def play_inspecting(info: RulesetInfo, seed: int, game: int, start: int = 0,
                     count: int = MAX_DECISIONS, turns: int = TURNS) -> tuple[int, int]:
-    """From decision ``start`` of a game, :func:`check_copy` and :func:`check_views` before each
-    of ``count`` decisions. Returns the decisions inspected and the lookalikes that differed."""
+    """From decision ``start`` of a game, :func:`check_texts`, :func:`check_copy` and
+    :func:`check_views` before each of ``count`` decisions. Returns the decisions inspected and the lookalikes that differed."""
     state, choose = skip_to(info, seed, game, start, turns)
     probe = seeded_dice(seed, game, 0x1EA)[1]
     varied = 0
     for n in range(count):
         if state.current_actor() is not None:
+            check_texts(info, state)
             check_copy(state, probe)
             varied += check_views(state, probe)
         if checked_step(state, choose) is None:

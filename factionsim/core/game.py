@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from factionsim.core.actiontext import render
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -47,10 +49,18 @@ class CampaignError(FactionsimError, ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """Base of every ruleset's actions: an immutable value whose ``str`` is its stable text form."""
+    """Base of every ruleset's actions: an immutable value whose ``str`` is its stable text form,
+    written from the class's template ``TEXT`` (:mod:`factionsim.core.actiontext`, which also
+    reads it back) unless the class writes its own ``__str__``."""
 
-    def __str__(self) -> str:  # pragma: no cover - every subclass defines it
-        raise NotImplementedError
+    TEXT: ClassVar[str | tuple[str, ...]] = ()
+
+    def __init_subclass__(cls) -> None:  # (no super(): a slots dataclass is made anew)
+        if "__str__" not in vars(cls):  # its own TEXT, not a parent's writer
+            cls.__str__ = Action.__str__  # type: ignore[method-assign]
+
+    def __str__(self) -> str:
+        return render(self)  # makes the class's writer and installs it as its __str__
 
 
 @dataclass(slots=True)

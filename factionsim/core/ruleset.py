@@ -25,6 +25,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from factionsim.core.actiontext import ActionTable
 from factionsim.core.forecasting import Forecasting
 from factionsim.core.game import Agent, Event, GameState, OptionSpec
 from factionsim.core.names import Names
@@ -117,7 +118,9 @@ class RulesetInfo:
     - ``docs``: the page of the docs that describes it;
     - ``forecasting``: what ``factionsim forecast`` and ``odds`` ask beyond the contract
       (:class:`~factionsim.core.forecasting.Forecasting`), or ``None``: forecasts from the
-      contract alone, no ``odds``.
+      contract alone, no ``odds``;
+    - ``actions``: its action classes and their text forms (:class:`~factionsim.core.actiontext.
+      ActionTable`: reads an action back from its text), or ``None``.
     """
 
     name: str
@@ -133,6 +136,7 @@ class RulesetInfo:
     schema: Callable[[Sequence[str]], dict[str, Any]] | None = None
     docs: str = ""
     forecasting: Forecasting | None = None
+    actions: ActionTable | None = None
 
     def offered_agents(self) -> dict[str, AgentSpec]:
         """Agent name -> :class:`AgentSpec`, in the declared order."""

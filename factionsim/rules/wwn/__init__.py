@@ -15,7 +15,7 @@ from factionsim.core.game import Agent
 from factionsim.core.ruleset import AgentSpec, RulesetInfo
 from factionsim.rules import IDLE, MANUAL, POLICY, RANDOM, TRAINED
 
-from . import forecast, present, prose, schema, validate
+from . import actions, forecast, present, prose, schema, validate
 from .state import WwnState
 
 
@@ -46,4 +46,4 @@ RULESET = RulesetInfo(
             AgentSpec("planner", "looks ahead with the rules as its forward model", _planner),
             MANUAL, POLICY, TRAINED),
     codec=_codec, schema=schema.campaign_schema, docs="docs/rules-wwn.md",
-    forecasting=forecast.FORECASTING)
+    forecasting=forecast.FORECASTING, actions=actions.ACTIONS)
