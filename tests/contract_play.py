@@ -42,6 +42,11 @@ TURNS = 10
 MAX_DECISIONS = 20_000
 
 
+#: ruleset name -> the campaign its games start from, for a ruleset with no bundled campaign
+#: (a test's toy); the others start from their bundled one
+CAMPAIGNS: dict[str, Path] = {}
+
+
 @cache
 def _campaign_data(name: str, path: Path) -> dict[str, Any]:
     return load_campaign(path).to_dict()
@@ -49,7 +54,8 @@ def _campaign_data(name: str, path: Path) -> dict[str, Any]:
 
 def new_game(info: RulesetInfo, seed: int, game: int, turns: int = TURNS) -> GameState:
     """Game ``game`` of master ``seed``: the bundled campaign, reseeded, at most ``turns`` long."""
-    state = info.state_class.from_dict(_campaign_data(info.name, info.default_campaign_path()))
+    path = CAMPAIGNS.get(info.name) or info.default_campaign_path()
+    state = info.state_class.from_dict(_campaign_data(info.name, path))
     reseed(state, seed, game)
     cap = state.turn + turns
     state.max_turns = cap if state.max_turns is None else min(state.max_turns, cap)
@@ -209,7 +215,8 @@ def check_texts(info: RulesetInfo, state: GameState) -> None:
 def play_inspecting(info: RulesetInfo, seed: int, game: int, start: int = 0,
                     count: int = MAX_DECISIONS, turns: int = TURNS) -> tuple[int, int]:
     """From decision ``start`` of a game, :func:`check_texts`, :func:`check_copy` and
-    :func:`check_views` before each of ``count`` decisions. Returns the decisions inspected and the lookalikes that differed."""
+    :func:`check_views` before each of ``count`` decisions. Returns the decisions inspected and
+    the lookalikes that differed."""
     state, choose = skip_to(info, seed, game, start, turns)
     probe = seeded_dice(seed, game, 0x1EA)[1]
     varied = 0
