@@ -12,9 +12,9 @@
    At the start of each category after the first of a pass (``replan`` phase), each side may
    also move characters that planned a later category into this one: plans change "any time",
    only never back to a past category.
-3. Mid-action questions (phase ``act``, ``state.question`` set): a tied check (succeed with a
-   consequence or fail with an opportunity) and, after a failed check, sacrificing a minor Bond
-   level for a reroll.
+3. Mid-action questions (``state.question`` set; the phase stays as it was): a tied check
+   (succeed with a consequence or fail with an opportunity) and, after a failed check,
+   sacrificing a minor Bond level for a reroll.
 
 Each action becomes a short list of *jobs* (plain data, saved with the state): a check, then its
 effect. A decision with exactly one legal action is applied automatically.

@@ -290,11 +290,8 @@ def _objective(ck: Checker, d: dict[str, Any], length: int) -> None:
 
 
 def _in_progress(ck: Checker, ip: dict[str, Any]) -> None:
-    """A question is asked mid-action (phase ``act``) about the check at the head of the jobs."""
-    q = ip.get("question")
-    if q is not None and ip["phase"] != "act":
-        ck.fail(("in_progress", "question"), "a question is asked only mid-action, in the "
-                "phase 'act'", ip["phase"])
+    """A question needs the check it asks about at the head of the jobs."""
+    q = ip.get("question")  # asked during the phase 'act' or 'replan'; the phase stays as it was
     if q is not None:
         jobs = ip.get("jobs", [])
         if not jobs or jobs[0]["job"] != "check" or "result" not in jobs[0] \
