@@ -75,8 +75,7 @@ def checked_step(state: GameState, choose: np.random.Generator) -> tuple[Action,
     if actor is None:
         check_over(state)
         return None
-    assert actor in state.factions, actor
-    assert not state.is_over()
+    assert actor in state.factions, actor  # (a game over mid-turn may play its turn out)
     legal = state.legal_actions()
     assert isinstance(legal, list) and legal, f"{actor} must decide but has no legal action"
     for a in legal:

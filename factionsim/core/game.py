@@ -2,7 +2,9 @@
 
 Every ruleset's state is a :class:`GameState`, modelled on OpenSpiel's ``State``:
 
-- ``current_actor()`` -> the faction id that must decide now, or ``None`` when the game is over;
+- ``current_actor()`` -> the faction id that must decide now, or ``None`` when the game is over
+  and its last turn played out (a game that ends mid-turn, a faction collapsing, is over at
+  once, but its turn in progress may still be played to its end: ``runner.finish_turn``);
 - ``legal_actions()`` -> the actions open to it, small immutable values with a stable text form;
 - ``apply(action)`` -> mutates the state and returns the :class:`Event` objects it caused; all dice,
   income, upkeep and automatic steps happen inside, up to the next decision point;
@@ -118,7 +120,8 @@ class GameState(ABC):
 
     @abstractmethod
     def current_actor(self) -> str | None:
-        """The faction that decides now, or ``None`` when the game is over."""
+        """The faction that decides now, or ``None`` when the game is over (and the turn in
+        progress, if it ended mid-turn, played out)."""
 
     @abstractmethod
     def legal_actions(self) -> list[Action]:
@@ -135,7 +138,8 @@ class GameState(ABC):
 
     @abstractmethod
     def is_over(self) -> bool:
-        """Whether the game has ended (too few factions left, the turn cap reached...)."""
+        """Whether the game has ended (too few factions left, the turn cap reached...); it may
+        end mid-turn, with decisions left to play out the turn (see :meth:`current_actor`)."""
 
     @abstractmethod
     def scores(self) -> dict[str, float]:
