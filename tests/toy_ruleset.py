@@ -12,9 +12,16 @@ from typing import Any
 
 import numpy as np
 
-from factionsim.core.actiontext import ActionTable
 from factionsim.core.campaign import FieldChecker
-from factionsim.core.game import Action, CampaignError, Event, GameState, IllegalActionError, View
+from factionsim.core.game import (
+    Action,
+    ActionTable,
+    CampaignError,
+    Event,
+    GameState,
+    IllegalActionError,
+    View,
+)
 from factionsim.core.names import Names
 from factionsim.core.presentation import Presentation
 from factionsim.core.ruleset import DEFAULT_AGENT, RulesetInfo

@@ -44,7 +44,7 @@ its text form in ``TEXT``; ``str(action)`` writes it (:func:`render`) and an
 >>> table.parse("fly away")
 Traceback (most recent call last):
 ...
-factionsim.core.game.IllegalActionError: not one of the toy actions: 'fly away'
+ValueError: not one of the toy actions: 'fly away'
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ from collections.abc import Callable, Iterator
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # the contract imports this module: its names come in when needed
+if TYPE_CHECKING:  # the contract (game.py) imports this module, never the other way round
     from factionsim.core.game import Action
 
 #: ``[optional part]`` or ``{field}`` / ``{field:format}`` / ``{flag?}``
@@ -173,7 +173,11 @@ def _pattern(template: str, cls: type) -> str:
 class ActionTable:
     """A ruleset's action classes, in the order their texts are tried: reads any of their texts
     back (:meth:`parse`). Write the more specific template first (``repair faction`` before
-    ``repair {asset}``)."""
+    ``repair {asset}``). Rulesets use :class:`factionsim.core.game.ActionTable`, whose unknown
+    texts raise the contract's ``IllegalActionError``."""
+
+    #: what an unknown text raises
+    error: type[Exception] = ValueError
 
     def __init__(self, ruleset: str, *classes: type[Action]) -> None:
         self.ruleset = ruleset
@@ -183,16 +187,14 @@ class ActionTable:
 
     def parse(self, text: str) -> Action:
         """The action whose text form is ``text`` (runs of spaces count as one); raises
-        :class:`IllegalActionError` when no class reads it."""
-        from factionsim.core.game import IllegalActionError
-
+        :attr:`error` when no class reads it."""
         text = " ".join(text.split())
         for pattern, cls in self._patterns:
             m = pattern.match(text)
             if m:
                 return cls(**{name: _convert(cls, name, value)
                               for name, value in m.groupdict().items() if value is not None})
-        raise IllegalActionError(f"not one of the {self.ruleset} actions: {text!r}")
+        raise self.error(f"not one of the {self.ruleset} actions: {text!r}")
 
 
 def _convert(cls: type, name: str, value: str) -> Any:

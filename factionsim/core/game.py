@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from factionsim.core.actiontext import render
+from factionsim.core import actiontext
 
 if TYPE_CHECKING:
     import numpy as np
@@ -62,7 +62,14 @@ class Action:
             cls.__str__ = Action.__str__  # type: ignore[method-assign]
 
     def __str__(self) -> str:
-        return render(self)  # makes the class's writer and installs it as its __str__
+        return actiontext.render(self)  # makes the class's writer and installs it as its __str__
+
+
+class ActionTable(actiontext.ActionTable):
+    """A ruleset's action classes and their text templates (:mod:`factionsim.core.actiontext`):
+    ``parse(text)`` reads an action back; an unknown text raises :class:`IllegalActionError`."""
+
+    error = IllegalActionError
 
 
 @dataclass(slots=True)

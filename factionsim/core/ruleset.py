@@ -25,9 +25,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from factionsim.core.actiontext import ActionTable
 from factionsim.core.forecasting import Forecasting
-from factionsim.core.game import Agent, Event, GameState, OptionSpec
+from factionsim.core.game import ActionTable, Agent, Event, GameState, OptionSpec
 from factionsim.core.names import Names
 from factionsim.core.presentation import Presentation
 
@@ -119,8 +118,9 @@ class RulesetInfo:
     - ``forecasting``: what ``factionsim forecast`` and ``odds`` ask beyond the contract
       (:class:`~factionsim.core.forecasting.Forecasting`), or ``None``: forecasts from the
       contract alone, no ``odds``;
-    - ``actions``: its action classes and their text forms (:class:`~factionsim.core.actiontext.
-      ActionTable`: reads an action back from its text), or ``None``.
+    - ``actions``: its action classes and their text forms
+      (:class:`~factionsim.core.game.ActionTable`: reads an action back from its text), or
+      ``None``.
     """
 
     name: str

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from factionsim.core.actiontext import ActionTable
-from factionsim.core.game import Action
+from factionsim.core.game import Action, ActionTable
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,8 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from factionsim.core.actiontext import ActionTable
-from factionsim.core.game import Action
+from factionsim.core.game import Action, ActionTable
 
 STATS = ("competence", "defense")
 

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from factionsim.core.actiontext import ActionTable
-from factionsim.core.game import Action
+from factionsim.core.game import Action, ActionTable
 
 #: The eight House actions of the seed, plus passing. The last three are recovery actions
 #: (also the only kinds of the free recovery at the end of the season).

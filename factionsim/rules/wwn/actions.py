@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from factionsim.core.actiontext import ActionTable
-from factionsim.core.game import Action
+from factionsim.core.game import Action, ActionTable
 
 #: The seven faction actions of 6.6.0, plus passing.
 ACTION_KINDS = ("attack", "move", "repair", "expand", "create", "hide", "sell", "pass")
