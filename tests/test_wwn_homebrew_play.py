@@ -10,7 +10,6 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
-import pytest
 from test_wwn_invariants import check_invariants
 
 import factionsim

@@ -27,7 +27,7 @@ from typing import Any
 
 from factionsim.core.behaviour import BehaviourSpec
 from factionsim.core.forecasting import Forecasting
-from factionsim.core.game import Agent, Event, GameState, OptionSpec
+from factionsim.core.game import ActionTable, Agent, Event, GameState, OptionSpec
 from factionsim.core.names import Names
 from factionsim.core.presentation import Presentation
 
@@ -170,9 +170,12 @@ class RulesetInfo:
     - ``docs``: the page of the docs that describes it;
     - ``forecasting``: what ``factionsim forecast`` and ``odds`` ask beyond the contract
       (:class:`~factionsim.core.forecasting.Forecasting`), or ``None``: forecasts from the
-      contract alone, no ``odds``.
+      contract alone, no ``odds``;
     - ``behaviour``: what ``factionsim batch`` counts of how its factions play
-      (:class:`~factionsim.core.behaviour.BehaviourSpec`), or ``None``.
+      (:class:`~factionsim.core.behaviour.BehaviourSpec`), or ``None``;
+    - ``actions``: its action classes and their text forms
+      (:class:`~factionsim.core.game.ActionTable`: reads an action back from its text), or
+      ``None``.
     """
 
     name: str
@@ -189,6 +192,7 @@ class RulesetInfo:
     docs: str = ""
     forecasting: Forecasting | None = None
     behaviour: BehaviourSpec | None = None
+    actions: ActionTable | None = None
 
     def offered_agents(self) -> dict[str, AgentSpec]:
         """Agent name -> :class:`AgentSpec`, in the declared order."""

@@ -15,7 +15,7 @@ from factionsim.core.game import Agent
 from factionsim.core.ruleset import AgentSpec, RulesetInfo, agent_options_schema
 from factionsim.rules import IDLE, MANUAL, POLICY, RANDOM, TRAINED
 
-from . import behaviour, forecast, present, prose, schema, validate
+from . import actions, behaviour, forecast, present, prose, schema, validate
 from .state import WwnState
 
 
@@ -51,4 +51,5 @@ RULESET = RulesetInfo(
             AgentSpec("planner", "looks ahead with the rules as its forward model", _planner),
             MANUAL, POLICY, TRAINED),
     codec=_codec, schema=_schema, docs="docs/rules-wwn.md",
-    forecasting=forecast.FORECASTING, behaviour=behaviour.BEHAVIOUR)
+    forecasting=forecast.FORECASTING, behaviour=behaviour.BEHAVIOUR,
+    actions=actions.ACTIONS)
