@@ -69,7 +69,7 @@ def render_markdown(events: Iterable[Event], names: Names, title: str = "Chronic
     (:func:`story_markdown`). ``events`` are those ``audience`` may know; ``frame`` the campaign
     data (as ``audience`` knows it) before them, where the rumours find places."""
     lines = [f"# {markdown_text(title)}", ""]
-    if names.notes:
-        lines += [*(markdown_line(note) for note in names.notes), ""]
+    for note in names.notes:  # each its own paragraph
+        lines += [markdown_line(note), ""]
     blocks = [story_markdown(s) for s in stories(events, names, audience, frame)]
     return "\n".join(lines) + "\n".join(blocks)

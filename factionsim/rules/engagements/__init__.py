@@ -12,7 +12,7 @@ from factionsim.core.game import Agent
 from factionsim.core.ruleset import AgentSpec, RulesetInfo
 from factionsim.rules import IDLE, MANUAL, POLICY, RANDOM, TRAINED
 
-from . import present, prose, validate, visibility
+from . import actions, behaviour, present, prose, validate, visibility
 from .state import EngagementsState
 
 
@@ -34,5 +34,6 @@ RULESET = RulesetInfo(
     present=present.PRESENTATION, default_campaign="ashen_thrones.yaml",
     agents=(RANDOM, IDLE, AgentSpec("heuristic", "plays by simple rules of thumb, explains each decision",
                                     _heuristic), MANUAL, POLICY, TRAINED),
-    codec=_codec, docs="docs/ruleset-engagements.md",
+    codec=_codec, docs="docs/ruleset-engagements.md", behaviour=behaviour.BEHAVIOUR,
+    actions=actions.ACTIONS,
     visibility=visibility.VISIBILITY)

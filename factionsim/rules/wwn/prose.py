@@ -188,6 +188,10 @@ PROSE: dict[str, Callable[[Event, Names], str]] = {
     "quality-lost": lambda e, n: (f"Its {n.asset(e.data['asset'])} acts and is no longer "
                                   + " or ".join(q.title() for q in e.data.get("qualities", ()))
                                   + "."),
+    "relation": lambda e, n: (
+        f"{n.faction(e.faction)} now counts {n.faction(e.data['with'])} among its enemies ("
+        + ("it was attacked" if e.data.get("cause") == "attacked"
+           else f"it attacked {n.faction(e.data.get('victim'))}, an ally") + ")."),
     "rumour": lambda e, n: (
         f"*Rumour:* {n.asset(e.data['asset'], e.faction)}, unseen until now, comes out of hiding"
         + (" to strike." if e.data.get("reason") == "attacked" else ".")),
