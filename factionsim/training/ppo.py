@@ -310,4 +310,10 @@ def run(args: Args) -> Any:
         return convert(args)
     if args.eval_only:
         return evaluate_only(args)
+    if args.method == "league":
+        from .league_run import train_league
+
+        return train_league(args)
+    if args.method != "ppo":
+        raise FactionsimError(f"--method {args.method!r}; allowed: ppo, league")
     return train(args)
