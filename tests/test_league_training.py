@@ -95,3 +95,36 @@ def test_league_members_and_an_unknown_method():
     assert members[1].network == "self"
     with pytest.raises(FactionsimError, match="allowed: ppo, league"):
         run(Args(method="dqn"))
+
+
+def test_the_learner_benchmark_measures_rollouts_and_updates():
+    """experiments/benchmark_learner.py runs and reports each part (its figures are for the
+    docs, never asserted: speed targets live in benchmarks)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "experiments"))
+    import benchmark_learner
+
+    r = benchmark_learner.measure(benchmark_learner.Bench(
+        league="random", updates=1, rollout_decisions=64, workers=1, batch_size=32, n_epochs=1,
+        max_turns=2))
+    assert r["learner_steps"] >= 64
+    assert r["steps_per_s"] > 0 and r["rollout_steps_per_s"] > r["steps_per_s"]
+
+
+def test_the_behaviour_check_counts_every_faction_turn():
+    """experiments/policy_behaviour.py: every faction-turn of a side is counted, the faction
+    actions it took add up to its share of turns with one, and the shares are the two sides'."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "experiments"))
+    import policy_behaviour
+
+    r = policy_behaviour.behaviour("heuristic", "random", games=2, turns=3, campaign=None, seed=0)
+    for side in ("policy", "rival"):
+        assert r[side]["faction_turns"] == 2 * 2 * 3  # games x seats x turns
+        assert 0 < r[side]["turns_with_a_faction_action"] <= 1
+        assert abs(sum(r[side]["faction_actions"].values()) - 1) < 0.01
+    assert r["policy"]["share"] + r["rival"]["share"] == 1.0

@@ -63,6 +63,8 @@ class Args:
     # --method league only (see factionsim.training.league_run):
     arch: str = "set"  # "set": per-entity layers pooled over the asset rows; "flat": dense
     hidden: list[int] = field(default_factory=lambda: [256, 256])  # the context's layers
+    entity: int = 64  # set: width of the per-asset encoder
+    head: int = 128  # set: width of the per-asset action head
     expert: str = "heuristic"  # the agent imitated (options: planner@budget=4)
     imitation_opponents: list[str] = field(default_factory=lambda: ["heuristic"])
     learner_seats: list[int] = field(default_factory=lambda: [1, 2])  # seats held: min max

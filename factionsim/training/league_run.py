@@ -144,7 +144,8 @@ def train_league(args: Args) -> Path:
     state, campaign = _campaign(args)
     codec = make_codec(state)
     generated = args.generated if args.ruleset == "wwn" else 0.0
-    shape = NetShape(arch=args.arch, hidden=list(args.hidden))
+    shape = NetShape(arch=args.arch, hidden=list(args.hidden), entity=args.entity,
+                     head=args.head)
     spec, arrays = build_network(codec, args.arch, seed=args.seed, shape=shape)
     graph = TorchGraph(spec, arrays, codec.obs_size)
     rng = np.random.default_rng(args.seed)
