@@ -212,7 +212,7 @@ def run_batch(campaign: str | None, runs: int, turns: int | None = None, seed: i
     summary."""
     from factionsim.backends import map_jobs
     from factionsim.chronicle import Names
-    from factionsim.core.campaign import write_atomic
+    from factionsim.core.files import write_atomic
     from factionsim.models.trust import carry_trust
     from factionsim.runner import agents_from_campaign, turns_to_play
 

@@ -4,35 +4,48 @@
     factionsim validate CAMPAIGN                             check a campaign file
 
 Errors in campaign files are reported in one paragraph (file, field, line, allowed values) with
-exit code 2, never a traceback. Heavy libraries are imported only by the commands that need them.
+exit code 2, never a traceback; so are the system's errors on files (permission denied, disk
+full, read-only folder...): :func:`main` is the one place they become a message. Everything the
+commands print passes through :class:`~factionsim.core.text.TerminalStream`, so names from a
+campaign file never reach the terminal as escape codes. Heavy libraries are imported only by
+the commands that need them.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
-from factionsim.commands import batch, foundry, gm, show, tools, tournament, train
-from factionsim.core.game import FactionsimError
+from factionsim.commands import batch, forecast, foundry, gm, show, tools, tournament, train
+from factionsim.commands.options import seed
+from factionsim.core.game import CampaignError, FactionsimError
 from factionsim.core.ruleset import DEFAULT_RULESET
 from factionsim.models.trust import add_trust_argument, trusting_pickled_models
 
 #: Modules that add a subcommand: each has ``add_parser(subparsers)`` and imports its heavy
 #: dependencies only inside the command function.
-COMMAND_MODULES = (batch, foundry, gm, show, tools, tournament, train)
+COMMAND_MODULES = (batch, forecast, foundry, gm, show, tools, tournament, train)
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
     from factionsim.chronicle import Names, render_markdown
     from factionsim.configs import default_campaign_path
-    from factionsim.core.campaign import save_campaign, write_atomic
+    from factionsim.core.campaign import save_campaign
     from factionsim.core.dice import fresh_seed, reseed
+    from factionsim.core.files import write_atomic
+    from factionsim.core.lock import campaign_lock
+    from factionsim.core.text import terminal_safe
     from factionsim.rulesets import load_campaign
     from factionsim.runner import agents_from_campaign, event_lines, play
 
     path = Path(args.campaign) if args.campaign else default_campaign_path(args.ruleset)
+    out = Path(args.out)
+    _refuse_overwriting_input(path, out)
     state = load_campaign(path)
     if args.seed is not None:
         reseed(state, args.seed)
@@ -44,14 +57,14 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if not args.quiet:
         from tqdm import tqdm
 
-        bar = tqdm(total=args.turns, desc=f"{state.name or path.name}", unit="turn",
+        bar = tqdm(total=args.turns, desc=terminal_safe(state.name or path.name), unit="turn",
                    file=sys.stderr, leave=False)
     events = play(state, args.turns, agents, on_turn=(lambda _t: bar.update(1)) if bar else None)
     if bar is not None:
         bar.close()
-    out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    save_campaign(state, out / "campaign.yaml")
+    with campaign_lock(out / "campaign.yaml"):  # it may be a campaign another command is writing
+        save_campaign(state, out / "campaign.yaml")
     write_atomic(out / "events.jsonl", "".join(line + "\n" for line in event_lines(events)))
     title = f"{state.name or path.stem}: turns {start + 1}-{state.turn}"
     write_atomic(out / "chronicle.md", render_markdown(events, Names.from_state(state), title))
@@ -70,6 +83,23 @@ def _cmd_run(args: argparse.Namespace) -> int:
             details = ", ".join(f"{k} {v}" for k, v in f.items() if k != "alive")
             print(f"  {fid}: {details if f['alive'] else 'collapsed'}")
     return 0
+
+
+#: The files ``run`` writes into its output folder.
+RUN_OUTPUTS = ("campaign.yaml", "events.jsonl", "chronicle.md")
+
+
+def _refuse_overwriting_input(campaign: Path, out: Path) -> None:
+    """``run c.yaml --out DIR`` must not write over ``c.yaml`` (``run`` never changes its input)."""
+    from factionsim.core.files import same_file
+
+    for name in RUN_OUTPUTS:
+        target = out / name
+        if same_file(target, campaign):
+            raise CampaignError(
+                f"--out {out}: run would write {target} over its own input {campaign}; choose "
+                "another output folder (run never changes the campaign it reads; 'factionsim "
+                "turn' advances a campaign file in place).")
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
@@ -100,7 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--ruleset", default=DEFAULT_RULESET,
                      help=f"ruleset of the bundled campaign (default {DEFAULT_RULESET})")
     run.add_argument("--turns", type=int, default=12, help="turns to play (default 12)")
-    run.add_argument("--seed", type=int, default=None,
+    run.add_argument("--seed", type=seed, default=None,
                      help="seed the dice (default: the campaign's own generator state or seed)")
     run.add_argument("--out", default="out", help="output folder (default ./out)")
     run.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
@@ -117,19 +147,49 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@contextlib.contextmanager
+def plain_terminal() -> Iterator[None]:
+    """Everything printed in the block goes through :func:`~factionsim.core.text.terminal_safe`
+    (standard error keeps carriage returns, which progress bars use)."""
+    from factionsim.core.text import TerminalStream
+
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = TerminalStream(out), TerminalStream(err, allow="\r")
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if getattr(args, "turns", 1) is not None and getattr(args, "turns", 1) < 0:
-        parser.error("--turns must be 0 or more")
+    with plain_terminal():
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if getattr(args, "turns", 1) is not None and getattr(args, "turns", 1) < 0:
+            parser.error("--turns must be 0 or more")
+        return dispatch(args)
+
+
+def dispatch(args: argparse.Namespace) -> int:
+    """Run the command; its errors become one paragraph on standard error and exit code 2."""
+    from factionsim.core.files import os_error_text
+
     try:
         with trusting_pickled_models(getattr(args, "trust_model", False)):
             return args.func(args)
     except FactionsimError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader of our output went away (| head): stop quietly
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except OSError as exc:  # the system refused a file operation no command expected to fail
+        print(f"error: {os_error_text(exc)}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
-        print("interrupted; the campaign file was not changed", file=sys.stderr)
+        print("interrupted; the campaign file was not changed (a change already committed is "
+              "completed by the next factionsim command on it)", file=sys.stderr)
         return 130
 
 

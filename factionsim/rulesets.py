@@ -20,7 +20,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from factionsim.core.campaign import FieldChecker, load_campaign_data
+from factionsim.core.campaign import FieldChecker, check_resumable, load_campaign_data
 from factionsim.core.game import CampaignError, FactionsimError, GameState
 from factionsim.core.ruleset import DEFAULT_AGENT, DEFAULT_RULESET, RulesetInfo, agent_problem
 from factionsim.rules import conflict, engagements, houses, wwn
@@ -57,8 +57,9 @@ def ruleset_of(state: GameState) -> RulesetInfo:
     return RULESETS[state.ruleset]
 
 
-def load_campaign(path: str | os.PathLike[str]) -> GameState:
-    """Load, validate and build the game state of a campaign file.
+def load_campaign(path: str | os.PathLike[str], text: str | None = None) -> GameState:
+    """Load, validate and build the game state of a campaign file (of its ``text`` when given:
+    commands that write the file read it once, under its lock).
 
     Dispatches on the file's ``ruleset`` field; the ruleset's ``validate`` checks the data, then
     every faction's ``agent`` and ``agent_options`` are checked against the agents the ruleset
@@ -66,25 +67,30 @@ def load_campaign(path: str | os.PathLike[str]) -> GameState:
     field path, line, value, what is allowed).
     """
     source = str(path)
-    data, lines = load_campaign_data(path, list(RULESETS))
+    data, lines = load_campaign_data(path, list(RULESETS), text)
     return build_campaign(data, lines, source)
 
 
 def build_campaign(data: Mapping[str, Any], lines: Mapping[Any, int], source: str) -> GameState:
     """The game state of campaign data already read (``data`` and its field ``lines``, as
     :func:`~factionsim.core.campaign.load_campaign_data` gives them), checked as
-    :func:`load_campaign` checks a file; ``source`` names it in errors."""
+    :func:`load_campaign` checks a file (a turn saved in progress must be able to go on:
+    :func:`~factionsim.core.campaign.check_resumable`); ``source`` names it in errors."""
     name = data.get("ruleset")
-    if name not in RULESETS:
+    if not isinstance(name, str) or name not in RULESETS:
         line = lines.get(("ruleset",), 1)
-        got = "missing" if "ruleset" not in data else f"unknown ruleset {name!r}"
+        shown = repr(name) if len(repr(name)) <= 60 else repr(name)[:57] + "..."
+        got = "missing" if "ruleset" not in data else f"unknown ruleset {shown}"
         raise CampaignError(
             f"{source}, line {line}, ruleset: {got}; allowed: {', '.join(sorted(RULESETS))}."
         )
     info = RULESETS[name]
     normalized = info.validate(data, source=source, lines=lines)
     check_campaign_agents(info, data, source, lines)
-    return info.state_class.from_dict(normalized)
+    state = info.state_class.from_dict(normalized)
+    if "in_progress" in normalized:
+        check_resumable(state, f"{source}, line {lines.get(('in_progress',), '?')}, in_progress")
+    return state
 
 
 def check_campaign_agents(info: RulesetInfo, data: Mapping[str, Any], source: str,

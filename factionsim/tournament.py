@@ -27,27 +27,16 @@ True
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from factionsim.core.ruleset import DEFAULT_RULESET
+from factionsim.core.stats import wilson
 from factionsim.runner import CampaignTemplate
 
 #: Turns per game for a campaign without its own ``max_turns``.
 DEFAULT_TURNS = 20
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval for ``wins`` successes out of ``n`` (95% by default)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def seat_agents(factions: list[str], agents: list[str], game: int) -> dict[str, str]:

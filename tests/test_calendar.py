@@ -102,6 +102,13 @@ BAD = [
      "{season} (got '{day} {season}'); allowed: {day}, {ordinal}, {month}, {month_number}, {year}"),
     ({"start": {"year": 1}, "format": "{day"}, "calendar.format: is not a valid date pattern"),
     ({"start": {"year": 1}, "format": "{month:d}"}, "calendar.format: is not a valid date pattern"),
+    # a width spec would write a gigabyte for every date shown
+    ({"start": {"year": 1}, "format": "{day:>999999999}"}, "calendar.format: is not a valid date "
+     "pattern ({day} has a format spec)"),
+    ({"start": {"year": 1}, "format": "{day!r}"}, "{day} has a format spec"),
+    # names shown in every chronicle heading are plain text
+    ({"start": {"year": 1}, "months": ["Thaw\x1b[2J"]}, "calendar.months[0]: must be plain text"),
+    ({"start": {"year": 1}, "format": "{day}\n{year}"}, "calendar.format: must be plain text"),
     ({"start": {"year": 1}, "days_per_week": 0}, "calendar.days_per_week: must be a whole number "
      "from 1 to 1000"),
     ("monthly", "calendar: must be a mapping of calendar fields (got 'monthly')"),

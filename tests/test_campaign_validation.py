@@ -59,7 +59,7 @@ factions:
         location: vell
 """
 
-RATINGS = "between 1 and 8"
+RATINGS = "from 1 to 8"
 
 # (case id, text replaced in BASE, replacement, [expected substrings], expected line or None)
 CASES = [
@@ -83,7 +83,7 @@ CASES = [
     ("goal", "goal: blood-the-enemy", "goal: blood-the-enemi",
      ["factions[0].goal", "'blood-the-enemy'", "wealth-of-kingdoms"], 20),
     ("goal-mapping-key", "goal: blood-the-enemy", "goal: {id: blood-the-enemy, prize: 3}",
-     ["factions[0].goal.prize", "known fields", "progress"], 20),
+     ["factions[0].goal.prize", "allowed:", "progress"], 20),
     ("magic", "magic: low", "magic: lots", ["factions[0].magic", "none, low, medium, high"], 17),
     ("agent", "agent: random", "agent: randomm",
      ["factions[0].agent", "'random'", "policy:PATH"], 21),
@@ -98,13 +98,13 @@ CASES = [
     ("location-slug", "  - id: vell", "  - id: Vell Town",
      ["locations[1].id", "lowercase letters"], 8),
     ("location-key", "    coastal: true", "    coastal: true\n    climate: wet",
-     ["locations[1].climate", "known fields", "neighbors"], 10),
+     ["locations[1].climate", "allowed:", "neighbors"], 10),
     ("coastal-type", "    coastal: true", "    coastal: sometimes",
      ["locations[1].coastal", "true or false"], 9),
     ("faction-key", "    treasure: 5\n", "    treasure: 5\n    gold: 3\n",
-     ["factions[0].gold", "known fields", "treasure"], 19),
+     ["factions[0].gold", "allowed:", "treasure"], 19),
     ("asset-key", "        hp: 8\n", "        hp: 8\n        colour: red\n",
-     ["factions[0].assets[1].colour", "known fields", "stealth"], 29),
+     ["factions[0].assets[1].colour", "allowed:", "stealth"], 29),
     ("duplicate-faction", "  - id: silver-guild", "  - id: iron-legion",
      ["factions[1].id", "duplicate", "factions[0]"], 29),
     ("duplicate-location", "  - id: vell", "  - id: tarsis",
@@ -123,14 +123,14 @@ CASES = [
      "  - [iron-legion, silver-guild, neutral]\n  - [silver-guild, iron-legion, allied]\n",
      ["relations[1]", "one relation per pair"], 12),
     ("base-hp-too-high", "        hp: 8", "        hp: 40",
-     ["factions[0].assets[1].hp", "between 1 and 22"], 28),
+     ["factions[0].assets[1].hp", "from 1 to 22"], 28),
     ("base-without-hp", "        hp: 8\n", "",
      ["factions[0].assets[1]", "'hp' or 'max_hp'", "from 1 to 22"], 26),
     ("two-bases", "        hp: 8\n",
      "        hp: 8\n      - type: base-of-influence\n        location: vell\n        hp: 3\n",
      ["factions[0].assets[2].location", "at most one base"], 30),
     ("asset-hp-zero", "        location: tarsis\n", "        location: tarsis\n        hp: 0\n",
-     ["factions[0].assets[0].hp", "between 1 and 6"], 26),
+     ["factions[0].assets[0].hp", "from 1 to 6"], 26),
     ("asset-max-hp", "        location: tarsis\n", "        location: tarsis\n        max_hp: 9\n",
      ["factions[0].assets[0].max_hp", "only a base-of-influence"], 26),
     ("asset-stealth", "        location: tarsis\n",
@@ -140,7 +140,7 @@ CASES = [
      "        hp: 8\n        id: 2\n      - type: thugs\n        location: vell\n"
      "        id: 2\n", ["factions[0].assets[2].id", "duplicate", "factions[0].assets[1]"], 32),
     ("faction-hp", "    treasure: 5\n", "    treasure: 5\n    hp: 99\n",
-     ["factions[0].hp", "between 0 and 22"], 19),
+     ["factions[0].hp", "from 0 to 22"], 19),
     ("treasure-negative", "    treasure: 5", "    treasure: -2", ["factions[0].treasure", ">= 0"],
      18),
     ("name-number", "name: Test March", "name: 12", ["name", "must be text"], 2),

@@ -12,6 +12,7 @@ import pytest
 
 from factionsim.batch import run_batch
 from factionsim.cli import main
+from factionsim.forecast import run_forecast
 from factionsim.tournament import run_tournament
 
 ray = pytest.importorskip("ray")
@@ -44,6 +45,12 @@ def test_batch_ray_equals_local_byte_for_byte(tmp_path):
     run_batch(None, runs=4, turns=3, seed=4, out=tmp_path / "ray", backend="ray", workers=2)
     local, remote = _files(tmp_path / "local"), _files(tmp_path / "ray")
     assert len(local) == 3 + 2 * 4 and local == remote  # summary.json, .html, curves.csv + runs
+
+
+def test_forecast_ray_equals_local_byte_for_byte():
+    local = run_forecast(None, runs=4, turns=2, seed=3, workers=2)
+    remote = run_forecast(None, runs=4, turns=2, seed=3, backend="ray", workers=2)
+    assert json.dumps(remote) == json.dumps(local)
 
 
 def test_commands_with_the_ray_backend(tmp_path, capsys):

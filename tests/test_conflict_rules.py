@@ -476,7 +476,7 @@ def test_the_round_cap_ends_the_conflict_and_tells_who_is_ahead():
 
 
 @pytest.mark.parametrize("patch, message", [
-    ({"skills": {"sword": 2}}, "sides[0].characters[0].skills.sword: unknown field 'sword'"),
+    ({"skills": {"sword": 2}}, "sides[0].characters[0].skills.sword: unknown skill 'sword'"),
     ({"approaches": {"careful": 4}}, "approaches.careful: must be a whole number from 0 to 3"),
     ({"max_blood": "2x6"}, "max_blood: must be a number or dice"),
 ])

@@ -412,7 +412,7 @@ def test_a_game_saved_mid_engagement_continues_exactly():
     (lambda d: d["factions"][0].update(engagement={"zz": 1}), "engagement dice must be held against another"),
     (lambda d: d["factions"][0].update(colour="red"), "unknown field 'colour'"),
     (lambda d: d.update(settings={"pillar_cap": 0}), "settings.pillar_cap"),
-    (lambda d: d["factions"].pop(), "at least two factions"),
+    (lambda d: d["factions"].pop(), "2 to 64 factions"),
     (lambda d: d["factions"][1].update(id="a"), "duplicate faction id"),
 ])
 def test_scenario_errors_name_the_field(change, message):

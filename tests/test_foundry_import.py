@@ -213,7 +213,7 @@ def test_a_second_import_updates_and_keeps_what_the_sheet_does_not_hold(tmp_path
     f = data["factions"][0]
     f["agent"] = "planner"
     f["goal"] = {"id": "wealth-of-kingdoms", "progress": 7, "needed": 24, "difficulty": 2}
-    f["assets"][1]["status"] = {"venture": 1}
+    f["assets"][1]["status"] = {"used_turn": 1}  # a status the engine keeps
     campaign.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     actor = example(1)
     actor["name"] = "The Gilded Concord of Varenna"  # renamed in Foundry: the uuid still matches
@@ -226,7 +226,7 @@ def test_a_second_import_updates_and_keeps_what_the_sheet_does_not_hold(tmp_path
     assert g["goal"]["progress"] == 7
     assert [a["type"] for a in g["assets"]] == ["base-of-influence", "trade-company",
                                                 "free-company", "local-guard"]
-    assert g["assets"][1]["status"] == {"venture": 1} and g["assets"][1]["id"] == 2
+    assert g["assets"][1]["status"] == {"used_turn": 1} and g["assets"][1]["id"] == 2
 
 
 # ------------------------------------------------------------------------------ names

@@ -207,11 +207,11 @@ def test_cli_run_writes_the_results(tmp_path, capsys):
 
 @pytest.mark.parametrize("patch, message", [
     ({"houses": [{"id": "a", "stress": 5}]}, "houses[0].stress: must be 0 (none) or a die size"),
-    ({"houses": [{"id": "a", "skills": {"mihgt": 8}}]}, "unknown skill field 'mihgt'; did you mean 'might'"),
+    ({"houses": [{"id": "a", "skills": {"mihgt": 8}}]}, "unknown skill 'mihgt' (did you mean 'might'?)"),
     ({"houses": [{"id": "a", "assets": [{"name": "X", "die": 4}]}]}, "houses[0].assets[0].die"),
     ({"houses": [{"id": "a", "assets": [{"name": "X", "die": 8, "kind": "castle"}]}]},
      "unknown asset kind 'castle'"),
-    ({"houses": [{"id": "a"}, {"id": "a"}]}, "House id used twice"),
+    ({"houses": [{"id": "a"}, {"id": "a"}]}, "duplicate house id"),
     ({"rules": {"difficulty": [8, 7]}}, "rules.difficulty[1]"),
 ])
 def test_scenario_errors_name_the_field(tmp_path, patch, message):

@@ -3,6 +3,10 @@
 Each event is told by its ruleset's prose (``RulesetInfo.prose``: event kind -> sentence maker,
 e.g. :data:`factionsim.rules.wwn.prose.PROSE`); kinds without a sentence are written plainly,
 never dropped.
+
+Names and free text are plain text: :func:`render_markdown` escapes every name (see
+:meth:`Names.markdown`), the title and every reason, and keeps each sentence on one line without
+raw HTML, so a name like ``<b>*X*</b>`` or one with a line break and ``## Turn 5`` reads as itself.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from collections.abc import Callable, Iterable
 
 from factionsim.core.game import Event
 from factionsim.core.names import Names
+from factionsim.core.text import markdown_line, markdown_text
 from factionsim.rulesets import get_ruleset
 
 __all__ = ["Names", "describe", "prose_table", "render_markdown"]
@@ -27,12 +32,13 @@ def _worth_telling(e: Event) -> bool:
 def _decision(e: Event) -> str:
     """A decision's one-line reason from its agent, capitalised ("Attacks ...: Blood the Enemy")."""
     reason = str(e.data.get("reason", ""))
-    return (reason[:1].upper() + reason[1:]).rstrip(".") + "."
+    return markdown_text((reason[:1].upper() + reason[1:]).rstrip(".") + ".")
 
 
 def _plain(e: Event, n: Names) -> str:
     details = ", ".join(f"{k}: {v}" for k, v in e.data.items())
-    return f"{e.kind.replace('-', ' ').capitalize()}" + (f" ({details})." if details else ".")
+    text = f"{e.kind.replace('-', ' ').capitalize()}" + (f" ({details})." if details else ".")
+    return markdown_text(text)
 
 
 def prose_table(ruleset: str) -> dict[str, Callable[[Event, Names], str]]:
@@ -47,10 +53,13 @@ def describe(event: Event, names: Names) -> str:
 
 def render_markdown(events: Iterable[Event], names: Names, title: str = "Chronicle") -> str:
     """The whole chronicle: the title and ``names.notes``, then ``## Turn N``, initiative, then
-    ``### Faction`` with its events."""
-    lines = [f"# {title}", ""]
+    ``### Faction`` with its events.
+
+    Names and ``title`` are plain text (escaped here); every sentence stays on its line."""
+    names = names.markdown()
+    lines = [f"# {markdown_text(title)}", ""]
     if names.notes:
-        lines += [*names.notes, ""]
+        lines += [*(markdown_line(note) for note in names.notes), ""]
     current_faction: str | None = None
     reasons: list[str] = []  # decisions waiting for the event they caused
     for e in events:
@@ -78,7 +87,7 @@ def render_markdown(events: Iterable[Event], names: Names, title: str = "Chronic
                 reasons.append(f"  - *{prefix}{_decision(e)}*")
         else:
             prefix = "" if e.faction in (current_faction, None) else f"({names.faction(e.faction)}) "
-            lines.append(f"- {prefix}{describe(e, names)}")
+            lines.append(f"- {prefix}{markdown_line(describe(e, names))}")
             lines += reasons
             reasons.clear()
     lines += [r[2:] for r in reasons]

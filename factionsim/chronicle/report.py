@@ -25,12 +25,14 @@ import numpy as np
 
 from factionsim.core.calendar import campaign_calendar
 from factionsim.core.game import Event
+from factionsim.core.history import chronicle_paths
 from factionsim.core.names import Names
 from factionsim.core.presentation import MapFrame
-from factionsim.rulesets import get_ruleset
+from factionsim.core.text import markdown_line
+from factionsim.rulesets import get_ruleset, load_campaign
 
 from .markdown import describe
-from .views import chronicle_paths, players_events, render_turn, stealthed_assets
+from .views import players_events, render_turn, stealthed_assets
 
 PALETTE = ("#c0392b", "#2471a3", "#7d3c98", "#d68910", "#138d75", "#5d6d7e", "#a04000", "#1e8449")
 MAP_W, MAP_H = 760, 560
@@ -73,11 +75,24 @@ def layout(adjacency: dict[str, list[str]], seed: int = 7,
 
 
 # ------------------------------------------------------------------ markdown -> html
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")  # markdown's backslash escapes
+_HOLE = "\ue000"
+
+
 def _inline(text: str) -> str:
-    text = html.escape(text, quote=False)
+    """Inline markdown -> HTML: code, bold, italic; a backslash-escaped character (how the
+    chronicle writes names) stays that character, never markup."""
+    literals: list[str] = []
+
+    def hold(m: re.Match[str]) -> str:
+        literals.append(m.group(1))
+        return f"{_HOLE}{len(literals) - 1}{_HOLE}"
+
+    text = html.escape(_ESCAPED.sub(hold, text.replace(_HOLE, "")), quote=False)
     text = re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
     text = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", text)
-    return re.sub(r"(?<![*\w])\*([^*]+)\*(?!\*)", r"<em>\1</em>", text)
+    text = re.sub(r"(?<![*\w])\*([^*]+)\*(?!\*)", r"<em>\1</em>", text)
+    return re.sub(f"{_HOLE}(\\d+){_HOLE}", lambda m: html.escape(literals[int(m.group(1))]), text)
 
 
 def markdown_to_html(md: str) -> str:
@@ -136,35 +151,49 @@ def legend_html(fids: list[str], names: dict[str, str], colors: dict[str, str]) 
                    f"{html.escape(names.get(f, f))}</span>" for f in fids)
 
 
+class _Axes:
+    """The frame every chart of the report draws in: size, margins, the y scale from 0 to a
+    round ``top`` and the x scale over ``turns``; :meth:`grid` draws the title, grid and ticks."""
+
+    W, H, ML, MR, MT, MB = 380, 230, 40, 12, 28, 30
+
+    def __init__(self, turns: list[int], highest: float):
+        top = max(highest, 1)
+        self.top = int(math.ceil(top / 5.0) * 5) if top > 5 else top
+        self.t0, self.t1 = (turns[0], turns[-1]) if turns else (0, 1)
+        self.span = max(self.t1 - self.t0, 1)
+        self.pw, self.ph = self.W - self.ML - self.MR, self.H - self.MT - self.MB
+
+    def x(self, t: float) -> float:
+        return self.ML + (t - self.t0) / self.span * self.pw
+
+    def y(self, v: float) -> float:
+        return self.MT + self.ph - v / self.top * self.ph
+
+    def grid(self, title: str) -> list[str]:
+        w, h, ml, mr = self.W, self.H, self.ML, self.MR
+        parts = [f'<svg class="chart" viewBox="0 0 {w} {h}" role="img" aria-label="{html.escape(title)}">',
+                 f'<text x="{ml}" y="16" class="ctitle">{html.escape(title)}</text>']
+        for i in range(5 + 1):
+            v = self.top * i / 5
+            parts.append(f'<line x1="{ml}" x2="{w - mr}" y1="{self.y(v):.1f}" y2="{self.y(v):.1f}" '
+                         f'class="grid"/><text x="{ml - 5}" y="{self.y(v) + 4:.1f}" class="tick" '
+                         f'text-anchor="end">{v:g}</text>')
+        step = max(1, math.ceil(self.span / 10))
+        for t in range(self.t0, self.t1 + 1, step):
+            parts.append(f'<text x="{self.x(t):.1f}" y="{h - 12}" class="tick" '
+                         f'text-anchor="middle">{t}</text>')
+        parts.append(f'<text x="{w - mr}" y="{h - 1}" class="tick" text-anchor="end">turn</text>')
+        return parts
+
+
 def line_chart(title: str, turns: list[int], values: dict[str, list[float | None]],
                colors: dict[str, str], names: dict[str, str], chart_id: str) -> str:
     """An inline SVG line chart, one line per faction over ``turns`` (styled by :data:`CSS`)."""
-    w, h, ml, mr, mt, mb = 380, 230, 40, 12, 28, 30
-    pw, ph = w - ml - mr, h - mt - mb
-    top = max([v for vs in values.values() for v in vs if v is not None] + [1])
-    top = int(math.ceil(top / 5.0) * 5) if top > 5 else top
-    t0, t1 = (turns[0], turns[-1]) if turns else (0, 1)
-    span = max(t1 - t0, 1)
-
-    def x(t: int) -> float:
-        return ml + (t - t0) / span * pw
-
-    def y(v: float) -> float:
-        return mt + ph - v / top * ph
-
-    parts = [f'<svg class="chart" viewBox="0 0 {w} {h}" role="img" aria-label="{html.escape(title)}">',
-             f'<text x="{ml}" y="16" class="ctitle">{html.escape(title)}</text>']
-    for i in range(5 + 1):
-        v = top * i / 5
-        parts.append(f'<line x1="{ml}" x2="{w - mr}" y1="{y(v):.1f}" y2="{y(v):.1f}" class="grid"/>'
-                     f'<text x="{ml - 5}" y="{y(v) + 4:.1f}" class="tick" text-anchor="end">'
-                     f'{v:g}</text>')
-    step = max(1, math.ceil(span / 10))
-    for t in range(t0, t1 + 1, step):
-        parts.append(f'<text x="{x(t):.1f}" y="{h - 12}" class="tick" text-anchor="middle">{t}</text>')
-    parts.append(f'<text x="{w - mr}" y="{h - 1}" class="tick" text-anchor="end">turn</text>')
+    ax = _Axes(turns, max([v for vs in values.values() for v in vs if v is not None], default=1))
+    parts = ax.grid(title)
     for fid, vs in values.items():
-        pts = [(x(t), y(v)) for t, v in zip(turns, vs, strict=True) if v is not None]
+        pts = [(ax.x(t), ax.y(v)) for t, v in zip(turns, vs, strict=True) if v is not None]
         if not pts:
             continue
         d = " ".join(f"{px:.1f},{py:.1f}" for px, py in pts)
@@ -174,9 +203,37 @@ def line_chart(title: str, turns: list[int], values: dict[str, list[float | None
                                           if v is not None], strict=True):
             parts.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="2.6" fill="{colors[fid]}">'
                          f'<title>{html.escape(names[fid])}, turn {t}: {v:g}</title></circle>')
-    parts.append(f'<line id="{chart_id}-cursor" class="cursor" x1="{x(t1):.1f}" x2="{x(t1):.1f}" '
-                 f'y1="{mt}" y2="{mt + ph}" data-x0="{ml}" data-pw="{pw}" data-t0="{t0}" '
-                 f'data-span="{span}"/>')
+    parts.append(f'<line id="{chart_id}-cursor" class="cursor" x1="{ax.x(ax.t1):.1f}" '
+                 f'x2="{ax.x(ax.t1):.1f}" y1="{ax.MT}" y2="{ax.MT + ax.ph}" data-x0="{ax.ML}" '
+                 f'data-pw="{ax.pw}" data-t0="{ax.t0}" data-span="{ax.span}"/>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def band_chart(title: str, turns: list[int], bands: dict[str, tuple[list[float | None], ...]],
+               colors: dict[str, str], names: dict[str, str]) -> str:
+    """An inline SVG fan chart: for each faction, ``bands[faction] = (low, middle, high)`` over
+    ``turns`` drawn as a shaded band from low to high in its colour and a line through the
+    middle (a forecast's 10-90% band and median)."""
+    ax = _Axes(turns, max([v for b in bands.values() for v in b[2] if v is not None], default=1))
+    parts = ax.grid(title)
+    for fid, (low, mid, high) in bands.items():
+        pts = [(t, lo, m, hi) for t, lo, m, hi in zip(turns, low, mid, high, strict=True)
+               if lo is not None and m is not None and hi is not None]
+        if not pts:
+            continue
+        edge = [f"{ax.x(t):.1f},{ax.y(hi):.1f}" for t, _, _, hi in pts]
+        edge += [f"{ax.x(t):.1f},{ax.y(lo):.1f}" for t, lo, _, _ in reversed(pts)]
+        name = html.escape(names.get(fid, fid))
+        parts.append(f'<polygon points="{" ".join(edge)}" fill="{colors[fid]}" fill-opacity="0.18" '
+                     f'stroke="none"><title>{name}: 10-90%</title></polygon>')
+        line = " ".join(f"{ax.x(t):.1f},{ax.y(m):.1f}" for t, _, m, _ in pts)
+        parts.append(f'<polyline points="{line}" fill="none" stroke="{colors[fid]}" '
+                     f'stroke-width="2"><title>{name}: median</title></polyline>')
+        for t, lo, m, hi in pts:
+            parts.append(f'<circle cx="{ax.x(t):.1f}" cy="{ax.y(m):.1f}" r="2.6" fill="{colors[fid]}">'
+                         f'<title>{name}, turn {t}: median {m:g} (10-90%: {lo:g} to {hi:g})</title>'
+                         f'</circle>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -240,24 +297,21 @@ def _map_svg(frames: list[MapFrame], colors: dict[str, str], fnames: dict[str, s
 def _event_html(e: Event, names: Names, colors: dict[str, str]) -> str:
     dot = f'<span class="dot" style="background:{colors.get(e.faction or "", "#999")}"></span>'
     who = f"<b>{html.escape(names.faction(e.faction))}</b>: " if e.faction else ""
-    return f"<li>{dot}{who}{_inline(describe(e, names))}</li>"
+    return f"<li>{dot}{who}{_inline(markdown_line(describe(e, names.markdown())))}</li>"
 
 
 def build_report(campaign: str | Path, view: str = "gm") -> str:
     """The report of a campaign file and its history, as one HTML document: what is shown comes
-    from the ruleset's presentation (``RulesetInfo.present``)."""
-    import yaml
-
+    from the ruleset's presentation (``RulesetInfo.present``). The campaign and every snapshot
+    are loaded as campaigns (validated), so the report reads one shape of data only."""
     from factionsim.core.history import History
 
     path = Path(campaign)
     history = History(path)
-    current = yaml.safe_load(path.read_text(encoding="utf-8"))
+    current = load_campaign(path).to_dict()
     present = get_ruleset(current["ruleset"]).present
-    turn_now = int(current.get("turn", 0) or 0)
-    frames = [(t, d) for t, d in history.replay_frames(turn_now) if d]
-    if not frames or frames[-1][0] != turn_now:
-        frames.append((turn_now, current))
+    turn_now = current["turn"]
+    frames = report_frames(history, current)
     names = present.names(current)
     fids = list(names.factions)
     colors = faction_colors(fids)
@@ -292,7 +346,7 @@ def build_report(campaign: str | Path, view: str = "gm") -> str:
         heading = "Before the first turn" if t == 0 else names.turn_title(t)
         panels.append(f'<div class="panel" data-frame="{fi}"'
                       + ("" if fi == len(turns) - 1 else ' style="display:none"')
-                      + f"><h3>{heading}</h3><ul class=\"events\">{body}</ul></div>")
+                      + f"><h3>{html.escape(heading)}</h3><ul class=\"events\">{body}</ul></div>")
         marked = [e for e in key if e.kind in timeline_kinds]
         if marked:
             when = html.escape(names.turn_title(t))
@@ -322,6 +376,21 @@ def build_report(campaign: str | Path, view: str = "gm") -> str:
         map=map_svg, panels="".join(panels), last=len(turns) - 1, first_turn=turns[0],
         timeline="".join(timeline) or "<li>No key events yet.</li>", table_rows=table_rows,
         chronicle=markdown_to_html(chronicle_md), data=data_js, css=CSS, js=_JS)
+
+
+def report_frames(history: Any, current: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+    """``(turn, campaign data)`` of every snapshot up to the campaign's turn, then the campaign
+    ``current`` itself unless the last snapshot is of its turn. Each snapshot is loaded as a
+    campaign (validated: a broken one is a :class:`CampaignError` naming it) and written back
+    as the engine writes it, so the report reads one shape of data only."""
+    frames = []
+    for t in history.turns():
+        text = history.snapshot(t) if t <= current["turn"] else None
+        if text:
+            frames.append((t, load_campaign(history.snapshot_path(t), text).to_dict()))
+    if not frames or frames[-1][0] != current["turn"]:
+        frames.append((current["turn"], current))
+    return frames
 
 
 def _frame_dates(calendar: Any, turns: list[int]) -> dict[str, list[str]]:

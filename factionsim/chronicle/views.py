@@ -22,20 +22,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from factionsim.core.game import Event
 from factionsim.core.names import Names
 
 from .markdown import render_markdown
-
-
-def chronicle_paths(campaign: Path) -> dict[str, Path]:
-    """``{"gm": march.chronicle.md, "players": march.players.md}`` beside ``march.yaml``."""
-    return {"gm": campaign.with_name(campaign.stem + ".chronicle.md"),
-            "players": campaign.with_name(campaign.stem + ".players.md")}
-
 
 #: Event kinds the players never see.
 SECRET_KINDS = frozenset({"hide", "decision", "gm-veto"})
@@ -46,10 +38,12 @@ _ASSET_KEYS = ("asset", "attacker", "defender", "base", "source", "target")
 def stealthed_assets(campaign: dict[str, Any] | None) -> set[str]:
     """Ids (``type#n``) of the Stealthed assets in campaign data (a history snapshot)."""
     out: set[str] = set()
-    for f in (campaign or {}).get("factions", []):
-        for a in f.get("assets", []) or []:
-            if a.get("stealth") and a.get("id") is not None:
-                out.add(f"{a['type']}#{a['id']}")
+    factions = campaign.get("factions") if isinstance(campaign, dict) else None
+    for f in factions if isinstance(factions, list) else []:  # a snapshot is not validated
+        assets = f.get("assets") if isinstance(f, dict) else None
+        for a in assets if isinstance(assets, list) else []:
+            if isinstance(a, dict) and a.get("stealth") and a.get("id") is not None:
+                out.add(f"{a.get('type')}#{a['id']}")
     return out
 
 

@@ -9,7 +9,7 @@ import json
 import sys
 from pathlib import Path
 
-from factionsim.commands.options import add_backend_arguments, add_ruleset_argument, resolve_workers
+from factionsim.commands.options import add_backend_arguments, add_ruleset_argument, resolve_workers, seed
 from factionsim.models.trust import add_trust_argument
 
 
@@ -28,7 +28,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--runs", type=int, default=100, help="histories to play (default 100)")
     p.add_argument("--turns", type=int, default=None,
                    help="turns per history (default: the campaign's own max_turns, else 12)")
-    p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    p.add_argument("--seed", type=seed, default=0, help="master seed (default 0)")
     p.add_argument("--out", default="batch-out", help="output folder (default batch-out)")
     p.add_argument("--workers", type=int, default=None,
                    help="histories in parallel (default: 1 locally, every CPU of the Ray cluster)")

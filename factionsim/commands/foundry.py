@@ -14,6 +14,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from factionsim.commands.options import add_wait_argument, seed
+
 
 def _pairs(values: list[str] | None, option: str) -> dict[str, str]:
     from factionsim.foundry.jsonio import FoundryError
@@ -29,13 +31,16 @@ def _pairs(values: list[str] | None, option: str) -> dict[str, str]:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    from factionsim.commands.gm import changing
     from factionsim.foundry.importer import ImportOptions, import_actors
 
     options = ImportOptions(agent=args.agent, headquarters=_pairs(args.hq, "--hq"),
                             asset_names=_pairs(args.asset, "--asset"),
                             map_file=Path(args.map) if args.map else None, name=args.name,
                             seed=args.seed)
-    result = import_actors([Path(p) for p in args.actors], Path(args.into), options)
+    into = Path(args.into)
+    with changing(into, args, create=True):  # one writer at a time, as turn/undo/redo
+        result = import_actors([Path(p) for p in args.actors], into, options)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     elif not args.quiet:
@@ -54,8 +59,10 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from factionsim.commands.gm import settle
     from factionsim.foundry.exporter import export_campaign
 
+    settle(Path(args.campaign))  # a turn a killed command left half-committed is finished first
     result = export_campaign(Path(args.campaign), Path(args.out), args.faction,
                              "players" if args.players else "gm")
     if args.json:
@@ -92,7 +99,8 @@ def add_parser(sub: Any) -> None:
     imp.add_argument("--asset", action="append", metavar="NAME=ASSET",
                      help="play items called NAME as the book asset ASSET (name or id)")
     imp.add_argument("--name", help="a new campaign's title (default: the file name)")
-    imp.add_argument("--seed", type=int, help="a new campaign's seed")
+    imp.add_argument("--seed", type=seed, help="a new campaign's seed")
+    add_wait_argument(imp)
     imp.add_argument("--quiet", action="store_true", help="print nothing")
     imp.add_argument("--json", action="store_true", help="print the result as JSON")
     imp.set_defaults(func=cmd_import)

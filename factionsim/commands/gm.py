@@ -4,6 +4,10 @@
     factionsim undo CAMPAIGN [--turns N]                   step back (the file and chronicles)
     factionsim redo CAMPAIGN [--turns N]                   step forward again, same dice
 
+Each holds the campaign's lock (``--wait SECONDS`` to wait for another command that holds it),
+finishes whatever a killed command left half-committed, reads the file once, and commits each
+turn (or step) whole; see :mod:`factionsim.core.history`.
+
 Beside ``march.yaml`` live ``march.yaml.history/`` (snapshots and events of every turn, see
 :mod:`factionsim.core.history`), ``march.chronicle.md`` (the GM's chronicle) and
 ``march.players.md`` (the players' view: nothing Stealthed, no hidden reasons).
@@ -12,31 +16,76 @@ Beside ``march.yaml`` live ``march.yaml.history/`` (snapshots and events of ever
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from factionsim.commands.options import add_wait_argument, positive
 from factionsim.core.game import CampaignError
+from factionsim.core.history import VIEWS, chronicle_paths
 from factionsim.models.trust import add_trust_argument
 
 
 def _titles(name: str) -> dict[str, str]:
+    from factionsim.core.text import markdown_text
+
+    name = markdown_text(name)
     return {"gm": f"{name}: the GM's chronicle", "players": f"{name}: what the players know"}
 
 
-def write_turn_chronicles(campaign: Path, name: str, names: Any, turn: int, events: list[Any],
-                          hidden: set[str]) -> None:
-    """Append turn ``turn``'s block to both chronicle files (after trimming any later block)."""
-    from factionsim.chronicle.views import chronicle_paths, render_turn
-    from factionsim.core.history import append_chronicle, trim_chronicle
+def _header(names: Any) -> tuple[str, ...]:
+    """The lines under a new chronicle's title: the ruleset's ``names.notes`` (a WWN campaign's
+    house rules), each kept on one line without raw HTML."""
+    from factionsim.core.text import markdown_line
 
-    titles = _titles(name)
-    for view, path in chronicle_paths(campaign).items():
-        trim_chronicle(path, turn - 1)
-        block = render_turn(events, names, view, hidden) if events else \
-            f"## Turn {turn}\n\n(no events recorded)\n"
-        append_chronicle(path, titles[view], turn, block, getattr(names, "notes", ()))
+    return tuple(markdown_line(line) for line in names.notes)
+
+
+def turn_blocks(names: Any, turn: int, events: list[Any], hidden: set[str]) -> dict[str, str]:
+    """Turn ``turn``'s block of each chronicle (``{"gm": ..., "players": ...}``)."""
+    from factionsim.chronicle.views import render_turn
+
+    return {view: render_turn(events, names, view, hidden) if events else
+            f"## Turn {turn}\n\n(no events recorded)\n" for view in VIEWS}
+
+
+def settle(path: Path) -> None:
+    """For commands that only read a campaign and its history (``report``, ``foundry export``):
+    refuse a history folder with links, and finish a change a killed command committed (taking
+    the lock)."""
+    from factionsim.core.history import History
+
+    history = History(path)
+    history.check()
+    if history.journal.pending() and path.is_file():
+        with changing(path, argparse.Namespace(wait=0.0, quiet=True)):
+            pass
+
+
+@contextlib.contextmanager
+def changing(path: Path, args: argparse.Namespace, create: bool = False) -> Iterator[Any]:
+    """Hold ``path``'s lock (waiting up to ``--wait``), finish what a killed command left
+    half-done, and yield the campaign's :class:`~factionsim.core.history.History`.
+
+    ``create``: the command may write a campaign that does not exist yet (its folder is made)."""
+    from factionsim.core.history import History
+    from factionsim.core.lock import campaign_lock
+
+    if path.is_dir() or not (path.is_file() or create):
+        what = "is a folder, not a campaign file" if path.is_dir() else "campaign file not found"
+        raise CampaignError(f"{path}: {what}; give the path of an existing campaign file.")
+    if create:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    history = History(path)
+    with campaign_lock(path, args.wait):
+        if history.recover() and not getattr(args, "quiet", False):
+            print(f"note: finished a change of {path} that an interrupted factionsim command had "
+                  "committed (the campaign, its history and chronicles agree again).",
+                  file=sys.stderr)
+        yield history
 
 
 def _summary(state: Any) -> dict[str, Any]:
@@ -54,17 +103,21 @@ def _print_summary(state: Any) -> None:
 
 
 def cmd_turn(args: argparse.Namespace) -> int:
+    path = Path(args.campaign)
+    with changing(path, args) as history:
+        return _play_turns(args, path, history)
+
+
+def _play_turns(args: argparse.Namespace, path: Path, history: Any) -> int:
     from factionsim.chronicle import Names
-    from factionsim.chronicle.views import chronicle_paths, stealthed_assets
-    from factionsim.core.campaign import dump_campaign_text, write_atomic
+    from factionsim.chronicle.views import stealthed_assets
+    from factionsim.core.campaign import dump_campaign_text
     from factionsim.core.dice import fresh_seed
-    from factionsim.core.history import History
     from factionsim.rulesets import load_campaign
     from factionsim.runner import agents_from_campaign, finish_turn, play
 
-    path = Path(args.campaign)
-    state = load_campaign(path)
-    text = path.read_text(encoding="utf-8")
+    text = history.read_campaign()  # once, under the lock
+    state = load_campaign(path, text)
     if state.seed is None:
         state.seed = fresh_seed()
     agents = agents_from_campaign(state, source=path)
@@ -75,14 +128,16 @@ def cmd_turn(args: argparse.Namespace) -> int:
 
         agents = {fid: a if isinstance(a, ManualAgent) else GmReview(a)
                   for fid, a in agents.items()}
-    history = History(path)
     names = Names.from_state(state)
+    titles, header = _titles(state.name or path.stem), _header(names)
     bar = None
     if not args.quiet and not args.json and not prompting and args.turns > 1:
         from tqdm import tqdm
 
-        bar = tqdm(total=args.turns, desc=state.name or path.name, unit="turn", file=sys.stderr,
-                   leave=False)
+        from factionsim.core.text import terminal_safe
+
+        bar = tqdm(total=args.turns, desc=terminal_safe(state.name or path.name), unit="turn",
+                   file=sys.stderr, leave=False)
     start, played, n_events = state.turn, 0, 0
     before = text
     for _ in range(args.turns):
@@ -90,16 +145,14 @@ def cmd_turn(args: argparse.Namespace) -> int:
             break
         turn_before = state.turn
         hidden = stealthed_assets(state.to_dict())
-        history.begin_turn(before, turn_before)
         events = play(state, 1, agents)
         if state.turn == turn_before:
             events += finish_turn(state, agents)  # a faction collapsed mid-turn
         if state.turn == turn_before:  # nothing could be played
             break
         after = dump_campaign_text(state)
-        history.record_turn(state.turn, after, events)
-        write_atomic(path, after)
-        write_turn_chronicles(path, state.name or path.stem, names, state.turn, events, hidden)
+        history.record_turn(before, turn_before, after, state.turn, events,
+                            turn_blocks(names, state.turn, events, hidden), titles, header)
         before = after
         played += 1
         n_events += len(events)
@@ -127,41 +180,56 @@ def cmd_turn(args: argparse.Namespace) -> int:
 
 
 def _step(args: argparse.Namespace, forward: bool) -> int:
+    path = Path(args.campaign)
+    with changing(path, args) as history:
+        return _step_locked(args, path, history, forward)
+
+
+def _step_locked(args: argparse.Namespace, path: Path, history: Any, forward: bool) -> int:
     from factionsim.chronicle import Names
-    from factionsim.chronicle.views import chronicle_paths, stealthed_assets
-    from factionsim.core.history import History, HistoryError, trim_chronicle
+    from factionsim.chronicle.views import stealthed_assets
+    from factionsim.core.history import HistoryError
     from factionsim.rulesets import load_campaign
 
-    path = Path(args.campaign)
-    if not path.is_file():
-        raise CampaignError(f"{path}: campaign file not found.")
-    history = History(path)
     if not history.dir.is_dir():
         raise HistoryError(f"{path}: no history yet ({history.dir} does not exist); "
                            "'factionsim turn' records one as it plays.")
-    start = history.current_turn()
+    text = history.read_campaign(lenient=True)  # once, under the lock; may be broken
+    start, broken = history.position(text)
     reached = start
     for i in range(args.turns):
-        try:
-            reached = history.redo() if forward else history.undo()
-        except HistoryError:
-            if i == 0:
-                raise
-            break
+        recorded = history.turns()
+        targets = [t for t in recorded if t > reached] if forward else \
+            [t for t in recorded if t < reached]
+        if not targets:
+            if i > 0:
+                break
+            if forward:
+                raise HistoryError(f"{path}: nothing to redo (turn {reached} is the latest "
+                                   "recorded turn; play on with 'factionsim turn').")
+            raise HistoryError(f"{path}: nothing to undo (the history in {history.dir} holds no "
+                               f"turn before turn {reached}).")
+        target = targets[0] if forward else targets[-1]
         if forward:
-            state = load_campaign(path)
-            hidden = stealthed_assets(history.snapshot_data(reached - 1))
-            write_turn_chronicles(path, state.name or path.stem, Names.from_state(state), reached,
-                                  history.events(reached), hidden)
+            snapshot = history.snapshot(target) or ""
+            state = load_campaign(history.snapshot_path(target), snapshot)
+            names = Names.from_state(state)
+            blocks = turn_blocks(names, target, history.events(target),
+                                 stealthed_assets(history.snapshot_data(target - 1)))
+            reached = history.redo_to(target, text, blocks, _titles(state.name or path.stem),
+                                      _header(names))
         else:
-            for chron in chronicle_paths(path).values():
-                trim_chronicle(chron, reached)
+            reached = history.undo_to(target, text)
+        text = history.snapshot(reached) or ""
     redo_left = [t for t in history.turns() if t > reached]
     if args.json:
         print(json.dumps({"campaign": str(path), "from_turn": start, "turn": reached,
                           "can_undo": any(t < reached for t in history.turns()),
                           "can_redo": bool(redo_left)}, indent=2))
     elif not args.quiet:
+        if broken:
+            print(f"{path} could not be read as a campaign; its text was kept in "
+                  f"{history.broken_path(start)}.")
         if forward:
             msg = f"Redid {reached - start} turn(s): {path} is at turn {reached}"
         else:
@@ -178,13 +246,6 @@ def cmd_redo(args: argparse.Namespace) -> int:
     return _step(args, forward=True)
 
 
-def _positive(text: str) -> int:
-    n = int(text)
-    if n < 1:
-        raise argparse.ArgumentTypeError("must be 1 or more")
-    return n
-
-
 def add_parser(sub: Any) -> None:
     turn = sub.add_parser(
         "turn", help="play the next turn(s) of a campaign file in place",
@@ -192,10 +253,11 @@ def add_parser(sub: Any) -> None:
         "append the turn to CAMPAIGN's chronicles (STEM.chronicle.md for the GM, STEM.players.md "
         "for the players) and keep a history in CAMPAIGN.history/ for undo/redo.")
     turn.add_argument("campaign", help="campaign file (YAML)")
-    turn.add_argument("--turns", type=_positive, default=1, help="turns to play (default 1)")
+    turn.add_argument("--turns", type=positive, default=1, help="turns to play (default 1)")
     turn.add_argument("-i", "--interactive", action="store_true",
                       help="show each faction's planned action and its reason; accept it, ask "
                       "for another plan, or enter the action yourself")
+    add_wait_argument(turn)
     turn.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     turn.add_argument("--json", action="store_true", help="print the summary as JSON")
     add_trust_argument(turn)
@@ -205,7 +267,8 @@ def add_parser(sub: Any) -> None:
         p = sub.add_parser(name, help=text, description=f"{text[0].upper()}{text[1:]} (the file "
                            "and its chronicles), from the history kept by 'factionsim turn'.")
         p.add_argument("campaign", help="campaign file (YAML)")
-        p.add_argument("--turns", type=_positive, default=1, help="how many turns (default 1)")
+        p.add_argument("--turns", type=positive, default=1, help="how many turns (default 1)")
+        add_wait_argument(p)
         p.add_argument("--quiet", action="store_true", help="print nothing")
         p.add_argument("--json", action="store_true", help="print the result as JSON")
         p.set_defaults(func=func)

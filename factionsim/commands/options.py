@@ -1,11 +1,78 @@
-"""Command-line options that several commands share: which ruleset, where games run."""
+"""Command-line options several commands share, each checked once with a clear message: the
+seed, counts, ``--wait``, which ruleset, where games run.
+
+A bad value is refused by argparse itself: exit code 2 and a usage line naming the option, never
+a traceback later (a negative ``--seed`` reached numpy and crashed there).
+
+>>> seed("42"), positive("3"), whole_number(1, 8)("4")
+(42, 3, 4)
+>>> seed("-1")
+Traceback (most recent call last):
+argparse.ArgumentTypeError: -1 is too small; a seed is a whole number from 0 to 9223372036854775807
+"""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
+from factionsim.core.dice import MAX_SEED
 from factionsim.core.game import FactionsimError
 from factionsim.core.ruleset import DEFAULT_RULESET
+
+
+def _whole(text: str, lowest: int, highest: int | None, allowed: str) -> int:
+    """``text`` as a whole number from ``lowest`` to ``highest``, or a usage error that says
+    what is ``allowed``."""
+    shown = text if len(text) <= 40 else text[:37] + "..."
+    try:
+        value = int(text.strip()) if len(text) <= 100 else None
+    except ValueError:
+        value = None
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{shown!r} is not a whole number; {allowed}") from None
+    if value < lowest:
+        raise argparse.ArgumentTypeError(f"{shown} is too small; {allowed}")
+    if highest is not None and value > highest:
+        raise argparse.ArgumentTypeError(f"{shown} is too large; {allowed}")
+    return value
+
+
+def seed(text: str) -> int:
+    """``--seed``: a whole number from 0 to :data:`MAX_SEED`."""
+    return _whole(text, 0, MAX_SEED, f"a seed is a whole number from 0 to {MAX_SEED}")
+
+
+def whole_number(lowest: int, highest: int) -> Callable[[str], int]:
+    """An argparse ``type``: a whole number from ``lowest`` to ``highest`` (``new --max-turns``)."""
+
+    def parse(text: str) -> int:
+        return _whole(text, lowest, highest, f"give a whole number from {lowest} to {highest}")
+
+    parse.__name__ = "whole number"  # what argparse names in "invalid ... value"
+    return parse
+
+
+def positive(text: str) -> int:
+    """A whole number of 1 or more (``--turns`` of turn, undo and redo)."""
+    return _whole(text, 1, None, "give 1 or more")
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value <= 86400:  # also refuses nan
+        raise argparse.ArgumentTypeError("must be between 0 and 86400 seconds")
+    return value
+
+
+def add_wait_argument(p: argparse.ArgumentParser) -> None:
+    """``--wait SECONDS``: how long to wait for another command that is writing the campaign."""
+    p.add_argument("--wait", type=_seconds, default=0.0, metavar="SECONDS",
+                   help="if another factionsim command is writing the campaign, wait up to "
+                   "SECONDS for it to finish (default 0: stop at once with a message)")
 
 
 def add_ruleset_argument(p: argparse.ArgumentParser, what: str = "the bundled campaign") -> None:

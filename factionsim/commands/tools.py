@@ -13,13 +13,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from factionsim.commands.options import seed, whole_number
+from factionsim.core.fields import MAX_TURNS
 from factionsim.core.game import CampaignError
 from factionsim.core.ruleset import DEFAULT_RULESET
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    from factionsim.core.campaign import write_atomic
     from factionsim.core.dice import fresh_seed
+    from factionsim.core.files import write_atomic
+    from factionsim.core.lock import campaign_lock
     from factionsim.rules.wwn.generate import campaign_text, generate_campaign
     from factionsim.rulesets import load_campaign
 
@@ -27,6 +30,8 @@ def cmd_new(args: argparse.Namespace) -> int:
     if path.exists() and not args.force:
         raise CampaignError(f"{path}: already exists; pick another name or add --force to "
                             "overwrite it.")
+    if path.is_dir():
+        raise CampaignError(f"{path}: is a folder; give the name of the campaign file to write.")
     seed = args.seed if args.seed is not None else fresh_seed()
     try:
         data = generate_campaign(args.factions, args.locations, seed, agent=args.agent,
@@ -35,9 +40,12 @@ def cmd_new(args: argparse.Namespace) -> int:
         raise CampaignError(f"factionsim new: {exc}.") from None
     if args.max_turns:
         data = {**data, "max_turns": args.max_turns}
+    text = campaign_text(data)
+    # checked before it is written: --name and --agent come from the command line
+    state = load_campaign(f"{path} (not written)", text)
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, campaign_text(data))
-    state = load_campaign(path)  # it must load: the generator only makes valid campaigns
+    with campaign_lock(path):  # --force: another command may be writing it
+        write_atomic(path, text)
     if args.json:
         print(json.dumps({"file": str(path), "name": state.name, "seed": seed,
                           "factions": [f.name for f in state.factions.values()],
@@ -54,7 +62,7 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    from factionsim.core.campaign import write_atomic
+    from factionsim.core.files import write_atomic
     from factionsim.rulesets import RULESETS, get_ruleset
 
     info = get_ruleset(args.ruleset)
@@ -75,14 +83,17 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 def cmd_report(args: argparse.Namespace) -> int:
     from factionsim.chronicle.report import build_report
-    from factionsim.core.campaign import write_atomic
-    from factionsim.rulesets import load_campaign
+    from factionsim.commands.gm import settle
+    from factionsim.core.files import same_file, write_atomic
 
     path = Path(args.campaign)
-    load_campaign(path)  # refuse a broken campaign with the usual message
+    settle(path)  # a turn a killed command left half-committed is finished first
     view = "players" if args.players else "gm"
     out = Path(args.output or path.with_name(path.stem + (".players" if args.players else "")
                                              + ".report.html"))
+    if same_file(out, path):
+        raise CampaignError(f"-o {out}: the report would be written over the campaign file "
+                            f"{path}; give another file name.")
     text = build_report(path, view)
     write_atomic(out, text)
     if args.json:
@@ -101,11 +112,12 @@ def add_parser(sub: Any) -> None:
     new.add_argument("file", help="campaign file to write (YAML)")
     new.add_argument("--factions", type=int, default=4, help="how many factions, 2-8 (default 4)")
     new.add_argument("--locations", type=int, default=10, help="how many locations (default 10)")
-    new.add_argument("--seed", type=int, default=None, help="seed (default: a random one, printed)")
+    new.add_argument("--seed", type=seed, default=None, help="seed (default: a random one, printed)")
     new.add_argument("--agent", default="heuristic",
                      help="who plays every faction (default heuristic; manual for the GM)")
     new.add_argument("--name", default=None, help="the campaign's title (default: generated)")
-    new.add_argument("--max-turns", type=int, default=None, help="end the game after N turns")
+    new.add_argument("--max-turns", type=whole_number(1, MAX_TURNS), default=None,
+                     help="end the game after N turns")
     new.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
     new.add_argument("--quiet", action="store_true", help="print nothing")
     new.add_argument("--json", action="store_true", help="print a summary as JSON")

@@ -9,7 +9,7 @@ import json
 import sys
 from pathlib import Path
 
-from factionsim.commands.options import add_backend_arguments, add_ruleset_argument, resolve_workers
+from factionsim.commands.options import add_backend_arguments, add_ruleset_argument, resolve_workers, seed
 from factionsim.models.trust import add_trust_argument
 
 
@@ -28,7 +28,7 @@ def add_parser(subparsers) -> None:
     add_ruleset_argument(p)
     p.add_argument("--turns", type=int, default=None,
                    help="turns per game (default: the campaign's own max_turns, else 20)")
-    p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    p.add_argument("--seed", type=seed, default=0, help="master seed (default 0)")
     p.add_argument("--workers", type=int, default=None,
                    help="games in parallel (default: 1 locally, every CPU of the Ray cluster)")
     add_backend_arguments(p)
@@ -41,7 +41,7 @@ def add_parser(subparsers) -> None:
 
 
 def _cmd_tournament(args: argparse.Namespace) -> int:
-    from factionsim.core.campaign import write_atomic
+    from factionsim.core.files import write_atomic
     from factionsim.core.game import FactionsimError
     from factionsim.tournament import format_table, run_tournament, to_csv
 

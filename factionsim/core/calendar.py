@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from .campaign import FieldChecker, FieldPath
+from .fields import MAX_NAME, plain_text_problem
 from .game import CampaignError
 
 GREGORIAN = (("January", 31), ("February", 28), ("March", 31), ("April", 30), ("May", 31),
@@ -184,6 +185,7 @@ class _Checks:
                 name = month
             if not isinstance(name, str) or not name.strip():
                 self.fail(("months", i), "a month name must be non-empty text", name)
+            self.plain(name, ("months", i))
             if name.casefold() in seen:
                 self.fail(("months", i), f"month name given twice (also months[{seen[name.casefold()]}])",
                           name, "each month name once")
@@ -219,18 +221,33 @@ class _Checks:
                       "'N days', 'N weeks', 'N months' or 'N years' with N >= 1, e.g. '1 month'")
         return m.group(2) + "s", int(m.group(1))
 
+    def plain(self, text: str, sub: FieldPath) -> None:
+        """Text shown to people (a month name, the date pattern) is plain text on one line."""
+        if len(text) > MAX_NAME:
+            self.fail(sub, f"is {len(text)} characters long", allowed=f"at most {MAX_NAME}")
+        problem = plain_text_problem(text)
+        if problem:
+            self.fail(sub, f"must be plain text but {problem}", text,
+                      "letters, digits, spaces and punctuation on one line")
+
     def format(self, value: Any) -> str:
         if not isinstance(value, str) or not value.strip():
             self.fail(("format",), "must be non-empty text", value)
+        self.plain(value, ("format",))
         try:
-            fields = [f for _, f, _, _ in string.Formatter().parse(value) if f is not None]
+            parts = [(f, spec, conv) for _, f, spec, conv in string.Formatter().parse(value)
+                     if f is not None]
         except ValueError as exc:
             self.fail(("format",), f"is not a valid date pattern ({exc})", value,
                       "text with " + ", ".join("{" + f + "}" for f in FORMAT_FIELDS))
-        for name in fields:
+        for name, spec, conv in parts:
             if name not in FORMAT_FIELDS:
                 self.fail(("format",), f"unknown placeholder {{{name}}}", value,
                           ", ".join("{" + f + "}" for f in FORMAT_FIELDS))
+            if spec or conv:  # "{day:>999999999}" would write a gigabyte per date
+                self.fail(("format",), f"is not a valid date pattern ({{{name}}} has a format "
+                          "spec)", value,
+                          "placeholders without format specs, e.g. '{day} {month} {year}'")
         try:
             value.format(day=1, ordinal="1st", month="M", month_number=1, year=1)
         except (ValueError, TypeError, KeyError, IndexError) as exc:

@@ -19,16 +19,16 @@ tags: [martial]
 
 from __future__ import annotations
 
-import contextlib
 import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from .files import write_atomic
 from .game import CampaignError
+from .safeyaml import BoundedLoader, check_size, plain_tree, read_limited, yaml_error_message
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 
@@ -37,8 +37,9 @@ FieldPath = tuple[str | int, ...]
 
 
 # --------------------------------------------------------------------------------- loading
-class LineLoader(yaml.SafeLoader):
-    """A safe YAML loader that also records where each field starts.
+class LineLoader(BoundedLoader):
+    """A safe, bounded YAML loader (see :mod:`factionsim.core.safeyaml`) that also records where
+    each field starts.
 
     After :meth:`load_with_lines`, ``lines`` maps every field path (a tuple of mapping keys and
     sequence indexes, ``()`` for the document) to the 1-based line where that key or sequence
@@ -47,8 +48,7 @@ class LineLoader(yaml.SafeLoader):
     """
 
     def __init__(self, stream: str, source: str = "<string>"):
-        super().__init__(stream)
-        self.source = source
+        super().__init__(stream, source)
         self.lines: dict[FieldPath, int] = {}
 
     def load_with_lines(self) -> Any:
@@ -58,7 +58,7 @@ class LineLoader(yaml.SafeLoader):
             if node is None:
                 return None
             self._record(node, (), node.start_mark.line + 1)
-            return self.construct_document(node)
+            return plain_tree(self.construct_document(node))
         finally:
             self.dispose()
 
@@ -120,17 +120,20 @@ class FieldChecker:
         return f"{at}, {format_path(path)}"
 
 
-def load_campaign_data(path: str | os.PathLike[str], rulesets: Sequence[str] = ()
+def load_campaign_data(path: str | os.PathLike[str], rulesets: Sequence[str] = (),
+                       text: str | None = None
                        ) -> tuple[dict[str, Any], dict[FieldPath, int]]:
     """Read a campaign file: ``(data, lines)`` where ``lines`` maps field paths to line numbers.
 
+    ``text``: the file's text when the caller has read it already (it is then not read again).
     Raises :class:`CampaignError` for a missing or unreadable file, broken YAML (with YAML's
-    line and column) or a top level that is not a mapping (``rulesets``: the names an empty
+    line and column), YAML beyond the limits of :mod:`factionsim.core.safeyaml` (size, aliases,
+    nesting, numbers) or a top level that is not a mapping (``rulesets``: the names an empty
     file is told to choose from).
     """
     source = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_limited(path, source) if text is None else text
     except FileNotFoundError:
         raise CampaignError(
             f"{source}: campaign file not found; give the path of an existing YAML campaign file."
@@ -146,11 +149,12 @@ def load_campaign_data(path: str | os.PathLike[str], rulesets: Sequence[str] = (
         ) from None
     except OSError as exc:
         raise CampaignError(f"{source}: cannot read the campaign file ({exc.strerror}).") from None
-    loader = LineLoader(text, source)
+    check_size(text, source)
     try:
+        loader = LineLoader(text, source)  # the reader refuses control characters here
         data = loader.load_with_lines()
     except yaml.YAMLError as exc:
-        raise CampaignError(_yaml_error_message(source, exc)) from None
+        raise CampaignError(yaml_error_message(source, exc, text)) from None
     if data is None:
         raise CampaignError(
             f"{source}: the campaign file is empty; it must be a YAML mapping with at least "
@@ -164,21 +168,54 @@ def load_campaign_data(path: str | os.PathLike[str], rulesets: Sequence[str] = (
     return data, loader.lines
 
 
-def _yaml_error_message(source: str, exc: yaml.YAMLError) -> str:
-    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-    where = f", line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-    context = getattr(exc, "context", None)
-    detail = f"{problem} ({context})" if context else str(problem)
-    return f"{source}{where}: broken YAML: {detail}; fix the syntax at that spot."
-
-
 def _yaml_type(value: Any) -> str:
     if isinstance(value, list):
         return "list"
     if isinstance(value, str):
         return "string"
     return type(value).__name__
+
+
+#: how many of the legal actions at a saved decision :func:`check_resumable` tries
+RESUME_PROBES = 24
+#: random play-outs of the rest of a saved turn :func:`check_resumable` makes, and their length
+RESUME_PLAYOUTS, RESUME_PLAYOUT_DECISIONS = 3, 3000
+
+
+def check_resumable(state: Any, where: str) -> None:
+    """Refuse a turn saved in progress that cannot go on.
+
+    The ``in_progress`` block is the engine's own bookkeeping of a turn cut short: the
+    validators check its structure and references, and this tries it, on copies, the way play
+    would: the next decision, each of its legal actions (up to :data:`RESUME_PROBES`, spread
+    over the list) applied, and :data:`RESUME_PLAYOUTS` play-outs of the rest of the turn with
+    actions drawn at random (fixed seeds). Anything that breaks is reported as a
+    :class:`CampaignError` at ``where`` (one paragraph, the fix included), never later, mid-play.
+    """
+    import numpy as np
+
+    try:
+        probe = state.copy()
+        legal = probe.legal_actions()
+        step = max(1, -(-len(legal) // RESUME_PROBES))
+        for action in legal[::step]:
+            trial = probe.copy()
+            trial.apply(action)
+            trial.legal_actions()
+        for seed in range(RESUME_PLAYOUTS):
+            trial, rng = probe.copy(), np.random.default_rng(seed)
+            for _ in range(RESUME_PLAYOUT_DECISIONS):
+                if trial.turn != probe.turn or trial.current_actor() is None:
+                    break
+                options = trial.legal_actions()
+                trial.apply(options[int(rng.integers(len(options)))])
+    except Exception as exc:  # noqa: BLE001 - any failure of engine bookkeeping is the file's
+        detail = f"{type(exc).__name__}: {exc}"
+        raise CampaignError(
+            f"{where}: the turn saved in progress cannot go on ({detail[:200]}); this block is "
+            "written by the engine, so restore the file with 'factionsim undo' or delete the "
+            "in_progress block to restart the turn from its beginning."
+        ) from None
 
 
 # --------------------------------------------------------------------------------- saving
@@ -286,33 +323,3 @@ def save_campaign(state: Any, path: str | os.PathLike[str]) -> None:
     """
     text = dump_campaign_text(state)
     write_atomic(Path(path), text)
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` (UTF-8) so that readers see the old or the new file only."""
-    directory = path.parent if str(path.parent) else Path(".")
-    try:
-        mode = path.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp_name, mode)
-        os.replace(tmp_name, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp_name)
-        raise
-    with contextlib.suppress(OSError, AttributeError):  # make the rename itself durable
-        dir_fd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
-

@@ -99,6 +99,11 @@ def roll_die(rng: np.random.Generator, sides: int) -> int:
 
 
 # ------------------------------------------------------------------ seeds -> dice generators
+#: The largest seed (``--seed`` and a campaign's ``seed:``): numpy takes any non-negative whole
+#: number; factionsim keeps seeds to what a signed 64-bit integer holds.
+MAX_SEED = 2**63 - 1
+
+
 def fresh_seed() -> int:
     """A new seed from the operating system's entropy (for a campaign that has none yet)."""
     return int(np.random.SeedSequence().entropy % 2**31)

@@ -1,45 +1,80 @@
-"""Turn snapshots beside a campaign file: undo, redo and replay between sessions.
+"""A campaign file's own files: history, chronicles, lock, and how a turn is committed.
 
-A campaign ``march.yaml`` keeps its history in the folder ``march.yaml.history/``:
+Beside ``march.yaml`` factionsim keeps:
 
-- ``turn-0003.yaml``: the campaign file's exact text after 3 turns (the RNG state included, so
-  the dice of every later turn are fixed by it);
-- ``turn-0003.events.jsonl``: the events of turn 3 (one JSON object a line, as ``events.jsonl``);
-- ``HEAD``: the turn the campaign file is at now; snapshots beyond it are the redo stack.
+- ``march.yaml.history/turn-0003.yaml``: the campaign file's exact text after 3 turns (the RNG
+  state included, so the dice of every later turn are fixed by it);
+- ``march.yaml.history/turn-0003.events.jsonl``: the events of turn 3 (one JSON object a line);
+- ``march.yaml.history/HEAD``: the turn the campaign file is at now; snapshots beyond it are the
+  redo stack;
+- ``march.chronicle.md`` and ``march.players.md``: the GM's and the players' chronicles, one
+  block per turn, each starting with the line ``<!-- factionsim turn N -->``;
+- ``march.yaml.history/JOURNAL`` and ``.march.yaml.lock``: only while a command is changing the
+  campaign (or after one was killed; the next command clears them).
 
-:meth:`History.undo` writes the previous snapshot back over the campaign file (atomically), and
-:meth:`History.redo` the next one, so stepping back and forth gives byte-identical files and the
-same dice. Playing a new turn after an undo discards the redo stack (a new branch of history).
+:meth:`History.undo_to` writes an earlier snapshot back over the campaign file and
+:meth:`History.redo_to` a later one, so stepping back and forth gives byte-identical files and
+the same dice. Playing a new turn after an undo discards the redo stack (a new branch).
+
+**One writer, whole turns.** A command that changes the campaign (``turn``, ``undo``,
+``redo``) first takes the campaign's lock (:mod:`factionsim.core.lock`), then calls
+:meth:`History.recover`, then reads the campaign file once. Everything one turn changes -- the
+campaign file, the snapshot before it (when the file was edited by hand) and after it, the
+turn's events, ``HEAD``, the block of both chronicles, the redo snapshots it drops -- is
+committed together through a journal (:mod:`factionsim.core.journal`):
+
+1. every new text (whole files) and every file to delete is written to ``JOURNAL``
+   atomically; that rename is the commit point;
+2. the files are replaced one by one in a fixed order (history files, ``HEAD``, chronicles,
+   campaign file last), then the dropped snapshots are deleted;
+3. ``JOURNAL`` is deleted.
+
+If the process is killed before the commit point, nothing has changed (at most a temporary
+file is left); after it, the next command finishes the change from the journal (roll forward).
+:meth:`History.recover` does both: it completes a pending journal and deletes the temporary
+files our writes leave when killed (``.NAME.XXXXXXXX.tmp`` for the campaign's own file names
+only, nothing else). So after a ``kill -9`` at any moment, the campaign file, its history and
+its chronicles agree once the next command has run: a turn is either fully there or absent.
+
+**Files from elsewhere.** A history folder is read without following symbolic links: a link
+inside it (or a linked folder) is refused with a clear error, so ``undo`` can never copy a file
+from outside the campaign into it. Journal entries name only the campaign's own files.
 
 >>> import tempfile, pathlib
 >>> d = pathlib.Path(tempfile.mkdtemp())
 >>> (d / "c.yaml").write_text("turn: 0\\n")
 8
 >>> h = History(d / "c.yaml")
->>> h.begin_turn("turn: 0\\n", 0)
->>> h.record_turn(1, "turn: 1\\n", [])
->>> (d / "c.yaml").write_text("turn: 1\\n") and h.undo()
-0
->>> (d / "c.yaml").read_text(), h.redo(), (d / "c.yaml").read_text()
-('turn: 0\\n', 1, 'turn: 1\\n')
+>>> h.record_turn("turn: 0\\n", 0, "turn: 1\\n", 1, [], {"gm": "## Turn 1", "players": "## Turn 1"},
+...               {"gm": "GM", "players": "Players"})
+>>> (d / "c.yaml").read_text(), h.head, h.undo_to(0, h.campaign.read_text())
+('turn: 1\\n', 1, 0)
+>>> (d / "c.yaml").read_text(), h.chronicle_turns("gm")
+('turn: 0\\n', [])
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from .campaign import write_atomic
-from .game import Event, FactionsimError
+from .campaign import load_campaign_data
+from .files import FileProblem, read_own_file, remove_temp_files, temp_file_pattern, write_atomic
+from .game import CampaignError, Event, FactionsimError
+from .journal import Journal
 
 _SNAPSHOT = re.compile(r"^turn-(\d{4,})\.yaml$")
+_EVENTS = re.compile(r"^turn-(\d{4,})\.events\.jsonl$")
+#: Every file factionsim writes in a history folder.
+_OWN = r"turn-\d{4,}\.yaml|turn-\d{4,}\.events\.jsonl|HEAD|JOURNAL|broken-turn-\d{4,}\.yaml"
+
+VIEWS = ("gm", "players")
 
 
 class HistoryError(FactionsimError):
@@ -52,24 +87,81 @@ def history_dir(campaign: str | os.PathLike[str]) -> Path:
     return p.with_name(p.name + ".history")
 
 
+def chronicle_paths(campaign: str | os.PathLike[str]) -> dict[str, Path]:
+    """``{"gm": march.chronicle.md, "players": march.players.md}`` beside ``march.yaml``."""
+    p = Path(campaign)
+    return {"gm": p.with_name(p.stem + ".chronicle.md"),
+            "players": p.with_name(p.stem + ".players.md")}
+
+
 def event_from_dict(d: dict[str, Any]) -> Event:
     """Inverse of :meth:`Event.to_dict`."""
     data = {k: v for k, v in d.items() if k not in ("turn", "kind", "faction")}
     return Event(int(d["turn"]), d["kind"], d.get("faction"), data)
 
 
-def turn_of_text(text: str) -> int:
-    """The ``turn`` field of a campaign text (0 when absent)."""
-    data = yaml.safe_load(text) or {}
-    return int(data.get("turn", 0) or 0) if isinstance(data, dict) else 0
+def event_lines(events: Iterable[Event]) -> str:
+    """Events as JSON lines (the ``.events.jsonl`` format)."""
+    return "".join(json.dumps(e.to_dict(), separators=(",", ":"), ensure_ascii=False) + "\n"
+                   for e in events)
+
+
+def campaign_turn(text: str, source: str) -> int | None:
+    """The ``turn`` field of a campaign text; ``None`` when the text is not a campaign mapping
+    with a whole, non-negative ``turn`` (0 when the field is absent). Parsed with the campaign
+    loader, so the same bounds apply."""
+    try:
+        data, _ = load_campaign_data(source, text=text)
+    except Exception:  # noqa: BLE001 - whatever the loader makes of it, the text is unreadable
+        return None
+    turn = data.get("turn", 0)
+    if turn is None:
+        return 0
+    return turn if isinstance(turn, int) and not isinstance(turn, bool) and turn >= 0 else None
+
+
+# ------------------------------------------------------------------ chronicle text
+TURN_MARK = "<!-- factionsim turn {turn} -->"
+_MARK = re.compile(r"^<!-- factionsim turn (\d+) -->$", re.MULTILINE)
+
+
+def chronicle_turns(text: str) -> list[int]:
+    """The turns whose blocks a chronicle text holds, in order."""
+    return [int(m.group(1)) for m in _MARK.finditer(text)]
+
+
+def trimmed_chronicle(text: str, keep_upto: int) -> str:
+    """``text`` cut before the block of the first turn after ``keep_upto``.
+
+    Text before the first block (the title, the GM's notes) is kept.
+    """
+    for m in _MARK.finditer(text):
+        if int(m.group(1)) > keep_upto:
+            return text[:m.start()].rstrip("\n") + "\n"
+    return text
+
+
+def appended_chronicle(text: str | None, title: str, turn: int, block: str,
+                       header: Sequence[str] = ()) -> str:
+    """``text`` (or a new chronicle titled ``title``, with the ``header`` lines under the title:
+    a campaign's house rules) with turn ``turn``'s block at the end.
+
+    A line of ``block`` that looks like a block marker is defused (a backslash in front), so
+    no text in a block can ever start a block of its own.
+    """
+    text = text if text is not None else f"# {title}\n" + "".join(f"\n{line}\n" for line in header)
+    body = _MARK.sub(lambda m: "\\" + m.group(0), block.strip())
+    return text.rstrip("\n") + f"\n\n{TURN_MARK.format(turn=turn)}\n{body}\n"
 
 
 class History:
-    """The snapshot folder of one campaign file."""
+    """The history folder, chronicles and journal of one campaign file."""
 
     def __init__(self, campaign: str | os.PathLike[str]):
         self.campaign = Path(campaign)
         self.dir = history_dir(campaign)
+        self.chronicles = chronicle_paths(campaign)
+        self.journal = Journal(self.dir / "JOURNAL", self.campaign.parent, self._own_file)
 
     # ------------------------------------------------------------------ files
     def snapshot_path(self, turn: int) -> Path:
@@ -78,132 +170,244 @@ class History:
     def events_path(self, turn: int) -> Path:
         return self.dir / f"turn-{turn:04d}.events.jsonl"
 
+    def broken_path(self, turn: int) -> Path:
+        """Where an unreadable campaign text is kept when undo/redo replace it."""
+        return self.dir / f"broken-turn-{turn:04d}.yaml"
+
+    def _own_file(self, name: str) -> bool:
+        """Is ``name`` (relative to the campaign's folder) one of the files the journal may
+        write?"""
+        top = {self.campaign.name, *(p.name for p in self.chronicles.values())}
+        if name in top:
+            return True
+        folder, _, rest = name.partition("/")
+        return folder == self.dir.name and re.fullmatch(_OWN, rest) is not None \
+            and rest != "JOURNAL"
+
+    def check(self) -> None:
+        """Refuse a history folder that is a symbolic link, not a folder, or holds a link."""
+        if self.dir.is_symlink():
+            raise HistoryError(f"{self.dir} is a symbolic link; factionsim reads a campaign's "
+                               "history only from a real folder beside it. Replace the link with "
+                               "the folder itself.")
+        if not os.path.lexists(self.dir):
+            return
+        if not self.dir.is_dir():
+            raise HistoryError(f"{self.dir} is not a folder; it should hold the history of "
+                               f"{self.campaign}. Move it away and run the command again.")
+        try:
+            entries = list(os.scandir(self.dir))
+        except OSError as exc:
+            raise FileProblem(f"cannot list {self.dir}: {exc.strerror}.") from None
+        for entry in entries:
+            if entry.is_symlink():
+                raise HistoryError(
+                    f"{entry.path} is a symbolic link; factionsim never follows links in a "
+                    "history folder (a shared campaign could point undo at any file on this "
+                    "machine). Delete the link, or replace it with the file itself.")
+
+    def _read(self, path: Path) -> str | None:
+        try:
+            return read_own_file(path)
+        except FileNotFoundError:
+            return None
+
     def turns(self) -> list[int]:
         """Turns with a snapshot, in order (the redo stack included)."""
-        if not self.dir.is_dir():
+        return sorted(int(m.group(1)) for p in self._entries() if (m := _SNAPSHOT.match(p)))
+
+    def _entries(self) -> list[str]:
+        if not self.dir.is_dir() or self.dir.is_symlink():
             return []
-        return sorted(int(m.group(1)) for p in self.dir.iterdir() if (m := _SNAPSHOT.match(p.name)))
+        return os.listdir(self.dir)
 
     def snapshot(self, turn: int) -> str | None:
-        p = self.snapshot_path(turn)
-        return p.read_text(encoding="utf-8") if p.is_file() else None
+        return self._read(self.snapshot_path(turn))
 
     def snapshot_data(self, turn: int) -> dict[str, Any] | None:
+        """A snapshot's campaign data, parsed by the campaign loader (``None`` when absent)."""
         text = self.snapshot(turn)
-        return yaml.safe_load(text) if text is not None else None
+        if text is None:
+            return None
+        path = self.snapshot_path(turn)
+        try:
+            return load_campaign_data(path, text=text)[0]
+        except CampaignError as exc:
+            why = str(exc)
+        except (yaml.YAMLError, RecursionError, ValueError) as exc:  # the loader's own limits
+            why = f"{path}: cannot be read as YAML ({str(exc).splitlines()[0]})"
+        raise HistoryError(f"{why} (a snapshot in the history of {self.campaign}; delete it or "
+                           "put back a good copy)")
 
     def events(self, turn: int) -> list[Event]:
         """The stored events of ``turn`` (empty when none were recorded)."""
-        p = self.events_path(turn)
-        if not p.is_file():
-            return []
-        return [event_from_dict(json.loads(line))
-                for line in p.read_text(encoding="utf-8").splitlines() if line.strip()]
+        path = self.events_path(turn)
+        text = self._read(path)
+        out: list[Event] = []
+        for i, line in enumerate((text or "").splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                d = json.loads(line)
+                out.append(event_from_dict(d))
+            except (ValueError, TypeError, KeyError, AttributeError) as exc:
+                raise HistoryError(
+                    f"{path}, line {i}: not an event factionsim wrote ({type(exc).__name__}: "
+                    f"{exc}); each line must be a JSON object with turn, kind and faction. Put "
+                    "back a good copy or delete the file (that turn's chronicle is then empty)."
+                ) from None
+        return out
 
     @property
     def head(self) -> int | None:
-        p = self.dir / "HEAD"
+        """The turn ``HEAD`` names (``None`` when missing or not a number)."""
+        text = self._read(self.dir / "HEAD")
         try:
-            return int(p.read_text(encoding="utf-8").strip())
-        except (FileNotFoundError, ValueError):
+            return int(text.strip()) if text is not None else None
+        except ValueError:
             return None
 
-    def _set_head(self, turn: int) -> None:
-        write_atomic(self.dir / "HEAD", f"{turn}\n")
+    def chronicle_text(self, view: str) -> str | None:
+        return self._read(self.chronicles[view])
+
+    def chronicle_turns(self, view: str) -> list[int]:
+        """The turns whose blocks the ``view`` chronicle holds."""
+        return chronicle_turns(self.chronicle_text(view) or "")
+
+    # ------------------------------------------------------------------ where the file is
+    def read_campaign(self, lenient: bool = False) -> str:
+        """The campaign file's text (read once by each command that changes it). Text that is
+        not UTF-8 is a :class:`CampaignError`, or with ``lenient`` decoded with its bad bytes kept
+        as surrogates (undo and redo keep such a file aside, byte for byte)."""
+        try:
+            data = self.campaign.read_bytes()
+        except FileNotFoundError:
+            raise CampaignError(f"{self.campaign}: campaign file not found; give the path of an "
+                                "existing campaign file.") from None
+        except IsADirectoryError:
+            raise CampaignError(f"{self.campaign}: is a folder, not a campaign file; give the "
+                                "path of a YAML file.") from None
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            if lenient:
+                return data.decode("utf-8", "surrogateescape")
+            raise CampaignError(f"{self.campaign}: cannot be read as UTF-8 text (byte "
+                                f"{exc.start}); campaign files must be UTF-8 YAML.") from None
+
+    def position(self, text: str) -> tuple[int, bool]:
+        """``(turn, broken)``: the turn the campaign ``text`` is at, and whether the text is
+        unreadable as a campaign (then the turn is ``HEAD``'s, else the latest recorded)."""
+        turn = campaign_turn(text, str(self.campaign))
+        if turn is not None:
+            return turn, False
+        head = self.head
+        if head is None:
+            recorded = self.turns()
+            if not recorded:
+                raise HistoryError(f"{self.campaign} cannot be read as a campaign and its history "
+                                   f"({self.dir}) records no turn to go back to.")
+            head = recorded[-1]
+        return head, True
 
     def current_turn(self) -> int:
-        """The turn the campaign file is at (read from the file itself)."""
-        return turn_of_text(self.campaign.read_text(encoding="utf-8"))
+        """The turn the campaign file is at."""
+        return self.position(self.read_campaign())[0]
 
-    # ------------------------------------------------------------------ recording
-    def begin_turn(self, text: str, turn: int) -> None:
-        """Before playing from ``turn``: keep ``text`` (the campaign now) as its snapshot and
-        drop the redo stack beyond it (a new branch of history starts here)."""
-        self.dir.mkdir(parents=True, exist_ok=True)
-        if self.snapshot(turn) != text:
-            write_atomic(self.snapshot_path(turn), text)
-        for t in self.turns():
-            if t > turn:
-                self._drop(t)
-        self._set_head(turn)
+    # ------------------------------------------------------------------ committing
+    def recover(self) -> bool:
+        """Before a command changes the campaign (holding its lock): finish a change a killed
+        command committed, and delete the temporary files killed writes left (the campaign's
+        own file names only). ``True`` when an interrupted change was finished."""
+        self.check()
+        finished = self.journal.recover()
+        names = "|".join(re.escape(n) for n in (self.campaign.name,
+                                                 *(p.name for p in self.chronicles.values())))
+        remove_temp_files(self.campaign.parent, [temp_file_pattern(names)])
+        if self.dir.is_dir():
+            remove_temp_files(self.dir, [temp_file_pattern(_OWN)])
+        return finished
 
-    def record_turn(self, turn: int, text: str, events: Iterable[Event]) -> None:
-        """After playing turn ``turn``: its campaign text and its events."""
-        self.dir.mkdir(parents=True, exist_ok=True)
-        lines = "".join(json.dumps(e.to_dict(), separators=(",", ":"), ensure_ascii=False) + "\n"
-                        for e in events)
-        write_atomic(self.events_path(turn), lines)
-        write_atomic(self.snapshot_path(turn), text)
-        self._set_head(turn)
+    def _commit(self, writes: Mapping[Path, str], deletes: Iterable[Path] = ()) -> None:
+        def rel(p: Path) -> str:  # the journal's names: relative to the campaign's folder
+            return f"{self.dir.name}/{p.name}" if p.parent == self.dir else p.name
 
-    def _drop(self, turn: int) -> None:
-        for p in (self.snapshot_path(turn), self.events_path(turn)):
-            with contextlib.suppress(FileNotFoundError):
-                p.unlink()
+        self.journal.commit({rel(p): t for p, t in writes.items()}, [rel(p) for p in deletes])
 
-    # ------------------------------------------------------------------ stepping
-    def undo(self) -> int:
-        """Put the campaign file back to the turn before; returns that turn.
+    def _recorded_after(self, turn: int) -> list[Path]:
+        """The snapshot and events files of the turns after ``turn`` (the redo stack)."""
+        out = []
+        for name in self._entries():
+            m = _SNAPSHOT.match(name) or _EVENTS.match(name)
+            if m and int(m.group(1)) > turn:
+                out.append(self.dir / name)
+        return sorted(out)
 
-        Edits made to the file by hand since its turn was played are kept as that turn's
-        snapshot, so ``redo`` brings them back.
-        """
-        text = self.campaign.read_text(encoding="utf-8")
-        now = turn_of_text(text)
-        before = [t for t in self.turns() if t < now]
-        if not before:
-            raise HistoryError(f"{self.campaign}: nothing to undo (the history in {self.dir} "
-                               f"holds no turn before turn {now}).")
-        if self.snapshot(now) != text:
-            write_atomic(self.snapshot_path(now), text)
-        target = before[-1]
-        write_atomic(self.campaign, self.snapshot(target) or "")
-        self._set_head(target)
+    def _chronicles(self, keep_upto: int, turn: int | None, blocks: Mapping[str, str] | None,
+                    titles: Mapping[str, str] | None, header: Sequence[str] = ()
+                    ) -> dict[Path, str]:
+        """Both chronicles cut after ``keep_upto`` and, given ``turn``, with its block appended
+        (a new chronicle starts with its title and the ``header`` lines)."""
+        out: dict[Path, str] = {}
+        for view, path in self.chronicles.items():
+            old = self.chronicle_text(view)
+            new = trimmed_chronicle(old, keep_upto) if old is not None else None
+            if turn is not None and blocks is not None and titles is not None:
+                new = appended_chronicle(new, titles[view], turn, blocks[view], header)
+            if new is not None and new != old:
+                out[path] = new
+        return out
+
+    def record_turn(self, before: str, before_turn: int, after: str, turn: int,
+                    events: Iterable[Event], blocks: Mapping[str, str],
+                    titles: Mapping[str, str], header: Sequence[str] = ()) -> None:
+        """Commit one played turn as a unit: the snapshot ``before`` (when the file was edited
+        since it was recorded), the snapshot ``after`` and the events of ``turn``, ``HEAD``,
+        each chronicle's ``blocks[view]`` (a new chronicle titled ``titles[view]``, the
+        ``header`` lines under its title), the campaign file, and the redo stack beyond
+        ``before_turn`` dropped."""
+        writes: dict[Path, str] = {}
+        if self.snapshot(before_turn) != before:
+            writes[self.snapshot_path(before_turn)] = before
+        writes[self.events_path(turn)] = event_lines(events)
+        writes[self.snapshot_path(turn)] = after
+        writes[self.dir / "HEAD"] = f"{turn}\n"
+        writes.update(self._chronicles(turn - 1, turn, blocks, titles, header))
+        writes[self.campaign] = after
+        self._commit(writes, self._recorded_after(before_turn))
+
+    def _keep_current(self, text: str, writes: dict[Path, str]) -> int:
+        """Before undo/redo replace the campaign text: keep it (a hand edit becomes its turn's
+        snapshot; an unreadable text is kept as ``broken-turn-N.yaml``). Returns its turn."""
+        now, broken = self.position(text)
+        if broken:  # kept at once, byte for byte (its own file: not part of any turn)
+            write_atomic(self.broken_path(now), text.encode("utf-8", "surrogateescape"))
+        elif self.snapshot(now) != text:
+            writes[self.snapshot_path(now)] = text
+        return now
+
+    def undo_to(self, target: int, text: str) -> int:
+        """Put the campaign (whose current ``text`` is given) back at recorded turn ``target``
+        and cut both chronicles after it; returns ``target``."""
+        return self._move_to(target, text, self._chronicles(target, None, None, None))
+
+    def redo_to(self, target: int, text: str, blocks: Mapping[str, str],
+                titles: Mapping[str, str], header: Sequence[str] = ()) -> int:
+        """Put the campaign forward to recorded turn ``target``, appending its chronicle
+        ``blocks`` (``titles`` and ``header``: as :meth:`record_turn`); returns ``target``."""
+        return self._move_to(target, text,
+                             self._chronicles(target - 1, target, blocks, titles, header))
+
+    def _move_to(self, target: int, text: str, chronicles: dict[Path, str]) -> int:
+        """Commit the campaign at snapshot ``target`` with ``HEAD`` and the ``chronicles``."""
+        snapshot = self.snapshot(target)
+        if snapshot is None:
+            raise HistoryError(f"{self.snapshot_path(target)} is missing; cannot move "
+                               f"{self.campaign} to turn {target}.")
+        writes: dict[Path, str] = {}
+        self._keep_current(text, writes)
+        writes[self.dir / "HEAD"] = f"{target}\n"
+        writes.update(chronicles)
+        writes[self.campaign] = snapshot
+        self._commit(writes)
         return target
-
-    def redo(self) -> int:
-        """Put the campaign file forward to the next recorded turn; returns that turn."""
-        now = self.current_turn()
-        after = [t for t in self.turns() if t > now]
-        if not after:
-            raise HistoryError(f"{self.campaign}: nothing to redo (turn {now} is the latest "
-                               "recorded turn; play on with 'factionsim turn').")
-        target = after[0]
-        write_atomic(self.campaign, self.snapshot(target) or "")
-        self._set_head(target)
-        return target
-
-    def replay_frames(self, upto: int | None = None) -> list[tuple[int, dict[str, Any]]]:
-        """``(turn, campaign data)`` for every snapshot up to ``upto`` (default: the file's turn)."""
-        upto = self.current_turn() if upto is None else upto
-        return [(t, self.snapshot_data(t) or {}) for t in self.turns() if t <= upto]
-
-
-# ------------------------------------------------------------------ chronicle files
-TURN_MARK = "<!-- factionsim turn {turn} -->"
-_MARK = re.compile(r"^<!-- factionsim turn (\d+) -->$", re.MULTILINE)
-
-
-def trim_chronicle(path: Path, keep_upto: int) -> None:
-    """Cut a chronicle file before the block of the first turn after ``keep_upto``.
-
-    Blocks start with ``<!-- factionsim turn N -->``; text before the first block (the title,
-    notes of the GM) is kept.
-    """
-    if not path.is_file():
-        return
-    text = path.read_text(encoding="utf-8")
-    for m in _MARK.finditer(text):
-        if int(m.group(1)) > keep_upto:
-            write_atomic(path, text[:m.start()].rstrip("\n") + "\n")
-            return
-
-
-def append_chronicle(path: Path, title: str, turn: int, block: str,
-                     header: tuple[str, ...] = ()) -> None:
-    """Append a turn's block (marked) to a chronicle file, creating it with ``title`` and the
-    ``header`` lines under it (a campaign's house rules)."""
-    text = path.read_text(encoding="utf-8") if path.is_file() else \
-        f"# {title}\n" + "".join(f"\n{line}\n" for line in header)
-    mark = TURN_MARK.format(turn=turn)
-    write_atomic(path, text.rstrip("\n") + f"\n\n{mark}\n{block.strip()}\n")

@@ -8,10 +8,11 @@ whose prose tells the events: what a ruleset's ``prose`` sentence makers are giv
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from factionsim.core.calendar import Calendar, turn_title
+from factionsim.core.text import markdown_text
 
 
 @dataclass
@@ -27,23 +28,43 @@ class Names:
     ruleset: str = ""
     calendar: Calendar | None = None
     notes: tuple[str, ...] = ()
+    #: the names are escaped for markdown already (see :meth:`markdown`)
+    escaped: bool = False
 
     @classmethod
     def from_state(cls, state: Any) -> Names:
         """The names of a game state (its ``display_names()``)."""
         return cls(**state.display_names())
 
+    def markdown(self) -> Names:
+        """These names escaped for markdown (:func:`~factionsim.core.text.markdown_text`): the
+        campaign's names, ids shown for want of a name and calendar dates read as themselves.
+        The ``notes`` are the ruleset's own text and are left as they are."""
+        if self.escaped:
+            return self
+
+        def esc(table: dict[str, str]) -> dict[str, str]:
+            return {k: markdown_text(v) for k, v in table.items()}
+
+        return replace(self, factions=esc(self.factions), locations=esc(self.locations),
+                       asset_types=esc(self.asset_types), escaped=True)
+
+    def _own(self, text: str) -> str:
+        """Text not from the tables (an id shown for want of a name, a date): escaped like
+        the names."""
+        return markdown_text(text) if self.escaped else text
+
     def turn_title(self, turn: int) -> str:
         """``"Turn 3"``, or ``"Turn 3 (1 Frost 1203)"`` with a calendar."""
-        return turn_title(self.calendar, turn)
+        return self._own(turn_title(self.calendar, turn))
 
     def faction(self, fid: str | None) -> str:
-        return self.factions.get(fid or "", fid or "nobody")
+        return self.factions.get(fid or "", self._own(fid or "nobody"))
 
     def place(self, lid: str) -> str:
-        return self.locations.get(lid, lid)
+        return self.locations.get(lid, self._own(lid))
 
     def asset(self, aid: str, owner: str | None = None) -> str:
         """``"the Iron Legion's Knights"`` for ``knights#3`` owned by iron-legion."""
-        kind = self.asset_types.get(aid.rsplit("#", 1)[0], aid)
+        kind = self.asset_types.get(aid.rsplit("#", 1)[0], self._own(aid))
         return f"{self.faction(owner)}'s {kind}" if owner else kind

@@ -25,6 +25,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from factionsim.core.forecasting import Forecasting
 from factionsim.core.game import Agent, Event, GameState, OptionSpec
 from factionsim.core.names import Names
 from factionsim.core.presentation import Presentation
@@ -113,7 +114,10 @@ class RulesetInfo:
     - ``codec()``: imports and returns the environment codec class (the ``rl`` extra), or
       ``None`` when the ruleset has no environment;
     - ``schema(agent_usages)``: a JSON Schema of its campaign files, or ``None``;
-    - ``docs``: the page of the docs that describes it.
+    - ``docs``: the page of the docs that describes it;
+    - ``forecasting``: what ``factionsim forecast`` and ``odds`` ask beyond the contract
+      (:class:`~factionsim.core.forecasting.Forecasting`), or ``None``: forecasts from the
+      contract alone, no ``odds``.
     """
 
     name: str
@@ -128,6 +132,7 @@ class RulesetInfo:
     codec: Callable[[], type] | None = None
     schema: Callable[[Sequence[str]], dict[str, Any]] | None = None
     docs: str = ""
+    forecasting: Forecasting | None = None
 
     def offered_agents(self) -> dict[str, AgentSpec]:
         """Agent name -> :class:`AgentSpec`, in the declared order."""

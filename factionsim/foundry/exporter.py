@@ -35,7 +35,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from factionsim.core.campaign import load_campaign_data, write_atomic
+from factionsim.core.campaign import load_campaign_data
+from factionsim.core.files import write_atomic
 from factionsim.core.names import Names
 from factionsim.rules.wwn.data import ASSETS, ATTRIBUTES, BASE_OF_INFLUENCE
 from factionsim.rulesets import load_campaign

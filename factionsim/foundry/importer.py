@@ -39,7 +39,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from factionsim.core.campaign import LineLoader, dump_campaign_data, load_campaign_data, write_atomic
+from factionsim.core.campaign import LineLoader, dump_campaign_data, load_campaign_data
+from factionsim.core.files import write_atomic
 from factionsim.core.game import CampaignError
 from factionsim.rules.wwn.data import ASSETS, BASE_OF_INFLUENCE
 from factionsim.rulesets import build_campaign, load_campaign

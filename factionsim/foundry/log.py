@@ -23,6 +23,7 @@ from factionsim.chronicle.markdown import describe
 from factionsim.chronicle.report import _inline
 from factionsim.core.game import Event
 from factionsim.core.names import Names
+from factionsim.core.text import markdown_line
 
 #: event kinds that structure the chronicle rather than tell something
 _FRAME_KINDS = frozenset({"initiative", "round", "faction-turn", "turn-end", "decision"})
@@ -38,12 +39,14 @@ def concerns(event: Event, faction: str) -> bool:
 
 
 def faction_lines(events: Iterable[Event], names: Names, faction: str) -> list[str]:
-    """The chronicle's sentences (markdown) of ``events`` that concern ``faction``."""
+    """The chronicle's sentences (markdown) of ``events`` that concern ``faction``; names are
+    plain text, escaped as the chronicle escapes them (:meth:`Names.markdown`)."""
+    names = names.markdown()
     out = []
     for e in events:
         if e.kind in _FRAME_KINDS or not concerns(e, faction):
             continue
-        text = describe(e, names)
+        text = markdown_line(describe(e, names))
         if e.faction not in (faction, None):
             text = f"({names.faction(e.faction)}) {text}"
         out.append(text)

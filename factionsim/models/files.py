@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from factionsim.core.campaign import write_atomic
+from factionsim.core.files import write_atomic
 
 from .network import ModelFileError, Network, masked_softmax
 

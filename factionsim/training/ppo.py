@@ -124,7 +124,7 @@ def train(args: Args) -> Path:
     summary = {"timesteps": int(model.num_timesteps), "seconds": round(elapsed, 1),
                "steps_per_s": round(model.num_timesteps / elapsed, 1), "final": final,
                "history": watch.history}
-    from factionsim.core.campaign import write_atomic
+    from factionsim.core.files import write_atomic
 
     write_atomic(out / "eval.json", json.dumps(summary, indent=2) + "\n")
     training = {**provenance(record, args), "timesteps": summary["timesteps"],
@@ -223,7 +223,7 @@ def _watch_class() -> type:
             self.logger.record("time/steps_per_s", fps)
             self.logger.dump(self.num_timesteps)
             self._show()
-            from factionsim.core.campaign import write_atomic
+            from factionsim.core.files import write_atomic
 
             write_atomic(self.out / "eval.json",
                          json.dumps({"history": self.history}, indent=2) + "\n")

@@ -65,7 +65,7 @@ def run_record(args: Any) -> dict[str, Any]:
 
 def write_run_record(out: Path, args: Any) -> dict[str, Any]:
     """Write ``OUT/run.json`` and ``OUT/command.txt``; return the record."""
-    from factionsim.core.campaign import write_atomic
+    from factionsim.core.files import write_atomic
 
     record = run_record(args)
     write_atomic(out / "run.json", json.dumps(record, indent=2) + "\n")

@@ -415,6 +415,7 @@ def close_round(state: ConflictState, events: list[Event]) -> None:
                 and state.factions[obj["side"]].alive:
             end(state, obj["side"], "survived", events)
     state.jobs, state.question, state.queue, state.current = [], None, [], None
+    state.ctx = {}  # a saved file keeps no in-round context between rounds: nor does play
     for c in state.chars.values():
         c.plan, c.acted, c.targeted, c.standing = None, False, False, False
         c.attacks_taken, c.concentration_broken, c.assists = 0, False, []

@@ -1,5 +1,7 @@
 """Checks a conflict scenario (plain data read from YAML) and normalizes it for
-``ConflictState.from_dict``. The format is documented in ``docs/ruleset-conflict.md``.
+``ConflictState.from_dict``. The format is documented in ``docs/ruleset-conflict.md``; the
+specs below are that format, field by field (the checks: :mod:`factionsim.core.fields`), the
+functions after them the rules that join several fields.
 
 Every problem raises :class:`CampaignError`: one paragraph naming the file, the line, the field
 path, the bad value and what is allowed.
@@ -18,221 +20,286 @@ factionsim.core.game.CampaignError: s.yaml, line 3, max_turns: must be a whole n
 
 from __future__ import annotations
 
-import copy
-import difflib
-import re
 from collections.abc import Mapping
-from typing import Any, NoReturn
+from typing import Any
 
-from factionsim.core.campaign import FieldChecker
 from factionsim.core.dice import Dice, DiceError
-from factionsim.core.game import CampaignError
+from factionsim.core.fields import (
+    MAX_TURNS,
+    Bool,
+    Check,
+    Checker,
+    Choice,
+    Int,
+    Later,
+    ListOf,
+    MapOf,
+    Maybe,
+    Name,
+    Num,
+    Record,
+    Ref,
+    Slug,
+    Spec,
+    Text,
+    Tuple,
+    common_fields,
+)
 
+from . import checks
 from .model import APPROACHES, CATEGORIES, DEFAULT_SETTINGS, SKILLS, STATUSES
 
-TOP_KEYS = ("ruleset", "name", "seed", "turn", "max_turns", "settings", "objective", "item",
-            "sides", "bonds", "advantages", "next_advantage", "result", "in_progress", "rng")
-SIDE_KEYS = ("id", "name", "heroes", "surprised", "agent", "agent_options", "characters")
-CHAR_KEYS = ("id", "name", "position", "approaches", "approach_max", "skills", "blood", "max_blood",
-             "guts", "max_guts", "items", "reach", "spells", "tricks", "vulnerable", "status", "round")
-ITEM_KEYS = ("weapon", "armor", "talisman", "ward")
-SPELL_KEYS = ("id", "name", "effect", "pool", "power", "range", "uses")
 SPELL_EFFECTS = ("harm", "heal", "advantage")
 POOLS = ("blood", "guts")
 OBJECTIVES = ("none", "survive", "carry", "ritual")
-SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-SLUG_HINT = "a slug of lowercase letters, digits and '-' (e.g. 'iron-legion')"
+#: the most sides and characters a scenario may hold; the largest Blood or Guts
+MAX_SIDES, MAX_CHARACTERS, MAX_POOL = 16, 200, 1000
+#: the most dice, faces and bonus of a pool written as dice (``2d6+1``)
+MAX_POOL_DICE, MAX_POOL_SIDES, MAX_POOL_BONUS = 20, 100, 100
 
 Path = tuple[str | int, ...]
 
+#: setting -> its range (one line per setting; ``DEFAULT_SETTINGS`` holds the defaults; the
+#: upper bounds are ours: far beyond any scenario, short of lists of moves that never end)
+SETTING_SPECS: dict[str, Spec] = {
+    "length": Int(2, 200), "free_move": Int(0, 20), "far_move": Int(0, 50),
+    "injured_free_move": Int(0, 20), "stand_radius": Int(0, 200), "stand_penalty": Int(0, 20),
+    "bond_cap": Int(0, 100), "minor_per_major": Int(1, 20), "reach": Int(0, 200),
+    "guts_range": Int(0, 200), "aid_range": Int(0, 200), "unarmed": Int(-6, 0),
+    "advantage_rounds": Int(0, 100), "likely_tn": Int(0, 20), "flawless_bonus": Int(0, 20),
+    "tie_strain": Int(0, 20),
+    "opportunity": Int(0, 20), "aoo_radius": Int(0, 200), "engaged_radius": Int(0, 200),
+    "parley_fraction": Num(0, 1), "concentration_tn": Int(1, 7),
+}
+assert set(SETTING_SPECS) == set(DEFAULT_SETTINGS)
 
-class _Checker(FieldChecker):
-    def fail(self, path: Path, message: str) -> NoReturn:
-        raise CampaignError(f"{self.where(path)}: {message}")
 
-    def mapping(self, value: Any, path: Path, keys: tuple[str, ...]) -> dict[str, Any]:
-        if not isinstance(value, dict):
-            self.fail(path, f"must be a mapping with fields {', '.join(keys)} (got {value!r}).")
-        for k in value:
-            if k not in keys:
-                close = difflib.get_close_matches(str(k), keys, 1)
-                hint = f" (did you mean {close[0]!r}?)" if close else ""
-                self.fail((*path, k), f"unknown field {k!r}{hint}; allowed: {', '.join(keys)}.")
+def _pool(ck: Checker, value: Any, path: Path) -> int | str:
+    """A Blood or Guts maximum: a whole number, or dice such as ``2d6+1`` (rolled at load)."""
+    if isinstance(value, str):
+        try:
+            d = Dice.parse(value)
+        except DiceError:
+            d = None
+        if d is None or (d.count and d.sides < 1) or d.count > MAX_POOL_DICE \
+                or d.sides > MAX_POOL_SIDES or abs(d.modifier) > MAX_POOL_BONUS:
+            ck.fail(path, "must be a number or dice such as '2d6+1'", value,
+                    f"up to {MAX_POOL_DICE} dice of up to {MAX_POOL_SIDES} faces, a bonus up to "
+                    f"{MAX_POOL_BONUS}")
         return value
+    return ck.integer(value, path, 0, MAX_POOL)
 
-    def int_(self, value: Any, path: Path, lo: int | None = None, hi: int | None = None) -> int:
-        ok = isinstance(value, int) and not isinstance(value, bool)
-        if not ok or (lo is not None and value < lo) or (hi is not None and value > hi):
-            rng = (f">= {lo}" if hi is None else f"from {lo} to {hi}") if lo is not None else ""
-            self.fail(path, f"must be a whole number {rng} (got {value!r}).".replace("  ", " "))
-        return int(value)
 
-    def slug(self, value: Any, path: Path) -> str:
-        if not isinstance(value, str) or not SLUG.match(value):
-            self.fail(path, f"must be {SLUG_HINT} (got {value!r}).")
-        return value
+# ---------------------------------------------------------------------- the format
+SETTINGS = Record("setting", SETTING_SPECS)
+CHAR = Ref("character")
+SPELL = Record("spell", {
+    "id": Slug(), "name": Name(), "effect": Choice(SPELL_EFFECTS, "spell effect"),
+    "pool": Choice(POOLS, "pool"), "power": Int(0, 100), "range": Int(0, 200), "uses": Int(0, 100),
+}, required=("id",))
+ROUND = Record("round", {
+    "plan": Choice(CATEGORIES, "category"), "acted": Bool(), "targeted": Bool(),
+    "standing": Bool(), "attacks_taken": Int(0, 100), "concentration_broken": Bool(),
+    "opportunity": Int(0, 20),
+    "assists": ListOf(Tuple(CHAR, Int(0, 20), shape="[helper, bonus]"), "assists"),
+})
+CHARACTER = Record("character", {
+    "id": Slug(), "name": Name(), "position": Int(0, 200),
+    "approaches": MapOf(Choice(APPROACHES, "approach"), Int(0, 3), "approach"),
+    "approach_max": Int(0, 9), "skills": MapOf(Choice(SKILLS, "skill"), Int(0, 3), "skill"),
+    "blood": Int(0, MAX_POOL), "max_blood": Check(_pool), "guts": Int(0, MAX_POOL),
+    "max_guts": Check(_pool),
+    "items": Record("item", {"weapon": Int(0, 3), "armor": Int(0, 3), "talisman": Int(0, 3),
+                             "ward": Int(0, 3)}),
+    "reach": Int(1, 200), "spells": ListOf(SPELL, "spells", hi=50),
+    "tricks": MapOf(Slug(), Int(1, 2), "trick"),
+    "vulnerable": MapOf(Choice(SKILLS, "skill"), Choice(POOLS, "pool"), "weakness"),
+    "status": Choice(STATUSES, "status"), "round": ROUND,
+}, required=("id",))
+SIDE = Record("side", {
+    "id": Slug(), "name": Name(), "heroes": Bool(), "surprised": Bool(), "agent": Later(),
+    "agent_options": Later(), "characters": ListOf(CHARACTER, "characters", lo=1,
+                                                    hi=MAX_CHARACTERS),
+}, required=("id", "characters"))
+OBJECTIVE = Record("objective", {
+    "type": Choice(OBJECTIVES, "objective"), "side": Ref("side"), "rounds": Int(1, MAX_TURNS),
+    "to": Int(0, 200), "direction": Choice((1, -1), "direction"), "needed": Int(1, 1000),
+    "at": Int(0, 200), "skill": Choice(SKILLS, "skill"), "progress": Int(0, 1000),
+}, required=("type",))
+ITEM = Record("item", {"name": Name(), "holder": Maybe(CHAR), "position": Int(0, 200)})
+ADVANTAGE = Record("advantage", {
+    "id": Text(empty=False), "side": Ref("side"), "by": CHAR,
+    "targets": ListOf(CHAR, "characters"), "bonus": Int(0, 100),
+    "until": Maybe(Int(0, MAX_TURNS + 100)),  # null: until an enemy removes it
+}, required=("id", "side", "by", "targets", "bonus", "until"))
 
-    def choice(self, value: Any, path: Path, allowed: tuple[str, ...]) -> str:
-        if value not in allowed:
-            self.fail(path, f"unknown value {value!r}; allowed: {', '.join(allowed)}.")
-        return value
+OUTCOMES = (checks.SUCCESS, checks.FAIL, checks.TIE, checks.FLAWLESS, checks.CONSEQUENCE,
+            checks.OPPORTUNITY)
+PARTS = MapOf(Choice(("rank", "approach", "difficulty", "advantages", "assist", "opportunity",
+                      "defense", "stand"), "part of a target number"), Int(-100, 100), "part")
+REROLLS = ListOf(Record("reroll", {"dice": ListOf(Int(1, 6), "dice", hi=2), "partner": CHAR},
+                        required=("dice", "partner")), "rerolls")
+CHECK = Record("check", {
+    "dice": ListOf(Int(1, 6), "dice", hi=2), "tn": Int(-1000, 1000),
+    "outcome": Choice(OUTCOMES, "outcome"), "accepted": Bool(), "skipped": Bool(),
+    "skill": Choice(SKILLS, "skill"), "parts": PARTS, "rerolls": REROLLS,
+}, required=("dice", "tn", "outcome"))
+_JOB = {"job": Choice(("check", "hit", "advantage", "remove", "ritual", "parley", "move",
+                       "end-turn"), "job"), "char": CHAR}
+#: job kind -> its fields (see ``turn.py``: an action becomes a check and then its effect)
+JOBS: dict[str, Record] = {
+    "check": Record("check job", {**_JOB, "skill": Choice(SKILLS, "skill"), "parts": PARTS,
+                                  "result": CHECK, "rerolls": REROLLS},
+                    required=("job", "char", "skill", "parts")),
+    "hit": Record("hit job", {**_JOB, "target": CHAR, "skill": Choice(SKILLS, "skill"),
+                              "pool": Choice(POOLS, "pool"), "item": Int(0, 100),
+                              "kind": Choice(("harm", "opportunity"), "attack"),
+                              "advantages_used": ListOf(Text(empty=False), "advantages"),
+                              "protectors": ListOf(CHAR, "characters")},
+                  required=("job", "char", "target", "pool", "item", "kind", "protectors")),
+    "advantage": Record("advantage job", {**_JOB, "skill": Choice(SKILLS, "skill"),
+                                          "targets": ListOf(CHAR, "characters"),
+                                          "bonus": Int(0, 100)},
+                        required=("job", "char", "targets", "bonus")),
+    "remove": Record("remove job", {**_JOB, "advantage": Text(empty=False),
+                                    "skill": Choice(SKILLS, "skill")},
+                     required=("job", "char", "advantage")),
+    "ritual": Record("ritual job", {**_JOB, "skill": Choice(SKILLS, "skill")},
+                     required=("job", "char")),
+    "parley": Record("parley job", {**_JOB, "target": CHAR}, required=("job", "char", "target")),
+    "move": Record("move job", {**_JOB, "shift": Int(-1000, 1000),
+                                "mode": Choice(("free", "check", "break"), "move")},
+                   required=("job", "char", "shift", "mode")),
+    "end-turn": Record("end-turn job", _JOB, required=("job", "char")),
+}
 
-    def pool(self, value: Any, path: Path) -> int | str:
-        if isinstance(value, str):
-            try:
-                Dice.parse(value)
-            except DiceError:
-                self.fail(path, f"must be a number or dice such as '2d6+1' (got {value!r}).")
-            return value
-        return self.int_(value, path, 0)
+
+def _job(ck: Checker, value: Any, path: Path) -> dict[str, Any]:
+    kind = ck.mapping(value, path, "job").get("job")
+    ck.choice(kind, (*path, "job"), tuple(JOBS), "job")
+    return JOBS[kind].check(ck, value, path)
+
+
+IN_PROGRESS = Record("turn-in-progress", {
+    "phase": Choice(("plan", "act", "replan"), "phase"), "actor": Maybe(Ref("side")),
+    # counted across the passes of a round: two in a first round with a side taken by surprise
+    "category": Int(0, 2 * len(CATEGORIES) - 1), "queue": ListOf(CHAR, "characters"),
+    "current": Maybe(CHAR), "plan_order": ListOf(CHAR, "characters", unique=True),
+    "jobs": ListOf(Check(_job), "jobs", hi=500),
+    "question": Maybe(Record("question", {"kind": Choice(("tie", "reroll"), "question"),
+                                          "char": CHAR,
+                                          "partners": ListOf(CHAR, "characters", lo=1)},
+                             required=("kind", "char"))),
+    "ctx": Record("turn context", {"check": CHECK,
+                                   "replan": ListOf(Ref("side"), "sides still to decide")}),
+}, required=("phase",))
+
+TOP = Record("scenario", {
+    **common_fields("conflict"), "settings": SETTINGS, "objective": OBJECTIVE, "item": ITEM,
+    "sides": ListOf(SIDE, "sides", lo=2, hi=MAX_SIDES),
+    "bonds": ListOf(Tuple(CHAR, CHAR, Int(0, 100), shape="[character, character, minor levels] "
+                                                         "(3 minor = 1 major)"), "bonds"),
+    "advantages": ListOf(ADVANTAGE, "advantages", hi=1000), "next_advantage": Int(1),
+    "result": Record("result", {"winner": Maybe(Ref("side")), "reason": Text()}),
+    "in_progress": IN_PROGRESS,
+}, required=("ruleset", "sides"))
 
 
 def validate(data: dict[str, Any], source: str = "<scenario>",
              lines: Mapping[Path, int] | None = None) -> dict[str, Any]:
-    """Check ``data``; return a normalized deep copy for ``ConflictState.from_dict``."""
-    ck = _Checker(source, lines or {})
-    d = copy.deepcopy(data)
-    ck.mapping(d, (), TOP_KEYS)
-    if "turn" in d:
-        ck.int_(d["turn"], ("turn",), 0)
-    if d.get("max_turns") is not None:
-        ck.int_(d["max_turns"], ("max_turns",), 1)
-    settings = d.get("settings") or {}
-    ck.mapping(settings, ("settings",), tuple(DEFAULT_SETTINGS))
-    for k, v in settings.items():
-        if isinstance(DEFAULT_SETTINGS[k], float):
-            if not isinstance(v, int | float) or isinstance(v, bool) or not 0 <= v <= 1:
-                ck.fail(("settings", k), f"must be a number from 0 to 1 (got {v!r}).")
-        elif k in ("unarmed",):
-            ck.int_(v, ("settings", k), -6, 0)
-        else:
-            ck.int_(v, ("settings", k), 0 if k != "length" else 2)
-    length = settings.get("length", DEFAULT_SETTINGS["length"])
-    sides = d.get("sides")
-    if not isinstance(sides, list) or len(sides) < 2:
-        ck.fail(("sides",), "must be a list of at least two sides (factions), each with "
-                "characters.")
-    side_ids: list[str] = []
-    char_ids: dict[str, str] = {}
-    for i, sd in enumerate(sides):
-        p: Path = ("sides", i)
-        ck.mapping(sd, p, SIDE_KEYS)
-        if "id" not in sd:
-            ck.fail(p, "missing field 'id' (" + SLUG_HINT + ").")
-        sid = ck.slug(sd["id"], (*p, "id"))
-        if sid in side_ids:
-            ck.fail((*p, "id"), f"duplicate side id {sid!r}.")
-        side_ids.append(sid)
-        for flag in ("heroes", "surprised"):
-            if flag in sd and not isinstance(sd[flag], bool):
-                ck.fail((*p, flag), f"must be true or false (got {sd[flag]!r}).")
-        if "agent" in sd and not isinstance(sd["agent"], str):
-            ck.fail((*p, "agent"), "must be an agent name such as 'random' or 'heuristic'.")
-        chars = sd.get("characters")
-        if not isinstance(chars, list) or not chars:
-            ck.fail((*p, "characters"), "must be a non-empty list of characters.")
-        for j, cd in enumerate(chars):
-            _character(ck, cd, (*p, "characters", j), length)
-            if cd["id"] in char_ids:
-                ck.fail((*p, "characters", j, "id"), f"duplicate character id {cd['id']!r} "
-                        "(character ids are unique across sides).")
-            char_ids[cd["id"]] = sid
-    for i, bond in enumerate(d.get("bonds") or []):
-        p = ("bonds", i)
-        if not (isinstance(bond, list) and len(bond) == 3):
-            ck.fail(p, "must be [character, character, minor levels] (3 minor = 1 major).")
-        a, b, n = bond
-        for x in (a, b):
-            if x not in char_ids:
-                ck.fail(p, f"unknown character {x!r}; known: {', '.join(char_ids)}.")
-        if a == b or char_ids[a] != char_ids[b]:
-            ck.fail(p, "a Bond joins two different characters of the same side.")
-        ck.int_(n, p, 0)
-    obj = d.get("objective")
-    if obj is not None:
-        ck.mapping(obj, ("objective",), ("type", "side", "rounds", "to", "direction", "needed",
-                                          "at", "skill", "progress"))
-        kind = ck.choice(obj.get("type"), ("objective", "type"), OBJECTIVES)
-        if kind == "none":
-            d.pop("objective")
-        else:
-            ck.choice(obj.get("side"), ("objective", "side"), tuple(side_ids))
-            if kind == "survive":
-                ck.int_(obj.get("rounds"), ("objective", "rounds"), 1)
-            elif kind == "carry":
-                ck.int_(obj.get("to"), ("objective", "to"), 0, length)
-                if d.get("item") is None:
-                    ck.fail(("objective",), "a 'carry' objective needs an 'item' (name, holder or "
-                            "position).")
-            else:
-                ck.int_(obj.get("needed"), ("objective", "needed"), 1)
-                ck.int_(obj.get("at"), ("objective", "at"), 0, length)
-                ck.choice(obj.setdefault("skill", "arcana"), ("objective", "skill"), SKILLS)
-    item = d.get("item")
-    if item is not None:
-        ck.mapping(item, ("item",), ("name", "holder", "position"))
-        item.setdefault("name", "the relic")
-        if item.get("holder") is not None and item["holder"] not in char_ids:
-            ck.fail(("item", "holder"), f"unknown character {item['holder']!r}; known: "
-                    f"{', '.join(char_ids)}.")
-        if item.get("holder") is None:
-            ck.int_(item.get("position"), ("item", "position"), 0, length)
-    ip = d.get("in_progress")
-    if ip is not None and ip.get("phase") not in ("plan", "act", "question", "replan"):
-        ck.fail(("in_progress", "phase"), "unknown phase; allowed: plan, act, question, replan.")
+    """Check ``data``; return a normalized copy for ``ConflictState.from_dict``."""
+    ck = Checker(source, lines)
+    ck.mapping(data, (), "scenario", tuple(TOP.fields), required=("sides",))
+    ck.ids(data["sides"], ("sides",), "side", lo=2, hi=MAX_SIDES)
+    ck.known["character"] = ck.nested_ids(data["sides"], ("sides",), "characters", "character",
+                                          Slug())
+    d = ck.run(TOP, data, ())
+    length = d.get("settings", {}).get("length", DEFAULT_SETTINGS["length"])
+    owner = {cd["id"]: sd["id"] for sd in d["sides"] for cd in sd["characters"]}
+    for i, sd in enumerate(d["sides"]):
+        ck.agent_fields(sd, ("sides", i))
+        for j, cd in enumerate(sd["characters"]):
+            _character(ck, cd, ("sides", i, "characters", j), length)
+    _bonds(ck, d.get("bonds", []), owner)
+    _objective(ck, d, length)
+    if "in_progress" in d:
+        _in_progress(ck, d["in_progress"])
     return d
 
 
-def _character(ck: _Checker, cd: Any, p: Path, length: int) -> None:
-    ck.mapping(cd, p, CHAR_KEYS)
-    if "id" not in cd:
-        ck.fail(p, "missing field 'id' (" + SLUG_HINT + ").")
-    ck.slug(cd["id"], (*p, "id"))
+# ---------------------------------------------------------------------- rules across fields
+def _character(ck: Checker, cd: dict[str, Any], p: Path, length: int) -> None:
+    """On the field, Blood and Guts within their maxima, spell ids unique (a spell's instances
+    are its ``uses``), no assisting oneself."""
     if "position" in cd:
-        ck.int_(cd["position"], (*p, "position"), 0, length)
-    appr = cd.get("approaches") or {}
-    ck.mapping(appr, (*p, "approaches"), APPROACHES)
-    for k, v in appr.items():
-        ck.int_(v, (*p, "approaches", k), 0, 3)
-    skills = cd.get("skills") or {}
-    ck.mapping(skills, (*p, "skills"), SKILLS)
-    for k, v in skills.items():
-        ck.int_(v, (*p, "skills", k), 0, 3)
-    for k in ("max_blood", "max_guts"):
-        if k in cd:
-            cd[k] = ck.pool(cd[k], (*p, k))
-    for k in ("blood", "guts"):
-        if k in cd:
-            ck.int_(cd[k], (*p, k), 0)
-    items = cd.get("items") or {}
-    ck.mapping(items, (*p, "items"), ITEM_KEYS)
-    for k, v in items.items():
-        if v is not None:
-            ck.int_(v, (*p, "items", k), 0, 3)
-    if cd.get("reach") is not None:
-        ck.int_(cd["reach"], (*p, "reach"), 1)
-    spell_ids: list[str] = []
-    for k, sp in enumerate(cd.get("spells") or []):
-        sp_path = (*p, "spells", k)
-        ck.mapping(sp, sp_path, SPELL_KEYS)
-        ck.slug(sp.get("id"), (*sp_path, "id"))
-        if sp["id"] in spell_ids:  # one entry per spell: its `uses` count its instances
-            ck.fail((*sp_path, "id"), f"duplicate spell id {sp['id']!r} (list a spell once and "
-                    "give it more uses).")
-        spell_ids.append(sp["id"])
-        ck.choice(sp.setdefault("effect", "harm"), (*sp_path, "effect"), SPELL_EFFECTS)
-        ck.choice(sp.setdefault("pool", "blood"), (*sp_path, "pool"), POOLS)
-        for key in ("power", "range", "uses"):
-            if key in sp:
-                ck.int_(sp[key], (*sp_path, key), 0)
-    for k, v in (cd.get("tricks") or {}).items():
-        ck.slug(k, (*p, "tricks"))
-        ck.int_(v, (*p, "tricks", k), 1, 2)
-    for k, v in (cd.get("vulnerable") or {}).items():
-        ck.choice(k, (*p, "vulnerable"), SKILLS)
-        ck.choice(v, (*p, "vulnerable", k), POOLS)
-    if "status" in cd:
-        ck.choice(cd["status"], (*p, "status"), STATUSES)
-    rnd = cd.get("round") or {}
-    if rnd.get("plan") is not None:
-        ck.choice(rnd["plan"], (*p, "round", "plan"), CATEGORIES)
+        ck.integer(cd["position"], (*p, "position"), 0, length)
+    for pool in ("blood", "guts"):
+        top = cd.get(f"max_{pool}")
+        if isinstance(top, int) and cd.get(pool, 0) > top:
+            ck.integer(cd[pool], (*p, pool), 0, top)
+    first: dict[str, int] = {}
+    for k, sp in enumerate(cd.get("spells", [])):
+        if sp["id"] in first:
+            ck.fail((*p, "spells", k, "id"), f"duplicate spell id {sp['id']!r} (first at "
+                    f"spells[{first[sp['id']]}]); list a spell once and give it more uses")
+        first[sp["id"]] = k
+    rnd = cd.get("round", {})
+    for k, (helper, _) in enumerate(rnd.get("assists", [])):
+        if helper == cd["id"]:
+            ck.fail((*p, "round", "assists", k), "a character cannot assist itself", helper)
+
+
+def _bonds(ck: Checker, bonds: list[list[Any]], owner: dict[str, str]) -> None:
+    seen: dict[frozenset[str], int] = {}
+    for i, (a, b, _) in enumerate(bonds):
+        if a == b or owner[a] != owner[b]:
+            ck.fail(("bonds", i), "a Bond joins two different characters of the same side",
+                    bonds[i])
+        pair = frozenset((a, b))
+        if pair in seen:
+            ck.fail(("bonds", i), f"the Bond {a}/{b} is already given at bonds[{seen[pair]}]",
+                    bonds[i], "one Bond per pair of characters")
+        seen[pair] = i
+
+
+def _objective(ck: Checker, d: dict[str, Any], length: int) -> None:
+    item = d.get("item")
+    if item is not None:
+        item.setdefault("name", "the relic")
+        if item.get("holder") is None:
+            ck.integer(item.get("position"), ("item", "position"), 0, length)
+    obj = d.get("objective")
+    if obj is None:
+        return
+    kind = obj["type"]
+    if kind == "none":
+        d.pop("objective")
+        return
+    ck.ref(obj.get("side"), ("objective", "side"), "side")
+    if kind == "survive":
+        ck.integer(obj.get("rounds"), ("objective", "rounds"), 1, MAX_TURNS)
+    elif kind == "carry":
+        ck.integer(obj.get("to"), ("objective", "to"), 0, length)
+        if item is None:
+            ck.fail(("objective",), "a 'carry' objective needs an 'item' (name, holder or "
+                    "position)")
+    else:
+        ck.integer(obj.get("needed"), ("objective", "needed"), 1, 1000)
+        ck.integer(obj.get("at"), ("objective", "at"), 0, length)
+        obj.setdefault("skill", "arcana")
+
+
+def _in_progress(ck: Checker, ip: dict[str, Any]) -> None:
+    """A question needs the check it asks about at the head of the jobs."""
+    q = ip.get("question")  # asked during the phase 'act' or 'replan'; the phase stays as it was
+    if q is not None:
+        jobs = ip.get("jobs", [])
+        if not jobs or jobs[0]["job"] != "check" or "result" not in jobs[0] \
+                or jobs[0]["char"] != q["char"]:
+            ck.fail(("in_progress", "jobs"), f"a question about {q['char']}'s check needs that "
+                    "check, rolled, at the head of the jobs")
+        if q["kind"] == "reroll" and not q.get("partners"):
+            ck.fail(("in_progress", "question"), "a reroll question names the partners")
+        jobs[0].setdefault("rerolls", [])
+    if "jobs" in ip and "ctx" not in ip:
+        ip["ctx"] = {}

@@ -3,7 +3,7 @@
 Modules: ``model`` (Houses, assets, the scenario's rules), ``dice`` (pools, effect dice, steps),
 ``actions`` (decisions with a text form), ``turn`` (the season as decision points), ``outcomes``
 (what a roll does), ``state`` (the engine contract), ``validate`` (scenario files), ``prose`` and
-``present`` (chronicle and reports).
+``present`` (chronicle and reports), ``forecast`` (what ``factionsim forecast`` counts).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from factionsim.core.game import Agent
 from factionsim.core.ruleset import AgentSpec, RulesetInfo
 from factionsim.rules import IDLE, MANUAL, POLICY, RANDOM, TRAINED
 
-from . import present, prose, validate
+from . import forecast, present, prose, validate
 from .state import HousesState
 
 
@@ -34,4 +34,5 @@ RULESET = RulesetInfo(
     present=present.PRESENTATION, default_campaign="banteave_succession.yaml",
     agents=(RANDOM, IDLE, AgentSpec("heuristic", "plays by simple rules of thumb, explains each decision",
                                     _heuristic), MANUAL, POLICY, TRAINED),
-    codec=_codec, docs="docs/ruleset-houses.md")
+    codec=_codec, docs="docs/ruleset-houses.md",
+    forecasting=forecast.FORECASTING)

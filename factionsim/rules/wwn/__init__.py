@@ -5,7 +5,8 @@ Modules: ``data`` (asset stat lines, from ``assets.yaml``), ``model`` (factions,
 (decisions asked half-way through a rule), ``checks``, ``combat``, ``movement``, ``economy``,
 ``goals``, ``tags``, ``abilities`` (the hook points asset abilities use) and ``ability/`` (the
 abilities), ``validate`` (campaign files), ``schema`` (their JSON Schema), ``generate``
-(``factionsim new``), ``prose`` and ``present`` (chronicle and reports).
+(``factionsim new``), ``prose`` and ``present`` (chronicle and reports), ``forecast`` and
+``odds`` (what ``factionsim forecast`` counts, and the odds of one attack).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from factionsim.core.game import Agent
 from factionsim.core.ruleset import AgentSpec, RulesetInfo
 from factionsim.rules import IDLE, MANUAL, POLICY, RANDOM, TRAINED
 
-from . import present, prose, schema, validate
+from . import forecast, present, prose, schema, validate
 from .state import WwnState
 
 
@@ -44,4 +45,5 @@ RULESET = RulesetInfo(
             AgentSpec("heuristic", "goal-driven, explains each decision", _heuristic),
             AgentSpec("planner", "looks ahead with the rules as its forward model", _planner),
             MANUAL, POLICY, TRAINED),
-    codec=_codec, schema=schema.campaign_schema, docs="docs/rules-wwn.md")
+    codec=_codec, schema=schema.campaign_schema, docs="docs/rules-wwn.md",
+    forecasting=forecast.FORECASTING)

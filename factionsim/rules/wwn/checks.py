@@ -103,7 +103,21 @@ def _antimagic(asset: Asset | None, opponent: Faction) -> bool:
             and asset.kind.magic_level >= _MEDIUM)
 
 
-def attribute_check(
+def attribute_check(state: WwnState, attacker: Faction, attacker_attribute: str, defender: Faction,
+                    defender_attribute: str, **options: Any) -> CheckResult:
+    """Roll an attribute check. ``options`` are :func:`check_sides`'s: ``attacking_asset`` /
+    ``defending_asset`` during an Attack (for Antimagical), extra dice from assets and
+    abilities."""
+    att, dfn, auto = check_sides(state, attacker, attacker_attribute, defender, defender_attribute,
+                                 **options)
+    if auto is not None:
+        return CheckResult(att, dfn, auto == "attacker", f"massive {auto}")
+    att.roll(state.rng)
+    dfn.roll(state.rng)
+    return CheckResult(att, dfn, att.total > dfn.total)
+
+
+def check_sides(
     state: WwnState,
     attacker: Faction,
     attacker_attribute: str,
@@ -114,9 +128,11 @@ def attribute_check(
     defending_asset: Asset | None = None,
     extra_attacker_dice: int = 0,
     extra_defender_dice: int = 0,
-) -> CheckResult:
-    """Roll an attribute check. ``attacking_asset`` / ``defending_asset`` are given during an
-    Attack (for Antimagical); extra dice come from assets and abilities."""
+) -> tuple[Side, Side, str | None]:
+    """The two sides of a check before any die is rolled (ratings, dice kept, Antimagical,
+    the dice abilities add or cap) and who wins without dice (``"attacker"``/``"defender"``
+    by Massive, else ``None``): what :func:`attribute_check` rolls, and what the odds of a
+    check are worked out from (:mod:`.odds`)."""
     att = Side(attacker.id, attacker_attribute, attacker.rating(attacker_attribute),
                tag_dice(attacker, attacker_attribute) + extra_attacker_dice,
                _antimagic(attacking_asset, defender))
@@ -126,12 +142,7 @@ def attribute_check(
 
     in_play = attacking_asset or defending_asset
     abilities.adjust_check_dice(state, att, dfn, in_play.location if in_play else None)
-    auto = massive_winner(attacker, att.rating, defender, dfn.rating)
-    if auto is not None:
-        return CheckResult(att, dfn, auto == "attacker", f"massive {auto}")
-    att.roll(state.rng)
-    dfn.roll(state.rng)
-    return CheckResult(att, dfn, att.total > dfn.total)
+    return att, dfn, massive_winner(attacker, att.rating, defender, dfn.rating)
 
 
 def massive_winner(attacker: Faction, att_rating: int, defender: Faction, def_rating: int) -> str | None:

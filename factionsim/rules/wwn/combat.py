@@ -118,10 +118,16 @@ def start_attack(state: WwnState, attacker: Asset, defender: Asset, events: list
     start_check(
         state, attacker.owner, line.attacker, defender.owner, line.defender, "attack-outcome",
         {"attacker": attacker.id, "defender": defender.id, "cause": cause}, events,
-        attacking_asset=attacker, defending_asset=defender,
-        extra_attacker_dice=abilities.extra_attack_dice(state, attacker),
-        extra_defender_dice=abilities.extra_defense_dice(state, defender, line),
+        **attack_check_options(state, attacker, defender),
     )
+
+
+def attack_check_options(state: WwnState, attacker: Asset, defender: Asset) -> dict[str, Any]:
+    """The options of the attribute check of ``attacker``'s attack on ``defender``: the assets
+    (Antimagical) and the extra dice abilities give each side."""
+    return {"attacking_asset": attacker, "defending_asset": defender,
+            "extra_attacker_dice": abilities.extra_attack_dice(state, attacker),
+            "extra_defender_dice": abilities.extra_defense_dice(state, defender, attacker.kind.attack)}
 
 
 def resolve_attack(state: WwnState, attacker: Asset, defender: Asset, events: list[Event],

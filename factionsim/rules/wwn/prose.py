@@ -15,6 +15,7 @@ from typing import Any
 
 from factionsim.core.game import Event
 from factionsim.core.names import Names
+from factionsim.core.text import markdown_code, markdown_text
 
 
 def _check(d: dict[str, Any]) -> str:
@@ -149,10 +150,10 @@ PROSE: dict[str, Callable[[Event, Names], str]] = {
                            f"to {e.data['rating']}."),
     "ability": lambda e, n: _ability(e, n),
     "gm-veto": lambda e, n: (
-        f"*GM veto:* the plan `{e.data['planned']}`"
-        + (f" ({e.data['reason']})" if e.data.get("reason") else "")
+        f"*GM veto:* the plan {markdown_code(e.data['planned'])}"
+        + (f" ({markdown_text(e.data['reason'])})" if e.data.get("reason") else "")
         + f" was overruled; the GM {'had it re-planned' if e.data.get('how') == 're-planned' else 'chose'}"
-        f" `{e.data['chosen']}`."),
+        f" {markdown_code(e.data['chosen'])}."),
     "rumour": lambda e, n: (
         f"*Rumour:* {n.asset(e.data['asset'], e.faction)}, unseen until now, comes out of hiding"
         + (" to strike." if e.data.get("reason") == "attacked" else ".")),

@@ -99,6 +99,7 @@ def campaign_schema(agents: Sequence[str]) -> dict[str, Any]:
         "properties": {
             "ruleset": {"const": "wwn"},
             "name": {"type": "string"},
+            "notes": {"type": "string", "description": "the GM's notes, kept on every save"},
             "seed": {"type": ["integer", "null"]},
             "turn": count,
             "max_turns": {"type": ["integer", "null"], "minimum": 1},
@@ -113,11 +114,13 @@ def campaign_schema(agents: Sequence[str]) -> dict[str, Any]:
                                                            "order_index", "initiative", "ctx"]},
             "rng": {"type": "object", "properties": {"bit_generator": {"const": "PCG64"}},
                     "required": ["bit_generator", "state"]},
+            "useful_idiots_sacrificed": {"type": "object",
+                                         "additionalProperties": {"type": "integer"}},
             "calendar": calendar_schema(),
             "foundry": {"type": "object", "description": "written by 'factionsim foundry "
                         "import': the Foundry VTT actors the factions came from (docs/foundry.md)"},
         },
-        "additionalProperties": True,
+        "additionalProperties": False,
         "$defs": {
             "assetType": {"enum": list(ASSET_TYPES), "description": asset_descriptions},
             "goalId": {"enum": list(GOALS)},

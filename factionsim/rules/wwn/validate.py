@@ -2,7 +2,9 @@
 
 :func:`validate` stops at the first problem and raises :class:`CampaignError` with one paragraph
 naming the file, the line (when known), the field path (``factions[1].assets[0].type``), the bad
-value and what is allowed. The format is documented in ``docs/campaign-format.md``.
+value and what is allowed. The format is documented in ``docs/campaign-format.md``; the specs
+below are that format, field by field (the checks themselves: :mod:`factionsim.core.fields`),
+and the functions after them the rules that join several fields.
 
 This module must not import ``state.py`` (the engine): it only needs the rule tables.
 
@@ -19,15 +21,30 @@ factionsim.core.game.CampaignError: example.yaml, line 4, turn: must be a whole 
 
 from __future__ import annotations
 
-import copy
-import difflib
-import re
 from collections.abc import Mapping
-from typing import Any, NoReturn
+from typing import Any
 
 from factionsim.core.calendar import check_calendar
-from factionsim.core.campaign import FieldChecker, format_path
-from factionsim.core.game import CampaignError
+from factionsim.core.fields import (
+    MAX_TURNS,
+    Bool,
+    Check,
+    Checker,
+    Choice,
+    Either,
+    Int,
+    Later,
+    ListOf,
+    MapOf,
+    Maybe,
+    Name,
+    Record,
+    Ref,
+    Slug,
+    Text,
+    Tuple,
+    common_fields,
+)
 
 from . import house_rules
 from .data import (
@@ -46,22 +63,114 @@ TAG_HIGHEST = {"machiavellian": "cunning", "martial": "force", "rich": "wealth"}
 GOALS = ("blood-the-enemy", "destroy-the-foe", "eliminate-target", "expand-influence",
          "inside-enemy-territory", "invincible-valor", "peaceable-kingdom", "root-out-the-enemy",
          "sphere-dominance", "wealth-of-kingdoms")
-
-LOCATION_KEYS = ("id", "name", "neighbors", "coastal", "ruler")
-FACTION_KEYS = ("id", "name", "force", "cunning", "wealth", "magic", "treasure", "hp", "xp", "tags",
-                "goal", "agent", "agent_options", "headquarters", "assets", "paralysed",
-                "xp_earned", "goals_completed", "wealth_at_last_kingdoms", "alive",
-                "headquarters_lost")
-ASSET_KEYS = ("id", "type", "location", "hp", "max_hp", "stealth", "exposed", "status")
-GOAL_KEYS = ("id", "target", "progress", "needed", "difficulty", "started", "contested",
-             "baseline")
-IN_PROGRESS_KEYS = ("phase", "actor", "order", "order_index", "initiative", "ctx")
-
-SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-SLUG_HINT = "a slug of lowercase letters, digits and '-' (e.g. 'iron-legion')"
+#: the faction actions (``ChooseAction``), as saved in a turn in progress
+ACTION_KINDS = ("attack", "move", "repair", "expand", "create", "hide", "sell", "pass")
+#: the most factions, locations and assets a campaign may hold
+MAX_FACTIONS, MAX_LOCATIONS, MAX_ASSETS = 64, 1000, 5000
 
 Path = tuple[str | int, ...]
-_MISSING = object()
+
+# ---------------------------------------------------------------------- the format
+ASSET_ID = Text(empty=False)  # "type#n" in the engine's bookkeeping; may name an asset now gone
+TURN = Int(0, MAX_TURNS + 1)
+
+#: ``assets[].status``: what abilities note on an asset (see ``abilities.py``)
+STATUS = Record("status", {
+    "affected": ListOf(Slug(), "factions"), "arrears": Int(), "arriving": Ref("location"),
+    "disabled_by": Text(empty=False), "fortify_turn": TURN, "granted": ASSET_ID,
+    "infested_by": ASSET_ID, "infesting": ASSET_ID, "mad_genius": Bool(),
+    "may_stay": Ref("location"), "no_free_turn": TURN, "owes": Int(), "pinned_by": ASSET_ID,
+    "ransom": Int(), "rogue": Bool(), "skim_turn": TURN, "stunned_turn": TURN,
+    "subtle": Either((bool, Bool()), (str, ASSET_ID), what="true or an asset id"),
+    "until_acts": ListOf(Choice(("stealth", "subtle"), "lapsing quality"), "qualities",
+                         unique=True),
+    "used_turn": TURN,
+})
+
+LOCATION = Record("location", {
+    "id": Slug(), "name": Name(), "neighbors": ListOf(Ref("location"), "locations", unique=True),
+    "coastal": Bool(), "ruler": Ref("faction"),
+}, required=("id",))
+
+RELATION = Tuple(Ref("faction"), Ref("faction"), Choice(RELATIONS, "relation"),
+                 shape="[faction, faction, relation], e.g. [iron-legion, silver-guild, allied]")
+
+GOAL = Record("goal", {
+    "id": Choice(GOALS, "goal"), "target": Text(), "progress": Int(), "needed": Int(),
+    "difficulty": Int(), "started": TURN, "contested": Bool(),
+    "baseline": ListOf(Text(empty=False), "entries"),
+}, required=("id",))
+
+ASSET = Record("asset", {
+    "id": Int(1), "type": Choice(tuple(ASSET_TYPES), "asset type",
+                                 f"one of the {len(ASSET_TYPES) - 1} asset ids (see "
+                                 f"docs/assets.md) or {BASE_OF_INFLUENCE}"),
+    "location": Ref("location"), "hp": Int(0), "max_hp": Int(1), "stealth": Bool(),
+    "exposed": Bool(), "status": STATUS,
+}, required=("type", "location"))
+
+FACTION = Record("faction", {
+    "id": Slug(), "name": Name(), **{a: Int(1, 8) for a in ATTRIBUTES},
+    "magic": Choice(MAGIC_LEVELS, "magic level"), "treasure": Int(), "hp": Int(),
+    "xp": Int(), "tags": ListOf(Choice(TAGS, "tag"), "tags", unique=True),
+    "goal": Either((str, Choice(GOALS, "goal")), (dict, GOAL),
+                   what="a goal id or a goal mapping"),
+    # which agents and options: the registry checks them against the agents WWN offers
+    "agent": Later(), "agent_options": Later(),  # their shape: Checker.agent_fields
+    "headquarters": Ref("location"), "assets": ListOf(ASSET, "assets", hi=MAX_ASSETS),
+    "paralysed": Bool(), "xp_earned": Int(), "goals_completed": Int(),
+    "wealth_at_last_kingdoms": Int(0, 8), "alive": Bool(),
+    "headquarters_lost": Bool(),  # its headquarters Base was destroyed (it is not rebuilt)
+}, required=("id", "force", "cunning", "wealth", "headquarters"))
+
+PHASES = ("faction-start", "faction-end", "start-effects", "abilities", "action", "attack",
+          "defend", "move", "repair", "expand-where", "expand-hp", "rival-attack", "create", "hide",
+          "sell", "goal", "raise", "react")
+DECISION = Tuple(Choice(PHASES, "phase"), Maybe(Ref("faction")), shape="[phase, faction]")
+
+#: ``in_progress.ctx``: the acting faction's turn so far (see ``turn.py`` and ``flow.py``)
+CTX = Record("turn context", {
+    "used": ListOf(ASSET_ID, "abilities used"), "done": ListOf(ASSET_ID, "assets"),
+    "start_effects": ListOf(ASSET_ID, "assets"), "paralysed": Bool(), "attacked": Bool(),
+    "kind": Choice(ACTION_KINDS, "faction action"),
+    "expand_resume": Choice(("abilities", "goal"), "phase"),
+    "pending": Record("pending attack", {"attacker": Ref("asset"), "target": Ref("faction"),
+                                         "resume": DECISION},
+                      required=("attacker", "target", "resume")),
+    "fixes": MapOf(Ref("asset"), Int(), "repair"), "healed": Bool(),
+    "expand": Ref("location"), "base": ASSET_ID, "rivals": ListOf(Ref("faction"), "factions"),
+    "rival_done": ListOf(ASSET_ID, "assets"), "contested": Bool(),
+    "resume": ListOf(DECISION, "decisions", hi=50),
+    "ask": Record("question", {
+        "actor": Ref("faction"), "options": ListOf(Text(empty=False), "actions", lo=1, hi=500),
+        "then": Text(empty=False), "args": Check(lambda ck, v, p: ck.mapping(v, p, "step")),
+        "back": DECISION,
+    }, required=("actor", "options", "then", "args", "back")),
+})
+
+IN_PROGRESS = Record("turn-in-progress", {
+    "phase": Choice(PHASES, "phase"), "actor": Maybe(Ref("faction")),
+    "order": ListOf(Ref("faction"), "factions", lo=1, unique=True),
+    "order_index": Int(0, MAX_FACTIONS), "initiative": MapOf(Ref("faction"), Int(1, 8), "roll"),
+    "ctx": CTX,
+}, required=("phase", "actor", "order", "order_index", "initiative", "ctx"))
+
+TOP = Record("campaign", {
+    **common_fields("wwn"),
+    "locations": ListOf(LOCATION, "locations", lo=1, hi=MAX_LOCATIONS),
+    "relations": ListOf(RELATION, "relations"),
+    "factions": ListOf(FACTION, "factions", lo=1, hi=MAX_FACTIONS),
+    "next_asset": Int(1),
+    "in_progress": Later(),  # after the factions: see _in_progress
+    #: Useful Idiots' bookkeeping (the engine writes it): faction -> turn of its last sacrifice
+    "useful_idiots_sacrificed": MapOf(Ref("faction"), TURN, "faction"),
+    house_rules.BLOCK: Later(),  # needs max_turns: see validate
+    #: in-game dates (docs/campaign-format.md), kept as written
+    "calendar": Check(lambda ck, v, p: check_calendar(v, ck, p) or v),
+    #: written by 'factionsim foundry import' (docs/foundry.md); its reader checks its content
+    "foundry": Record("foundry block", {"actors": ListOf(
+        Check(lambda ck, v, p: ck.mapping(v, p, "imported actor")), "imported actors")}),
+}, required=("ruleset", "locations", "factions"))
 
 
 def validate(data: Mapping[str, Any], source: str, lines: Mapping[Any, int] | None = None
@@ -72,375 +181,133 @@ def validate(data: Mapping[str, Any], source: str, lines: Mapping[Any, int] | No
     ``("factions", 1, "force")`` or their text form ``"factions[1].force"``) to line numbers.
     Raises :class:`CampaignError` on the first problem.
     """
-    return _Validator(source, lines or {}).campaign(data)
+    ck = Checker(source, lines)
+    root = ck.mapping(data, (), "campaign")
+    if root.get("ruleset") != "wwn":
+        ck.fail(("ruleset",), "this campaign is not for the WWN rules", root.get("ruleset"), "wwn")
+    for key in ("locations", "factions"):
+        if key not in root:
+            ck.fail((), f"missing required field {key!r} (a non-empty list)")
+        ck.listof(root[key], (key,), f"{key}", 1)
+    ck.ids(root["locations"], ("locations",), "location", hi=MAX_LOCATIONS)
+    ck.ids(root["factions"], ("factions",), "faction", hi=MAX_FACTIONS)
+    ck.known["asset"] = ck.nested_ids(root["factions"], ("factions",), "assets", "asset", Int(1),
+                                      lambda ad, n: f"{ad.get('type')}#{n}")
+    out = ck.run(TOP, root, ())
+    if house_rules.BLOCK in out:
+        out[house_rules.BLOCK] = house_rules.validate(out[house_rules.BLOCK], ck,
+                                                      out.get("max_turns"))
+    for i, loc in enumerate(out["locations"]):
+        _location(ck, loc, ("locations", i))
+    out["relations"] = _relations(ck, out.get("relations", []))
+    out["factions"] = [_faction(ck, f, ("factions", i)) for i, f in enumerate(out["factions"])]
+    if "in_progress" in out:
+        out["in_progress"] = _in_progress(ck, out["in_progress"])
+    return out
 
 
-def _show(value: Any) -> str:
-    if isinstance(value, bool) or value is None:
-        return {True: "true", False: "false", None: "null"}[value]
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+# ---------------------------------------------------------------------- rules across fields
+def _location(ck: Checker, loc: dict[str, Any], path: Path) -> None:
+    loc.setdefault("name", loc["id"])
+    loc.setdefault("neighbors", [])
+    for j, n in enumerate(loc["neighbors"]):
+        if n == loc["id"]:
+            ck.fail((*path, "neighbors", j), "a location cannot neighbour itself", n)
 
 
-def _kind(value: Any) -> str:
-    names = {bool: "true/false", int: "a whole number", float: "a decimal number", str: "text",
-             list: "a list", dict: "a mapping", type(None): "nothing (null)"}
-    return names.get(type(value), type(value).__name__)
+def _relations(ck: Checker, rels: list[list[str]]) -> list[list[str]]:
+    seen: dict[frozenset[str], int] = {}
+    for i, (a, b, _) in enumerate(rels):
+        if a == b:
+            ck.fail(("relations", i), "a relation needs two different factions", rels[i])
+        pair = frozenset((a, b))
+        if pair in seen:
+            ck.fail(("relations", i), f"the pair {a}/{b} is already given at "
+                    f"relations[{seen[pair]}]", rels[i], "one relation per pair of factions")
+        seen[pair] = i
+    return rels
 
 
-def _one_of(options: tuple[str, ...] | list[str]) -> str:
-    return "one of " + ", ".join(options)
+def _faction(ck: Checker, fd: dict[str, Any], path: Path) -> dict[str, Any]:
+    ck.agent_fields(fd, path)
+    ratings = {a: fd[a] for a in ATTRIBUTES}
+    max_hp = max_faction_hp(ratings["force"], ratings["wealth"], ratings["cunning"])
+    if "hp" in fd:
+        ck.integer(fd["hp"], (*path, "hp"), 0, max_hp)
+    fd["tags"] = fd.get("tags", [])
+    for j, tag in enumerate(fd["tags"]):
+        attr = TAG_HIGHEST.get(tag)
+        if attr and ratings[attr] < max(ratings.values()):
+            top = max(ratings, key=lambda a: ratings[a])
+            ck.fail((*path, "tags", j), f"a {tag.capitalize()} faction's {attr.capitalize()} must "
+                    f"be its highest attribute, but {top} {ratings[top]} > {attr} {ratings[attr]}",
+                    tag, f"raise {attr} to at least {ratings[top]} or drop the tag")
+    if "goal" in fd:
+        _goal(ck, fd["goal"], (*path, "goal"))
+    bases: dict[str, int] = {}
+    # a faction whose headquarters Base is gone: a Base there is an ordinary one
+    hq = None if fd.get("headquarters_lost") else fd["headquarters"]
+    fd["assets"] = [_asset(ck, ad, (*path, "assets", j), hq, max_hp, bases)
+                    for j, ad in enumerate(fd.get("assets", []))]
+    return fd
 
 
-class _Validator(FieldChecker):
-    """The checks, with the file name and line table at hand for messages."""
+def _goal(ck: Checker, goal: str | dict[str, Any], path: Path) -> None:
+    """A goal the engine can set up: Sphere Dominance names an attribute, Root Out the Enemy a
+    ``faction@location``; a goal saved in progress (``needed`` > 0) is taken as written."""
+    gid, target = (goal, "") if isinstance(goal, str) else (goal["id"], goal.get("target", ""))
+    needed = 0 if isinstance(goal, str) else goal.get("needed", 0)
+    at = path if isinstance(goal, str) else (*path, "target")
+    if gid == "sphere-dominance" and (needed == 0 or target):
+        ck.choice(target, at, ATTRIBUTES, "attribute (the sphere's target)")
+    if gid == "root-out-the-enemy" and (needed == 0 or target):
+        faction, _, location = str(target).partition("@")
+        if not faction or not location:
+            ck.fail(at, "Root Out the Enemy needs a target 'faction@location'", target,
+                    "e.g. {id: root-out-the-enemy, target: silver-guild@vell}")
+        ck.ref(faction, at, "faction")
+        ck.ref(location, at, "location")
 
-    # ------------------------------------------------------------------ messages
-    def fail(self, path: Path, problem: str, value: Any = _MISSING,
-             allowed: str | None = None) -> NoReturn:
-        msg = f"{self.where(path)}: {problem}"
-        if value is not _MISSING:
-            msg += f" (got {_show(value)})"
-        if allowed:
-            msg += f"; allowed: {allowed}"
-        raise CampaignError(msg + ".")
 
-    def fail_choice(self, path: Path, what: str, value: Any, options: tuple[str, ...] | list[str],
-                    allowed: str | None = None) -> NoReturn:
-        hint = ""
-        if isinstance(value, str):
-            close = difflib.get_close_matches(value, list(options), n=3, cutoff=0.6)
-            if close:
-                hint = " (did you mean " + " or ".join(repr(c) for c in close) + "?)"
-        raise CampaignError(
-            f"{self.where(path)}: unknown {what} {_show(value)}{hint}; "
-            f"allowed: {allowed or _one_of(options)}."
-        )
-
-    # ------------------------------------------------------------------ typed fields
-    def mapping(self, value: Any, path: Path, what: str) -> dict[str, Any]:
-        if not isinstance(value, dict):
-            self.fail(path, f"must be a mapping of {what} fields, not {_kind(value)}", value)
-        for key in value:
-            if not isinstance(key, str):
-                self.fail((*path, key), "field names must be text", key)
-        return value
-
-    def keys(self, d: Mapping[str, Any], path: Path, known: tuple[str, ...], what: str,
-             required: tuple[str, ...] = ()) -> None:
-        for key in d:
-            if key not in known:
-                close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
-                hint = f"did you mean {close[0]!r}? " if close else ""
-                self.fail((*path, key), f"unknown {what} field {key!r}; {hint}known fields: "
-                          + ", ".join(known))
-        for key in required:
-            if key not in d:
-                self.fail(path, f"missing required {what} field {key!r}")
-
-    def integer(self, value: Any, path: Path, lo: int | None = None, hi: int | None = None,
-                optional: bool = False) -> int | None:
-        if value is None and optional:
-            return None
-        bounds = (f" between {lo} and {hi}" if lo is not None and hi is not None
-                  else f" >= {lo}" if lo is not None else "")
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(path, f"must be a whole number{bounds}, not {_kind(value)}", value)
-        if (lo is not None and value < lo) or (hi is not None and value > hi):
-            self.fail(path, f"must be a whole number{bounds}", value)
-        return value
-
-    def boolean(self, value: Any, path: Path) -> bool:
-        if not isinstance(value, bool):
-            self.fail(path, f"must be true or false, not {_kind(value)}", value)
-        return value
-
-    def text(self, value: Any, path: Path, allow_empty: bool = True) -> str:
-        if not isinstance(value, str):
-            self.fail(path, f"must be text, not {_kind(value)} (quote it if needed)", value)
-        if not allow_empty and not value.strip():
-            self.fail(path, "must not be empty", value)
-        return value
-
-    def slug(self, value: Any, path: Path) -> str:
-        if not isinstance(value, str) or not SLUG.match(value):
-            self.fail(path, "invalid id", value, SLUG_HINT)
-        return value
-
-    def str_list(self, value: Any, path: Path) -> list[Any]:
-        if not isinstance(value, list):
-            self.fail(path, f"must be a list, not {_kind(value)}", value)
-        seen: set[Any] = set()
-        for i, item in enumerate(value):
-            if not isinstance(item, str):
-                self.fail((*path, i), f"must be text, not {_kind(item)}", item)
-            if item in seen:
-                self.fail((*path, i), "listed twice", item)
-            seen.add(item)
-        return list(value)
-
-    def ref(self, value: Any, path: Path, ids: list[str], what: str) -> str:
-        if not isinstance(value, str) or value not in ids:
-            self.fail_choice(path, what, value, ids)
-        return value
-
-    # ------------------------------------------------------------------ the campaign
-    def campaign(self, data: Mapping[str, Any]) -> dict[str, Any]:
-        root = self.mapping(data, (), "campaign")
-        out: dict[str, Any] = copy.deepcopy(dict(root))  # unknown top-level keys pass through
-        if root.get("ruleset") != "wwn":
-            self.fail(("ruleset",), "this campaign is not for the WWN rules",
-                      root.get("ruleset"), "wwn")
-        if "name" in root:
-            self.text(root["name"], ("name",))
-        self.integer(root.get("seed"), ("seed",), optional=True)
-        if "turn" in root:
-            self.integer(root["turn"], ("turn",), 0)
-        self.integer(root.get("max_turns"), ("max_turns",), 1, optional=True)
-        if house_rules.BLOCK in root:
-            out[house_rules.BLOCK] = house_rules.validate(root[house_rules.BLOCK], self,
-                                                          root.get("max_turns"))
-        if "next_asset" in root:
-            self.integer(root["next_asset"], ("next_asset",), 1)
-
-        for key in ("locations", "factions"):
-            if key not in root:
-                self.fail((), f"missing required field {key!r} (a non-empty list)")
-            if not isinstance(root[key], list) or not root[key]:
-                self.fail((key,), "must be a non-empty list", root[key])
-        location_ids = self.ids(root["locations"], ("locations",), "location")
-        faction_ids = self.ids(root["factions"], ("factions",), "faction")
-
-        out["locations"] = [self.location(loc, ("locations", i), location_ids, faction_ids)
-                            for i, loc in enumerate(root["locations"])]
-        out["relations"] = self.relations(root.get("relations", []), faction_ids)
-        asset_ids: dict[int, Path] = {}
-        out["factions"] = [self.faction(f, ("factions", i), location_ids, asset_ids)
-                           for i, f in enumerate(root["factions"])]
-        if "in_progress" in root:
-            self.in_progress(root["in_progress"], faction_ids)
-        if "rng" in root:
-            self.rng(root["rng"])
-        if "calendar" in root:  # in-game dates (docs/campaign-format.md), kept as written
-            check_calendar(root["calendar"], self)
-        return out
-
-    def ids(self, items: list[Any], path: Path, what: str) -> list[str]:
-        """Check each item is a mapping with a unique slug ``id``; return the ids in order."""
-        ids: list[str] = []
-        for i, item in enumerate(items):
-            item = self.mapping(item, (*path, i), what)
-            if "id" not in item:
-                self.fail((*path, i), f"missing required {what} field 'id'")
-            ident = self.slug(item["id"], (*path, i, "id"))
-            if ident in ids:
-                self.fail((*path, i, "id"), f"duplicate {what} id (already used by "
-                          f"{format_path((*path, ids.index(ident)))})", ident,
-                          f"a {what} id not used elsewhere")
-            ids.append(ident)
-        return ids
-
-    def location(self, loc: dict[str, Any], path: Path, location_ids: list[str],
-                 faction_ids: list[str]) -> dict[str, Any]:
-        self.keys(loc, path, LOCATION_KEYS, "location")
-        out = dict(loc)
-        out["name"] = self.text(loc.get("name", loc["id"]), (*path, "name"), allow_empty=False)
-        neighbors = self.str_list(loc.get("neighbors", []), (*path, "neighbors"))
-        for j, n in enumerate(neighbors):
-            if n == loc["id"]:
-                self.fail((*path, "neighbors", j), "a location cannot neighbour itself", n)
-            self.ref(n, (*path, "neighbors", j), location_ids, "location")
-        out["neighbors"] = neighbors
-        if "coastal" in loc:
-            self.boolean(loc["coastal"], (*path, "coastal"))
-        if loc.get("ruler") is not None:
-            self.ref(loc["ruler"], (*path, "ruler"), faction_ids, "faction")
-        return out
-
-    def relations(self, rels: Any, faction_ids: list[str]) -> list[list[str]]:
-        path: Path = ("relations",)
-        if rels is None:
-            return []
-        if not isinstance(rels, list):
-            self.fail(path, f"must be a list of [faction, faction, relation], not {_kind(rels)}",
-                      rels)
-        out: list[list[str]] = []
-        seen: dict[frozenset[str], int] = {}
-        for i, rel in enumerate(rels):
-            if not isinstance(rel, list) or len(rel) != 3:
-                self.fail((*path, i), "each relation must be [faction, faction, relation]", rel,
-                          "e.g. [iron-legion, silver-guild, allied]")
-            a = self.ref(rel[0], (*path, i, 0), faction_ids, "faction")
-            b = self.ref(rel[1], (*path, i, 1), faction_ids, "faction")
-            if a == b:
-                self.fail((*path, i), "a relation needs two different factions", rel)
-            if rel[2] not in RELATIONS:
-                self.fail_choice((*path, i, 2), "relation", rel[2], RELATIONS)
-            pair = frozenset((a, b))
-            if pair in seen:
-                self.fail((*path, i), f"the pair {a}/{b} is already given at "
-                          f"relations[{seen[pair]}]", rel, "one relation per pair of factions")
-            seen[pair] = i
-            out.append([a, b, rel[2]])
-        return out
-
-    # ------------------------------------------------------------------ factions
-    def faction(self, fd: dict[str, Any], path: Path, location_ids: list[str],
-                asset_ids: dict[int, Path]) -> dict[str, Any]:
-        self.keys(fd, path, FACTION_KEYS, "faction",
-                  required=("force", "cunning", "wealth", "headquarters"))
-        out = dict(fd)
-        if "name" in fd:
-            self.text(fd["name"], (*path, "name"), allow_empty=False)
-        ratings = {a: self.integer(fd[a], (*path, a), 1, 8) for a in ATTRIBUTES}
-        max_hp = max_faction_hp(ratings["force"], ratings["wealth"], ratings["cunning"])
-        if "magic" in fd and fd["magic"] not in MAGIC_LEVELS:
-            self.fail_choice((*path, "magic"), "magic level", fd["magic"], MAGIC_LEVELS)
-        if "treasure" in fd:
-            self.integer(fd["treasure"], (*path, "treasure"), 0)
-        if fd.get("hp") is not None:
-            self.integer(fd["hp"], (*path, "hp"), 0, max_hp)
-        for key in ("xp", "xp_earned", "goals_completed", "wealth_at_last_kingdoms"):
-            if key in fd:
-                self.integer(fd[key], (*path, key), 0)
-        for key in ("paralysed", "alive", "headquarters_lost"):
-            if key in fd:
-                self.boolean(fd[key], (*path, key))
-        tags = self.str_list(fd.get("tags", []), (*path, "tags"))
-        for j, tag in enumerate(tags):
-            if tag not in TAGS:
-                self.fail_choice((*path, "tags", j), "tag", tag, TAGS)
-            attr = TAG_HIGHEST.get(tag)
-            if attr and ratings[attr] < max(ratings.values()):
-                top = max(ratings, key=lambda a: ratings[a])
-                self.fail((*path, "tags", j),
-                          f"a {tag.capitalize()} faction's {attr.capitalize()} must be its highest "
-                          f"attribute, but {top} {ratings[top]} > {attr} {ratings[attr]}", tag,
-                          f"raise {attr} to at least {ratings[top]} or drop the tag")
-        out["tags"] = tags
-        if fd.get("goal") is not None:
-            out["goal"] = self.goal(fd["goal"], (*path, "goal"))
-        # agent and agent_options: checked against the agents WWN offers when the campaign loads
-        if "agent_options" in fd:
-            self.mapping(fd["agent_options"], (*path, "agent_options"), "agent option")
-        hq = self.ref(fd["headquarters"], (*path, "headquarters"), location_ids, "location")
-        if fd.get("headquarters_lost"):
-            hq = None  # its headquarters Base is gone: a Base there is an ordinary one
-        assets = fd.get("assets", [])
-        if assets is None:
-            assets = []
-        if not isinstance(assets, list):
-            self.fail((*path, "assets"), f"must be a list of assets, not {_kind(assets)}", assets)
-        bases: dict[str, int] = {}
-        out["assets"] = [
-            self.asset(ad, (*path, "assets", j), location_ids, asset_ids, hq, max_hp, bases)
-            for j, ad in enumerate(assets)
-        ]
-        return out
-
-    def goal(self, goal: Any, path: Path) -> str | dict[str, Any]:
-        if isinstance(goal, str):
-            if goal not in GOALS:
-                self.fail_choice(path, "goal", goal, GOALS)
-            return goal
-        if not isinstance(goal, dict):
-            self.fail(path, f"must be a goal id or a goal mapping, not {_kind(goal)}", goal,
-                      _one_of(GOALS))
-        self.mapping(goal, path, "goal")
-        self.keys(goal, path, GOAL_KEYS, "goal", required=("id",))
-        if goal["id"] not in GOALS:
-            self.fail_choice((*path, "id"), "goal", goal["id"], GOALS)
-        if "target" in goal:
-            self.text(goal["target"], (*path, "target"))
-        for key in ("progress", "needed", "started"):
-            if key in goal:
-                self.integer(goal[key], (*path, key), 0)
-        self.integer(goal.get("difficulty"), (*path, "difficulty"), 0, optional=True)
-        if "contested" in goal:
-            self.boolean(goal["contested"], (*path, "contested"))
-        baseline = goal.get("baseline", [])
-        if not isinstance(baseline, list) or not all(isinstance(x, str) for x in baseline):
-            self.fail((*path, "baseline"), "must be a list of text", baseline)
-        return dict(goal)
-
-    def asset(self, ad: Any, path: Path, location_ids: list[str], asset_ids: dict[int, Path],
-              hq: str | None, faction_max_hp: int, bases: dict[str, int]) -> dict[str, Any]:
-        ad = self.mapping(ad, path, "asset")
-        self.keys(ad, path, ASSET_KEYS, "asset", required=("type", "location"))
-        out = dict(ad)
-        kind = ad["type"]
-        if not isinstance(kind, str) or kind not in ASSET_TYPES:
-            self.fail_choice((*path, "type"), "asset type", kind, list(ASSET_TYPES),
-                             f"one of the {len(ASSET_TYPES) - 1} asset ids (see docs/assets.md) "
-                             f"or {BASE_OF_INFLUENCE}")
-        location = self.ref(ad["location"], (*path, "location"), location_ids, "location")
-        if ad.get("id") is not None:
-            n = self.integer(ad["id"], (*path, "id"), 1)
-            if n in asset_ids:
-                self.fail((*path, "id"), f"duplicate asset id (already used by "
-                          f"{format_path(asset_ids[n])})", n, "an asset id not used elsewhere")
-            asset_ids[n] = path
-        for key in ("stealth", "exposed"):
-            if key in ad:
-                self.boolean(ad[key], (*path, key))
-        if "status" in ad:
-            self.mapping(ad["status"], (*path, "status"), "status")
-        if kind == BASE_OF_INFLUENCE:
-            if location in bases:
-                self.fail((*path, "location"), "this faction already has a base-of-influence "
-                          f"here (assets[{bases[location]}])", location,
-                          "at most one base per faction per location")
-            bases[location] = path[-1]  # type: ignore[assignment]
-            if location == hq:
-                # The engine sets the headquarters base's max HP to the faction's max HP.
-                top = faction_max_hp
-                if "max_hp" in ad:
-                    self.integer(ad["max_hp"], (*path, "max_hp"), 1)
-                out["max_hp"] = top
-            else:
-                if "hp" not in ad and "max_hp" not in ad:
-                    self.fail(path, "a base-of-influence away from the headquarters needs 'hp' "
-                              "or 'max_hp'", allowed=f"a whole number from 1 to {faction_max_hp} "
-                              "(the faction's max HP)")
-                top = self.integer(ad.get("max_hp", ad.get("hp")),
-                                   (*path, "max_hp" if "max_hp" in ad else "hp"), 1, faction_max_hp)
-                out["max_hp"] = top
+def _asset(ck: Checker, ad: dict[str, Any], path: Path, hq: str | None, faction_max_hp: int,
+           bases: dict[str, int]) -> dict[str, Any]:
+    kind, location = ad["type"], ad["location"]
+    if kind == BASE_OF_INFLUENCE:
+        if location in bases:
+            ck.fail((*path, "location"), "this faction already has a base-of-influence here "
+                    f"(assets[{bases[location]}])", location,
+                    "at most one base per faction per location")
+        bases[location] = int(path[-1])
+        if location == hq:  # the engine sets the headquarters base's max HP to the faction's
+            top = faction_max_hp
         else:
-            if "max_hp" in ad:
-                self.fail((*path, "max_hp"), f"only a {BASE_OF_INFLUENCE} takes max_hp; "
-                          f"{kind} always has max HP {ASSET_TYPES[kind].hp}", ad["max_hp"])
-            top = ASSET_TYPES[kind].hp
-        if "hp" in ad:
-            self.integer(ad["hp"], (*path, "hp"), 1, top)
-        return out
+            if "hp" not in ad and "max_hp" not in ad:
+                ck.fail(path, "a base-of-influence away from the headquarters needs 'hp' or "
+                        "'max_hp'", allowed=f"a whole number from 1 to {faction_max_hp} (the "
+                        "faction's max HP)")
+            key = "max_hp" if "max_hp" in ad else "hp"
+            top = ck.integer(ad[key], (*path, key), 1, faction_max_hp)
+        ad["max_hp"] = top
+    else:
+        if "max_hp" in ad:
+            ck.fail((*path, "max_hp"), f"only a {BASE_OF_INFLUENCE} takes max_hp; {kind} always "
+                    f"has max HP {ASSET_TYPES[kind].hp}", ad["max_hp"])
+        top = ASSET_TYPES[kind].hp
+    if "hp" in ad:
+        ck.integer(ad["hp"], (*path, "hp"), 1, top)
+    return ad
 
-    # ------------------------------------------------------------------ engine-written fields
-    def in_progress(self, ip: Any, faction_ids: list[str]) -> None:
-        path: Path = ("in_progress",)
-        ip = self.mapping(ip, path, "turn-in-progress")
-        for key in IN_PROGRESS_KEYS:
-            if key not in ip:
-                self.fail(path, f"missing field {key!r} (this block is written by the engine; "
-                          "delete it to restart the turn)", allowed=", ".join(IN_PROGRESS_KEYS))
-        if ip["actor"] is not None:
-            self.ref(ip["actor"], (*path, "actor"), faction_ids, "faction")
-        if not isinstance(ip["order"], list):
-            self.fail((*path, "order"), "must be a list of faction ids", ip["order"])
-        for i, f in enumerate(ip["order"]):
-            self.ref(f, (*path, "order", i), faction_ids, "faction")
-        self.integer(ip["order_index"], (*path, "order_index"), 0)
-        self.mapping(ip["initiative"], (*path, "initiative"), "initiative")
-        self.mapping(ip["ctx"], (*path, "ctx"), "turn context")
 
-    def rng(self, rng: Any) -> None:
-        path: Path = ("rng",)
-        rng = self.mapping(rng, path, "random generator")
-        if rng.get("bit_generator") != "PCG64":
-            self.fail((*path, "bit_generator"), "unsupported random generator",
-                      rng.get("bit_generator"), "PCG64 (or delete 'rng' to reseed from 'seed')")
-        state = rng.get("state")
-        if not isinstance(state, dict) or not all(
-                isinstance(state.get(k), int) and not isinstance(state.get(k), bool)
-                for k in ("state", "inc")):
-            self.fail((*path, "state"), "must be a mapping with whole numbers 'state' and 'inc'",
-                      state, "the engine's saved value, or delete 'rng' to reseed from 'seed'")
+def _in_progress(ck: Checker, ip: Any) -> dict[str, Any]:
+    """The turn saved mid-way: its structure (``IN_PROGRESS``) and the order it plays in."""
+    path: Path = ("in_progress",)
+    if not isinstance(ip, dict) or any(k not in ip for k in IN_PROGRESS.required):
+        ck.mapping(ip, path, "turn-in-progress")
+        missing = [k for k in IN_PROGRESS.required if k not in ip]
+        ck.fail(path, f"missing field {missing[0]!r} (this block is written by the engine; "
+                "delete it to restart the turn)", allowed=", ".join(IN_PROGRESS.required))
+    out = ck.run(IN_PROGRESS, ip, path)
+    if out["order_index"] >= len(out["order"]):
+        ck.fail((*path, "order_index"), f"points past the turn order ({len(out['order'])} "
+                "factions)", out["order_index"], f"from 0 to {len(out['order']) - 1}")
+    return out
