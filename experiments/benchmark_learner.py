@@ -11,7 +11,9 @@ forward pass; the league's agents act inline) + one PPO update of the set-based 
 (``--n-epochs`` passes, minibatches of ``--batch-size``). The first update is left out of the
 figure (worker start-up: one import of factionsim per process). Prints one JSON object:
 ``steps_per_s`` (all included), ``rollout_steps_per_s`` and ``update_steps_per_s`` (each part
-alone), and the machine's load average, which matters on a shared machine.
+alone), and the machine's load average, which matters on a shared machine; ``cpu_*`` are the
+same figures over CPU time instead of wall time (a rollout: its busiest worker's CPU time; the
+update: the main process's), i.e. what the two cores would give if nothing else ran on them.
 """
 
 from __future__ import annotations
@@ -66,7 +68,8 @@ def measure(b: Bench) -> dict[str, float]:
     league = league_members([b.league])
     rng = np.random.default_rng(b.seed)
     pool = _Pool(b.workers)
-    totals = {"decisions": 0, "rollout_s": 0.0, "update_s": 0.0}
+    totals = {"decisions": 0, "rollout_s": 0.0, "update_s": 0.0, "rollout_cpu": 0.0,
+              "update_cpu": 0.0}
     try:
         for update in range(b.updates + 1):
             t0 = time.perf_counter()
@@ -77,15 +80,18 @@ def measure(b: Bench) -> dict[str, float]:
             buf = SampleBuffer(codec.obs_size, codec.n_actions, capacity=1 << 62)
             for res in results:
                 buf.extend(res.samples)
-            t1 = time.perf_counter()
+            t1, c1 = time.perf_counter(), time.process_time()
             ppo_update(graph, value, optimizer, buf,
                        np.concatenate([r.rewards for r in results]),
                        np.concatenate([r.dones for r in results]), settings, rng)
-            t2 = time.perf_counter()
+            t2, c2 = time.perf_counter(), time.process_time()
             if update:  # the first one pays the workers' start-up
                 totals["decisions"] += len(buf)
                 totals["rollout_s"] += t1 - t0
                 totals["update_s"] += t2 - t1
+                # the busiest worker's CPU time: what the rollout takes on free cores
+                totals["rollout_cpu"] += max(r.cpu_seconds for r in results)
+                totals["update_cpu"] += c2 - c1
     finally:
         pool.close()
     n = totals["decisions"]
@@ -94,6 +100,9 @@ def measure(b: Bench) -> dict[str, float]:
             "steps_per_s": round(n / (totals["rollout_s"] + totals["update_s"]), 1),
             "rollout_steps_per_s": round(n / totals["rollout_s"], 1),
             "update_steps_per_s": round(n / totals["update_s"], 1),
+            "cpu_steps_per_s": round(n / (totals["rollout_cpu"] + totals["update_cpu"]), 1),
+            "cpu_rollout_steps_per_s": round(n / totals["rollout_cpu"], 1),
+            "cpu_update_steps_per_s": round(n / totals["update_cpu"], 1),
             "cpus": os.cpu_count(), "load_average": [round(x, 2) for x in os.getloadavg()]}
 
 

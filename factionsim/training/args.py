@@ -29,9 +29,6 @@ class Args:
     """A training run (or, with ``eval_only`` / ``convert``, an evaluation or a conversion)."""
 
     ruleset: str = "wwn"  # which rules the env plays (its bundled campaign unless --campaign)
-    method: str = "ppo"  # "ppo": MaskablePPO (sb3-contrib) on the flat observation; "league":
-    # imitation of --expert (behaviour cloning, DAgger) then PPO against --league
-    # (factionsim.training.league_run)
     campaign: str | None = None  # a campaign file (default: the ruleset's bundled one)
     timesteps: int = 400_000  # learner decisions
     opponents: list[str] = field(default_factory=lambda: ["random"])  # one drawn per seat
@@ -60,6 +57,9 @@ class Args:
     # OUT/policy.json + policy.npz for the ruleset/campaign, then stop
     weights_dtype: str = "float32"  # how policy.npz stores the weights (float16: half the size)
     progress: bool = True  # progress bars (training steps with win rates, evaluation games)
+    method: str = "ppo"  # "ppo": MaskablePPO (sb3-contrib) on the flat observation; "league":
+    # imitation of --expert (behaviour cloning, DAgger) then PPO against --league
+    # (factionsim.training.league_run)
     # --method league only (see factionsim.training.league_run):
     arch: str = "set"  # "set": per-entity layers pooled over the asset rows; "flat": dense
     hidden: list[int] = field(default_factory=lambda: [256, 256])  # the context's layers

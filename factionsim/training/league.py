@@ -62,6 +62,7 @@ class RolloutResult:
     shares: dict[str, list[float]] = field(default_factory=dict)  # per opponent: pairwise
     outcomes: dict[str, list[float]] = field(default_factory=dict)
     seconds: float = 0.0
+    cpu_seconds: float = 0.0  # the worker's CPU time (a figure a busy machine does not skew)
 
 
 def episode_rewards(phis: list[float], final_phi: float, outcome: float,
@@ -83,7 +84,7 @@ def rollout(task: RolloutTask) -> RolloutResult:
 
     from factionsim.models.network import Network
 
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     rng = np.random.default_rng(task.seed)
     source = Campaigns(task.ruleset, task.campaign, task.generated)
     codec = source.codec
@@ -144,7 +145,7 @@ def rollout(task: RolloutTask) -> RolloutResult:
     games.run(lambda: count["decisions"] + 100 * len(games.running) >= task.decisions)
     return RolloutResult(buf, np.concatenate(rewards).astype(np.float32),
                          np.concatenate(dones), count["games"], shares, outcomes,
-                         time.perf_counter() - t0)
+                         time.perf_counter() - t0, time.process_time() - c0)
 
 
 def gae(rewards: np.ndarray, values: np.ndarray, dones: np.ndarray, gamma: float,
