@@ -50,15 +50,15 @@ def measure(b: Bench) -> dict[str, float]:
 
     from factionsim.envs import make_codec
     from factionsim.training import Args
+    from factionsim.training.evaluate import run_campaign
     from factionsim.training.graph import TorchGraph
     from factionsim.training.league import PPOSettings, RolloutTask, ValueHead, ppo_update, rollout
     from factionsim.training.league_run import _Pool, _split, league_members
     from factionsim.training.nets import build_network
-    from factionsim.training.ppo import _campaign
     from factionsim.training.samples import SampleBuffer
 
     torch.set_num_threads(b.torch_threads)
-    state, _ = _campaign(Args(ruleset=b.ruleset))
+    state, _ = run_campaign(Args(ruleset=b.ruleset))
     codec = make_codec(state)
     spec, arrays = build_network(codec, "set", seed=b.seed)
     graph = TorchGraph(spec, arrays, codec.obs_size)

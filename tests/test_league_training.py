@@ -56,12 +56,12 @@ def test_behaviour_cloning_learns_the_experts_choices():
     """After fitting on heuristic-labelled decisions, the network picks the heuristic's action
     far more often than the untrained network does on the same decisions."""
     from factionsim.envs import make_codec
+    from factionsim.training.evaluate import run_campaign
     from factionsim.training.graph import TorchGraph
     from factionsim.training.imitation import AgentRef, CollectTask, collect, fit
     from factionsim.training.nets import NetShape, build_network
-    from factionsim.training.ppo import _campaign
 
-    state, _ = _campaign(Args())
+    state, _ = run_campaign(Args())
     codec = make_codec(state)
     task = CollectTask("wwn", None, 0.0, 4, None, AgentRef("heuristic"), [AgentRef("heuristic")],
                        (1, 2), 1.0, 6, seed=5)

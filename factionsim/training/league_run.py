@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from .args import Args
-from .evaluate import evaluate
+from .evaluate import evaluate, policy_agent, run_campaign
 from .imitation import AgentRef, CollectTask, collect, fit
 from .league import Opponent, PPOSettings, RolloutTask, ValueHead, ppo_update, rollout
 from .samples import SampleBuffer
@@ -133,7 +133,6 @@ def train_league(args: Args) -> Path:
     from .export import description
     from .graph import TorchGraph
     from .nets import NetShape, build_network
-    from .ppo import _campaign, policy_agent
     from .record import write_run_record
 
     torch.set_num_threads(args.torch_threads)
@@ -141,7 +140,7 @@ def train_league(args: Args) -> Path:
     out = Path(args.out_dir())
     out.mkdir(parents=True, exist_ok=True)
     record = write_run_record(out, args)
-    state, campaign = _campaign(args)
+    state, campaign = run_campaign(args)
     codec = make_codec(state)
     generated = args.generated if args.ruleset == "wwn" else 0.0
     shape = NetShape(arch=args.arch, hidden=list(args.hidden), entity=args.entity,
