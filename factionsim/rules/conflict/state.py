@@ -74,8 +74,9 @@ class ConflictState(DecisionState):
         return out
 
     def standing(self, side: str) -> float:
-        members = [self.chars[c] for c in self.factions[side].characters]
-        return sum(c.health() for c in members) / max(1, len(members))
+        chars = self.chars
+        members = self.factions[side].characters
+        return sum([chars[c].health() for c in members]) / max(1, len(members))
 
     def view(self, faction: str) -> ConflictView:
         return ConflictView(self, faction)
@@ -229,13 +230,20 @@ class ConflictView(View):
     yet this round. ``to_state(rng)`` rebuilds a playable state from that knowledge (unknown
     enemy plans are guessed as ``harm``) with dice from ``rng``."""
 
-    def known_plan(self, cid: str) -> str | None:
+    def known_plan(self, cid: str, round_passes: list[list[str]] | None = None) -> str | None:
+        """``cid``'s plan if this side knows it, else None (``round_passes``: see
+        :meth:`known_plans`)."""
         c = self.state.chars[cid]
         if c.side == self.faction_id or c.acted:
             return c.plan
-        if c.plan is not None and turn.is_past(self.state, c, c.plan):
+        if c.plan is not None and turn.is_past(self.state, c, c.plan, round_passes):
             return c.plan
         return None
+
+    def known_plans(self) -> dict[str, str | None]:
+        """:meth:`known_plan` of every character, the round's passes worked out once."""
+        round_passes = turn.passes(self.state)
+        return {cid: self.known_plan(cid, round_passes) for cid in self.state.chars}
 
     def to_state(self, rng: np.random.Generator) -> ConflictState:
         d = self.state.to_dict()

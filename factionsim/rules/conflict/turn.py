@@ -107,11 +107,13 @@ def in_pass(state: ConflictState, c: Character) -> bool:
     return c.side in passes(state)[min(state.category // N_CATEGORIES, len(passes(state)) - 1)]
 
 
-def is_past(state: ConflictState, c: Character, category: str) -> bool:
-    """Has ``category`` already been resolved for ``c``'s side this round?"""
+def is_past(state: ConflictState, c: Character, category: str,
+            round_passes: list[list[str]] | None = None) -> bool:
+    """Has ``category`` already been resolved for ``c``'s side this round? (``round_passes``:
+    ``passes(state)`` when the caller has it already.)"""
     if state.phase not in (ACT, REPLAN):
         return False
-    p = next(i for i, sides in enumerate(passes(state)) if c.side in sides)
+    p = next(i for i, sides in enumerate(round_passes or passes(state)) if c.side in sides)
     now = state.category // N_CATEGORIES
     return p < now or (p == now and CATEGORIES.index(category) < state.category % N_CATEGORIES)
 

@@ -30,7 +30,8 @@ _TYPE_NAMES = {k: v.name for k, v in ASSET_TYPES.items()}
 def names(frame: Frame) -> Names:
     return Names({f["id"]: f.get("name", f["id"]) for f in frame["factions"]},
                  {loc["id"]: loc.get("name", loc["id"]) for loc in frame["locations"]},
-                 dict(_TYPE_NAMES), "wwn")
+                 {**_TYPE_NAMES, **{t["id"]: t["name"] for t in frame.get("asset_types", ())}},
+                 "wwn")
 
 
 def series(frame: Frame) -> dict[str, dict[str, float | None]]:
@@ -130,7 +131,7 @@ def show_json(state: Any) -> dict[str, Any]:
         locations.append({
             "id": loc.id, "name": loc.name, "ruler": loc.ruler, "coastal": loc.coastal,
             "neighbors": list(loc.neighbors),
-            "assets": [{"id": a.id, "type": a.type, "name": ASSET_TYPES[a.type].name,
+            "assets": [{"id": a.id, "type": a.type, "name": a.kind.name,
                         "owner": a.owner, "hp": a.hp, "max_hp": a.max_hp, "stealth": a.stealth}
                        for a in here],
         })
@@ -164,7 +165,7 @@ def show(state: Any) -> str:
             rows.append([place, "-", "-", "", ""])
         for i, a in enumerate(sorted(here, key=lambda a: (list(state.factions).index(a.owner),
                                                           not a.is_base, a.id))):
-            kind = ASSET_TYPES[a.type]
+            kind = a.kind
             name = kind.name + (" (HQ)" if a.is_base and a.location ==
                                 state.factions[a.owner].headquarters else "")
             rows.append([place if i == 0 else "", state.factions[a.owner].name,
