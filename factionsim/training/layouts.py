@@ -3,9 +3,10 @@ actions of its catalogue belong to which entity row.
 
 - :func:`observation_pieces`: the flat observation as named pieces ``(name, rows, width)``, in
   order; a piece with more than one row is an entity set whose rows start with a presence flag
-  (1.0: the row holds an entity). A codec that describes its own layout
-  (``codec.observation_layout()``) is read as it says; the WWN codec of env version 1, which does
-  not, is read from its block offsets (:func:`_wwn_v1_pieces`); any other codec is one piece.
+  (1.0: the row holds an entity). A codec that describes its own layout (``codec.layout``, env
+  version 2) is read as it says, its asset tables as sets and every other piece as a vector; the
+  WWN codec of env version 1, which does not, is read from its block offsets
+  (:func:`_wwn_v1_pieces`); any other codec is one piece.
 - :func:`action_sources`: for every catalogue index, what scores it: the context vector
   (``("context", j)``), a row of an entity set (``("rows", set, row, column)``: "attack with the
   asset in own slot 3" is column 0..F-1 of row 3 of the own assets). A policy then scores such
@@ -17,8 +18,10 @@ actions of its catalogue belong to which entity row.
 >>> from factionsim.configs import default_campaign_path
 >>> from factionsim.envs import make_codec
 >>> codec = make_codec(load_campaign(default_campaign_path()))
->>> [(p.name, p.rows) for p in observation_pieces(codec)]
-[('global', 1), ('own', 1), ('factions', 1), ('locations', 1), ('own_assets', 32), ('other_assets', 64)]
+>>> [(p.name, p.rows) for p in observation_pieces(codec) if p.rows > 1]
+[('own_assets', 32), ('other_assets', 64)]
+>>> sum(p.size for p in observation_pieces(codec)) == codec.obs_size
+True
 >>> a = action_sources(codec)
 >>> len(a.sources) == codec.n_actions, a.columns
 (True, {'own_assets': 34, 'other_assets': 1})
@@ -28,6 +31,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, NamedTuple
+
+#: the pieces read as entity sets (rows of one asset each, a presence flag first)
+ASSET_SETS = ("own_assets", "other_assets")
 
 
 class Piece(NamedTuple):
@@ -43,9 +49,12 @@ class Piece(NamedTuple):
 def observation_pieces(codec: Any) -> list[Piece]:
     """The codec's observation as pieces (see the module docstring); they add up to
     ``codec.obs_size``."""
-    layout = getattr(codec, "observation_layout", None)
-    if callable(layout):
-        pieces = [Piece(str(p[0]), int(p[1]), int(p[2])) for p in layout()]
+    layout = getattr(codec, "layout", None)
+    if layout is not None and hasattr(layout, "pieces"):  # env version 2: the codec's Layout
+        # only the asset tables are read as sets (their rows start with a presence flag); the
+        # other pieces as vectors
+        pieces = [Piece(p.name, p.rows, p.width) if p.name in ASSET_SETS
+                  else Piece(p.name, 1, p.rows * p.width) for p in layout.pieces]
     elif type(codec).__name__ == "WwnCodec":
         pieces = _wwn_v1_pieces(codec)
     else:
