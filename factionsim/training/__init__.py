@@ -6,6 +6,9 @@
   MaskablePPO against registry opponents, with progress bar, TensorBoard curves, ``eval.json``
   and the run's record (:mod:`.record`); writes the policy file format of
   :mod:`factionsim.models` (:mod:`.export`).
+- :func:`.league_run.train_league` (``--method league``): imitation of an expert (behaviour
+  cloning, DAgger) then PPO against a league, on a set-based network (:mod:`.nets`,
+  :mod:`.graph`) played by many games at once (:mod:`.games`, :mod:`.imitation`, :mod:`.league`).
 - :mod:`.evaluate`: win rates of a policy against opponents, played with numpy.
 
 ``factionsim train`` and ``experiments/train_wwn_ppo.py`` are thin layers over these. Every
@@ -30,6 +33,11 @@ def run(args: Args) -> Any:
 
 
 def train(args: Args) -> Any:
+    """Train as ``args.method`` says (``ppo`` or ``league``; imports torch)."""
+    if args.method == "league":
+        from .league_run import train_league
+
+        return train_league(args)
     from .ppo import train as train_ppo
 
     return train_ppo(args)

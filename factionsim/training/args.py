@@ -57,9 +57,34 @@ class Args:
     # OUT/policy.json + policy.npz for the ruleset/campaign, then stop
     weights_dtype: str = "float32"  # how policy.npz stores the weights (float16: half the size)
     progress: bool = True  # progress bars (training steps with win rates, evaluation games)
+    method: str = "ppo"  # "ppo": MaskablePPO (sb3-contrib) on the flat observation; "league":
+    # imitation of --expert (behaviour cloning, DAgger) then PPO against --league
+    # (factionsim.training.league_run)
+    # --method league only (see factionsim.training.league_run):
+    arch: str = "set"  # "set": per-entity layers pooled over the asset rows; "flat": dense
+    hidden: list[int] = field(default_factory=lambda: [256, 256])  # the context's layers
+    entity: int = 64  # set: width of the per-asset encoder
+    head: int = 128  # set: width of the per-asset action head
+    expert: str = "heuristic"  # the agent imitated (options: planner@budget=4)
+    imitation_opponents: list[str] = field(default_factory=lambda: ["heuristic"])
+    learner_seats: list[int] = field(default_factory=lambda: [1, 2])  # seats held: min max
+    bc_games: int = 400  # behaviour cloning: games the expert plays the learner's seats
+    dagger_rounds: int = 3
+    dagger_games: int = 200  # per DAgger round
+    dagger_beta: float = 0.5  # chance the expert's action is played (halved each round)
+    fit_steps: int = 600  # minibatches fitted after each imitation round
+    imitation_lr: float = 1e-3
+    buffer: int = 400_000  # labelled decisions kept (the oldest go first)
+    generated: float = 0.5  # wwn: share of games on a freshly generated campaign of that shape
+    ppo_decisions: int = 0  # learner decisions of PPO against the league (0: no PPO)
+    league: list[str] = field(default_factory=lambda: ["heuristic", "self"])  # NAME or NAME*W
+    rollout_decisions: int = 8192  # learner decisions per PPO update
+    freeze_every: int = 5  # PPO updates between refreshes of the frozen "self"
+    critic_warmup: int = 2  # first PPO updates that train the value head only
+    workers: int = 2  # processes playing the games of each round
 
     def out_dir(self) -> str:
-        return self.out or f"runs/{self.ruleset}_ppo"
+        return self.out or f"runs/{self.ruleset}_{self.method}"
 
 
 def _default(f: dataclasses.Field) -> Any:

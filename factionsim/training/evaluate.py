@@ -23,6 +23,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from factionsim.core.game import Agent
@@ -76,3 +77,21 @@ def evaluate(player: Agent, args: Any, opponent: str, games: int, seed: int = 10
             "shared_win_rate": shared / games,
             "win_rate_by_seat": {s: w / n for s, (w, n) in per_seat.items() if n},
             "seconds": round(time.perf_counter() - t0, 1)}
+
+
+def run_campaign(args: Any) -> tuple[Any, str]:
+    """The run's starting state and how to name its campaign."""
+    from factionsim.rulesets import get_ruleset, load_campaign
+
+    path = Path(args.campaign) if args.campaign else get_ruleset(args.ruleset).default_campaign_path()
+    name = args.campaign or f"{path.name} (bundled)"
+    return load_campaign(path), name
+
+
+def policy_agent(policy: Any, label: str, args: Any, state: Any) -> Any:
+    """The agent that plays ``policy`` (a :class:`factionsim.models.PolicyModel` in memory) in
+    ``state``'s ruleset, as ``agent: policy:PATH`` plays the file."""
+    from factionsim.agents.policy import PolicyAgent
+    from factionsim.rulesets import ruleset_of
+
+    return PolicyAgent(label, args.eval_deterministic, ruleset=ruleset_of(state), model=policy)

@@ -50,9 +50,22 @@ def policy_in_memory(model: Any, codec: Any, state: Any) -> PolicyModel:
     return PolicyModel(d, Network.from_spec(network, arrays, codec.obs_size), "training")
 
 
-def torch_network(policy: PolicyModel) -> nn.Sequential:
+def torch_network(policy: PolicyModel) -> nn.Module:
     """The policy's network as a torch module (float32): the same logits as numpy's forward pass,
-    for tests and for training methods that start from a saved policy."""
+    for tests and for training methods that start from a saved policy. A chain of dense layers
+    is an ``nn.Sequential``; any other network (the set layers of ``--method league``) is its
+    :class:`~factionsim.training.graph.TorchGraph`, with the weights read from the policy's
+    ``.npz``."""
+    if any(type(layer).__name__ != "Dense" for layer in policy.network.layers) \
+            or any(name is not None for name in policy.network.names):
+        from factionsim.models.files import read_arrays
+
+        from .graph import TorchGraph
+
+        d, source = policy.description, Path(policy.source)
+        arrays = read_arrays(source.parent / d["weights"]["file"], d["weights"]["sha256"],
+                             source)
+        return TorchGraph(d["network"], arrays, policy.obs_size)
     modules: list[nn.Module] = []
     for layer in policy.network.layers:
         linear = nn.Linear(layer.weight.shape[1], layer.weight.shape[0],

@@ -40,7 +40,8 @@ from typing import Any
 from factionsim.core.game import FactionsimError
 
 from .args import Args
-from .evaluate import evaluate
+from .evaluate import evaluate, policy_agent
+from .evaluate import run_campaign as _campaign
 
 #: the training games the "train win rate" averages over
 TRAIN_WINDOW = 200
@@ -52,28 +53,10 @@ def provenance(record: dict[str, Any], args: Args) -> dict[str, Any]:
             "versions": record["versions"], "git": record["git"], "opponents": args.opponents}
 
 
-def _campaign(args: Args) -> tuple[Any, str]:
-    """The run's starting state and how to name its campaign."""
-    from factionsim.rulesets import get_ruleset, load_campaign
-
-    path = Path(args.campaign) if args.campaign else get_ruleset(args.ruleset).default_campaign_path()
-    name = args.campaign or f"{path.name} (bundled)"
-    return load_campaign(path), name
-
-
 def env_kwargs(args: Args, opponents: list[str]) -> dict[str, Any]:
     """``SingleAgentEnv`` options of a run."""
     return {"campaign": args.campaign, "ruleset": args.ruleset, "opponents": opponents,
             "max_turns": args.max_turns}
-
-
-def policy_agent(policy: Any, label: str, args: Args, state: Any) -> Any:
-    """The agent that plays ``policy`` (a :class:`factionsim.models.PolicyModel` in memory) in
-    ``state``'s ruleset, as ``agent: policy:PATH`` plays the file."""
-    from factionsim.agents.policy import PolicyAgent
-    from factionsim.rulesets import ruleset_of
-
-    return PolicyAgent(label, args.eval_deterministic, ruleset=ruleset_of(state), model=policy)
 
 
 def _tag(opponent: str) -> str:
@@ -310,4 +293,10 @@ def run(args: Args) -> Any:
         return convert(args)
     if args.eval_only:
         return evaluate_only(args)
+    if args.method == "league":
+        from .league_run import train_league
+
+        return train_league(args)
+    if args.method != "ppo":
+        raise FactionsimError(f"--method {args.method!r}; allowed: ppo, league")
     return train(args)

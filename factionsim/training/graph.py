@@ -1,0 +1,127 @@
+"""The torch twin of a policy file's network: the same layers, trainable.
+
+:class:`TorchGraph` is built from a network description (``network.layers``, see
+:mod:`factionsim.models.network`) and its named arrays, holds one ``nn.Parameter`` per array
+(two layers naming the same array share it), and computes what the numpy forward pass computes,
+in float32. :meth:`TorchGraph.arrays` gives the arrays back for the policy file, so what is
+trained is exactly what is written and played. ``forward(obs, outputs=(...))`` also returns
+named inner outputs (a value head reads the policy's context vector).
+
+>>> import numpy as np, torch
+>>> spec = {"layers": [{"type": "piece", "start": 0, "rows": 2, "width": 2, "name": "units"},
+...                    {"type": "dense", "weight": "w", "bias": None, "activation": "relu"},
+...                    {"type": "masked_pool", "input": ["#1", "units"], "ops": ["max"]}]}
+>>> g = TorchGraph(spec, {"w": np.eye(2)}, 4)
+>>> g(torch.tensor([[1.0, 3.0, 0.0, 9.0]])).tolist()
+[[1.0, 3.0]]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from factionsim.models.network import OBSERVATION, Network
+
+_ACT = {"relu": torch.relu, "tanh": torch.tanh}
+
+
+def _name_key(name: str) -> str:
+    """An array name as a parameter key (``nn.ParameterDict`` keys may not hold dots)."""
+    return name.replace(".", "__")
+
+
+class TorchGraph(nn.Module):
+    """A network description as a torch module (see the module docstring)."""
+
+    def __init__(self, spec: Mapping[str, Any], arrays: Mapping[str, np.ndarray], in_size: int):
+        super().__init__()
+        self.spec = {"layers": [dict(layer) for layer in spec["layers"]]}
+        numpy_net = Network.from_spec(self.spec, arrays, in_size)  # checks everything
+        self.in_size = int(in_size)
+        self.out_size = numpy_net.out_size
+        self.inputs = numpy_net.inputs
+        self.names = numpy_net.names
+        self.params = nn.ParameterDict()
+        self._array_names: dict[str, str] = {}
+        for layer in self.spec["layers"]:
+            for key in ("weight", "bias"):
+                name = layer.get(key)
+                if layer["type"] == "dense" and name is not None \
+                        and name not in self._array_names:
+                    self._array_names[name] = _name_key(name)
+                    self.params[_name_key(name)] = nn.Parameter(
+                        torch.as_tensor(np.asarray(arrays[name], dtype=np.float32)).clone())
+        self._index = {id(layer): torch.as_tensor(layer["index"], dtype=torch.long)
+                       for layer in self.spec["layers"] if layer["type"] == "gather"}
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The current weights by array name (float32 copies)."""
+        return {name: self.params[key].detach().cpu().numpy().copy()
+                for name, key in self._array_names.items()}
+
+    def _param(self, name: str | None) -> torch.Tensor | None:
+        return None if name is None else self.params[self._array_names[name]]
+
+    def _layer(self, layer: Mapping[str, Any], xs: Sequence[torch.Tensor]) -> torch.Tensor:
+        kind = layer["type"]
+        if kind == "dense":
+            y = torch.nn.functional.linear(xs[0], self._param(layer["weight"]),
+                                           self._param(layer.get("bias")))
+            act = layer.get("activation")
+            return _ACT[act](y) if act else y
+        if kind == "piece":
+            start, rows, width = layer["start"], layer["rows"], layer["width"]
+            y = xs[0][:, start:start + rows * width]
+            return y if rows == 1 else y.reshape(len(y), rows, width)
+        if kind == "masked_pool":
+            values, rows = xs
+            mask = (rows[..., 0] > 0.5).unsqueeze(-1)
+            out = []
+            for op in layer.get("ops", ["mean", "max"]):
+                if op == "mean":
+                    count = mask.sum(dim=1).clamp(min=1)
+                    out.append((values * mask).sum(dim=1) / count)
+                else:
+                    filled = values.masked_fill(~mask, float("-inf")).amax(dim=1)
+                    out.append(torch.where(torch.isfinite(filled), filled,
+                                           torch.zeros_like(filled)))
+            return torch.cat(out, dim=-1)
+        if kind == "concat":
+            sets = [x for x in xs if x.dim() == 3]
+            if not sets:
+                return torch.cat(list(xs), dim=-1)
+            rows = sets[0].shape[1]
+            return torch.cat([x if x.dim() == 3 else x.unsqueeze(1).expand(-1, rows, -1)
+                              for x in xs], dim=-1)
+        if kind == "add":
+            sets = [x for x in xs if x.dim() == 3]
+            y = None
+            for x in xs:
+                x = x.unsqueeze(1) if sets and x.dim() == 2 else x
+                y = x if y is None else y + x
+            act = layer.get("activation")
+            return _ACT[act](y) if act else y
+        if kind == "flatten":
+            return xs[0].reshape(len(xs[0]), -1)
+        if kind == "gather":
+            return xs[0][:, self._index[id(layer)]]
+        raise ValueError(f"layer type {kind!r} has no torch twin")  # pragma: no cover
+
+    def forward(self, obs: torch.Tensor, outputs: Sequence[str] = ()) -> Any:
+        """Logits of a batch of observations; with ``outputs`` (names of layers), also those
+        layers' outputs: ``(logits, {name: tensor})``."""
+        values: dict[str, torch.Tensor] = {OBSERVATION: obs}
+        y = obs
+        for k, layer in enumerate(self.spec["layers"]):
+            y = self._layer(layer, [values[r] for r in self.inputs[k]])
+            values[f"#{k}"] = y
+            if self.names[k] is not None:
+                values[self.names[k]] = y
+        if outputs:
+            return y, {name: values[name] for name in outputs}
+        return y
