@@ -21,7 +21,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from factionsim.commands import batch, forecast, foundry, gm, show, tools, tournament, train
+from factionsim.commands import batch, forecast, foundry, gm, record, show, tools, tournament, train
 from factionsim.commands.options import seed
 from factionsim.core.game import CampaignError, FactionsimError
 from factionsim.core.ruleset import DEFAULT_RULESET
@@ -29,7 +29,7 @@ from factionsim.models.trust import add_trust_argument, trusting_pickled_models
 
 #: Modules that add a subcommand: each has ``add_parser(subparsers)`` and imports its heavy
 #: dependencies only inside the command function.
-COMMAND_MODULES = (batch, forecast, foundry, gm, show, tools, tournament, train)
+COMMAND_MODULES = (batch, forecast, foundry, gm, record, show, tools, tournament, train)
 
 
 def _cmd_run(args: argparse.Namespace) -> int:

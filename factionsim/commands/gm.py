@@ -139,7 +139,7 @@ def _play_turns(args: argparse.Namespace, path: Path, history: Any) -> int:
         bar = tqdm(total=args.turns, desc=terminal_safe(state.name or path.name), unit="turn",
                    file=sys.stderr, leave=False)
     start, played, n_events = state.turn, 0, 0
-    before = text
+    before, before_step = text, history.step_position(text)[0]
     for _ in range(args.turns):
         if state.is_over():
             break
@@ -151,9 +151,9 @@ def _play_turns(args: argparse.Namespace, path: Path, history: Any) -> int:
         if state.turn == turn_before:  # nothing could be played
             break
         after = dump_campaign_text(state)
-        history.record_turn(before, turn_before, after, state.turn, events,
+        history.record_turn(before, before_step, after, state.turn, events,
                             turn_blocks(names, state.turn, events, hidden), titles, header)
-        before = after
+        before, before_step = after, (state.turn, 0)
         played += 1
         n_events += len(events)
         if bar is not None:
@@ -195,47 +195,71 @@ def _step_locked(args: argparse.Namespace, path: Path, history: Any, forward: bo
         raise HistoryError(f"{path}: no history yet ({history.dir} does not exist); "
                            "'factionsim turn' records one as it plays.")
     text = history.read_campaign(lenient=True)  # once, under the lock; may be broken
-    start, broken = history.position(text)
+    start, broken = history.step_position(text)
     reached = start
+    moved: list[Any] = []  # the steps passed: turns, and the GM's records (factionsim record)
     for i in range(args.turns):
-        recorded = history.turns()
+        recorded = history.steps()
         targets = [t for t in recorded if t > reached] if forward else \
             [t for t in recorded if t < reached]
         if not targets:
             if i > 0:
                 break
             if forward:
-                raise HistoryError(f"{path}: nothing to redo (turn {reached} is the latest "
-                                   "recorded turn; play on with 'factionsim turn').")
-            raise HistoryError(f"{path}: nothing to undo (the history in {history.dir} holds no "
-                               f"turn before turn {reached}).")
+                raise HistoryError(f"{path}: nothing to redo ({_step_words(reached)} is the "
+                                   "latest recorded step; play on with 'factionsim turn').")
+            raise HistoryError(f"{path}: nothing to undo (the history in {history.dir} holds "
+                               f"nothing before {_step_words(reached)}).")
         target = targets[0] if forward else targets[-1]
         if forward:
             snapshot = history.snapshot(target) or ""
             state = load_campaign(history.snapshot_path(target), snapshot)
             names = Names.from_state(state)
-            blocks = turn_blocks(names, target, history.events(target),
-                                 stealthed_assets(history.snapshot_data(target - 1)))
-            reached = history.redo_to(target, text, blocks, _titles(state.name or path.stem),
-                                      _header(names))
+            earlier = [t for t in recorded if t < target]
+            hidden = stealthed_assets(history.snapshot_data(earlier[-1] if earlier
+                                                            else target[0] - 1))
+            blocks = step_blocks(names, target, history.events(target), hidden)
+            history.redo_to(target, text, blocks, _titles(state.name or path.stem),
+                            _header(names))
         else:
-            reached = history.undo_to(target, text)
+            history.undo_to(target, text)
+        moved.append(target if forward else reached)
+        reached = target
         text = history.snapshot(reached) or ""
-    redo_left = [t for t in history.turns() if t > reached]
+    redo_left = [t for t in history.steps() if t > reached]
     if args.json:
-        print(json.dumps({"campaign": str(path), "from_turn": start, "turn": reached,
-                          "can_undo": any(t < reached for t in history.turns()),
+        print(json.dumps({"campaign": str(path), "from_turn": start[0], "turn": reached[0],
+                          "record": reached[1],
+                          "can_undo": any(t < reached for t in history.steps()),
                           "can_redo": bool(redo_left)}, indent=2))
     elif not args.quiet:
         if broken:
             print(f"{path} could not be read as a campaign; its text was kept in "
-                  f"{history.broken_path(start)}.")
-        if forward:
-            msg = f"Redid {reached - start} turn(s): {path} is at turn {reached}"
-        else:
-            msg = f"Undid {start - reached} turn(s): {path} is back at turn {reached}"
-        print(msg + (f" ({len(redo_left)} turn(s) to redo)" if redo_left else "") + ".")
+                  f"{history.broken_path(start[0])}.")
+        turns = sum(1 for s in moved if s[1] == 0)
+        records = len(moved) - turns
+        what = " and ".join(x for x in (f"{turns} turn(s)" if turns else "",
+                                        f"{records} GM record(s)" if records else "") if x)
+        msg = (f"Redid {what}: {path} is at {_step_words(reached)}" if forward else
+               f"Undid {what}: {path} is back at {_step_words(reached)}")
+        print(msg + (f" ({len(redo_left)} step(s) to redo)" if redo_left else "") + ".")
     return 0
+
+
+def _step_words(step: tuple[int, int]) -> str:
+    """``(3, 0)`` -> ``"turn 3"``; ``(3, 2)`` -> ``"turn 3, GM record 2"``."""
+    return f"turn {step[0]}" + (f", GM record {step[1]}" if step[1] else "")
+
+
+def step_blocks(names: Any, step: tuple[int, int], events: list[Any], hidden: set[str]
+                ) -> dict[str, str]:
+    """The chronicle blocks of a step: a turn (:func:`turn_blocks`) or a GM's record
+    (:func:`factionsim.chronicle.records.record_blocks`)."""
+    if step[1] == 0:
+        return turn_blocks(names, step[0], events, hidden)
+    from factionsim.chronicle.records import record_blocks
+
+    return record_blocks(names, step, events, hidden)
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
@@ -267,7 +291,9 @@ def add_parser(sub: Any) -> None:
         p = sub.add_parser(name, help=text, description=f"{text[0].upper()}{text[1:]} (the file "
                            "and its chronicles), from the history kept by 'factionsim turn'.")
         p.add_argument("campaign", help="campaign file (YAML)")
-        p.add_argument("--turns", type=positive, default=1, help="how many turns (default 1)")
+        p.add_argument("--turns", type=positive, default=1,
+                       help="how many steps (default 1); each turn and each GM record "
+                       "('factionsim record') is one step")
         add_wait_argument(p)
         p.add_argument("--quiet", action="store_true", help="print nothing")
         p.add_argument("--json", action="store_true", help="print the result as JSON")

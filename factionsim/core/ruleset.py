@@ -29,6 +29,7 @@ from factionsim.core.forecasting import Forecasting
 from factionsim.core.game import Agent, Event, GameState, OptionSpec
 from factionsim.core.names import Names
 from factionsim.core.presentation import Presentation
+from factionsim.core.records import NOTE, RecordSpec
 
 __all__ = ["DEFAULT_AGENT", "DEFAULT_RULESET", "AgentSpec", "OptionSpec", "RulesetInfo", "agent_problem"]
 
@@ -117,7 +118,10 @@ class RulesetInfo:
     - ``docs``: the page of the docs that describes it;
     - ``forecasting``: what ``factionsim forecast`` and ``odds`` ask beyond the contract
       (:class:`~factionsim.core.forecasting.Forecasting`), or ``None``: forecasts from the
-      contract alone, no ``odds``.
+      contract alone, no ``odds``;
+    - ``records``: what a GM may record between turns (``factionsim record``,
+      :class:`~factionsim.core.records.RecordSpec`); a ruleset that declares none takes ``note``
+      only (:meth:`gm_records`).
     """
 
     name: str
@@ -133,6 +137,14 @@ class RulesetInfo:
     schema: Callable[[Sequence[str]], dict[str, Any]] | None = None
     docs: str = ""
     forecasting: Forecasting | None = None
+    records: tuple[RecordSpec, ...] = ()
+
+    def gm_records(self) -> dict[str, RecordSpec]:
+        """Record name -> :class:`~factionsim.core.records.RecordSpec`, in the declared order
+        (``note`` always among them)."""
+        out = {spec.name: spec for spec in self.records}
+        out.setdefault(NOTE.name, NOTE)
+        return out
 
     def offered_agents(self) -> dict[str, AgentSpec]:
         """Agent name -> :class:`AgentSpec`, in the declared order."""
