@@ -111,8 +111,8 @@ def cmd_turn(args: argparse.Namespace) -> int:
 def _play_turns(args: argparse.Namespace, path: Path, history: Any) -> int:
     from factionsim.chronicle import Names
     from factionsim.chronicle.views import stealthed_assets
-    from factionsim.core.campaign import dump_campaign_text
     from factionsim.core.dice import fresh_seed
+    from factionsim.core.roundtrip import campaign_text
     from factionsim.rulesets import load_campaign
     from factionsim.runner import agents_from_campaign, finish_turn, play
 
@@ -150,7 +150,7 @@ def _play_turns(args: argparse.Namespace, path: Path, history: Any) -> int:
             events += finish_turn(state, agents)  # a faction collapsed mid-turn
         if state.turn == turn_before:  # nothing could be played
             break
-        after = dump_campaign_text(state)
+        after = campaign_text(state, before)  # the file's comments and layout stay
         history.record_turn(before, before_step, after, state.turn, events,
                             turn_blocks(names, state.turn, events, hidden), titles, header)
         before, before_step = after, (state.turn, 0)

@@ -77,8 +77,9 @@ def _record(args: argparse.Namespace, path: Path, history: Any, spec: Any,
     from factionsim.chronicle import Names
     from factionsim.chronicle.views import stealthed_assets
     from factionsim.commands.gm import _header, _titles, step_blocks
-    from factionsim.core.campaign import dump_campaign_data, load_campaign_data
+    from factionsim.core.campaign import load_campaign_data
     from factionsim.core.records import RecordError, gm_event
+    from factionsim.core.roundtrip import updated_text
     from factionsim.rulesets import build_campaign, load_campaign
 
     text = history.read_campaign()  # once, under the lock
@@ -98,7 +99,7 @@ def _record(args: argparse.Namespace, path: Path, history: Any, spec: Any,
         raise CampaignError(f"record {spec.name}: the rules would ask a faction a question here "
                             "(an ability that answers this change); nothing was changed. Edit the "
                             "campaign file by hand for this one.")
-    after = dump_campaign_data(applied.data)
+    after = updated_text(text, applied.data)  # the file's comments and layout stay
     try:
         source = f"{path} as this record would leave it"
         build_campaign(*load_campaign_data(source, text=after), source)
