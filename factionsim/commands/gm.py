@@ -109,11 +109,12 @@ def cmd_turn(args: argparse.Namespace) -> int:
 
 
 def _play_turns(args: argparse.Namespace, path: Path, history: Any) -> int:
+    from factionsim.agents.manual import GmInputEnded, GmReview, ManualAgent, Table
     from factionsim.chronicle import Names
     from factionsim.chronicle.views import stealthed_assets
     from factionsim.core.dice import fresh_seed
     from factionsim.core.roundtrip import campaign_text
-    from factionsim.rulesets import load_campaign
+    from factionsim.rulesets import load_campaign, ruleset_of
     from factionsim.runner import agents_from_campaign, finish_turn, play
 
     text = history.read_campaign()  # once, under the lock
@@ -124,10 +125,17 @@ def _play_turns(args: argparse.Namespace, path: Path, history: Any) -> int:
     prompting = args.interactive or any(f.agent == "manual" and f.alive
                                         for f in state.factions.values())
     if args.interactive:
-        from factionsim.agents.manual import GmReview, ManualAgent
+        agents = {fid: a if isinstance(a, ManualAgent) else
+                  GmReview(a, ask_always=args.ask_always) for fid, a in agents.items()}
+    table = Table(ruleset_of(state).present)  # the faction's sheet and notes at each prompt
+    for agent in agents.values():
+        if isinstance(agent, (ManualAgent, GmReview)):
+            agent.table = table
+    narrator = None
+    if prompting and not args.quiet and not args.json:
+        from factionsim.commands.narrate import Narrator
 
-        agents = {fid: a if isinstance(a, ManualAgent) else GmReview(a)
-                  for fid, a in agents.items()}
+        narrator = Narrator(state)
     names = Names.from_state(state)
     titles, header = _titles(state.name or path.stem), _header(names)
     bar = None
@@ -140,24 +148,34 @@ def _play_turns(args: argparse.Namespace, path: Path, history: Any) -> int:
                    file=sys.stderr, leave=False)
     start, played, n_events = state.turn, 0, 0
     before, before_step = text, history.step_position(text)[0]
-    for _ in range(args.turns):
-        if state.is_over():
-            break
-        turn_before = state.turn
-        hidden = stealthed_assets(state.to_dict())
-        events = play(state, 1, agents)
-        if state.turn == turn_before:
-            events += finish_turn(state, agents)  # a faction collapsed mid-turn
-        if state.turn == turn_before:  # nothing could be played
-            break
-        after = campaign_text(state, before)  # the file's comments and layout stay
-        history.record_turn(before, before_step, after, state.turn, events,
-                            turn_blocks(names, state.turn, events, hidden), titles, header)
-        before, before_step = after, (state.turn, 0)
-        played += 1
-        n_events += len(events)
+    committing = False
+    try:
+        for _ in range(args.turns):
+            if state.is_over():
+                break
+            turn_before = state.turn
+            hidden = stealthed_assets(state.to_dict())
+            events = play(state, 1, agents, on_events=narrator)
+            if state.turn == turn_before:
+                events += finish_turn(state, agents)  # a faction collapsed mid-turn
+            if state.turn == turn_before:  # nothing could be played
+                break
+            after = campaign_text(state, before)  # the file's comments and layout stay
+            committing = True
+            history.record_turn(before, before_step, after, state.turn, events,
+                                turn_blocks(names, state.turn, events, hidden), titles, header)
+            committing = False
+            before, before_step = after, (state.turn, 0)
+            played += 1
+            n_events += len(events)
+            if bar is not None:
+                bar.update(1)
+            if narrator is not None:
+                narrator.turn_saved(path, start)
+    except (KeyboardInterrupt, GmInputEnded) as exc:
         if bar is not None:
-            bar.update(1)
+            bar.close()
+        return _interrupted(path, start, start + played, committing, exc)
     if bar is not None:
         bar.close()
     chron = chronicle_paths(path)
@@ -175,8 +193,30 @@ def _play_turns(args: argparse.Namespace, path: Path, history: Any) -> int:
                   + f" of {state.name or path.name}; {path} is now at turn {state.turn}.")
             print(f"Chronicle: {chron['gm']} (players' view: {chron['players']}); "
                   f"'factionsim undo {path}' steps back.")
-            _print_summary(state)
+            if narrator is None:  # (the narrator printed each turn's summary already)
+                _print_summary(state)
     return 0
+
+
+def _interrupted(path: Path, start: int, saved: int, committing: bool,
+                 exc: BaseException) -> int:
+    """What an interruption (Ctrl-C, or the GM's input ending) left: the turns already saved
+    stay saved; the turn in progress is lost, unless it was being committed (then the next
+    command on the campaign completes it). Exit status 130 (Ctrl-C) or 2 (input ended)."""
+    why = "interrupted" if isinstance(exc, KeyboardInterrupt) else \
+        "the GM's input ended (end of file)"
+    kept = (f"{path} was not changed (still at turn {start})" if saved == start else
+            f"turn{'s' if saved > start + 1 else ''} {start + 1}"
+            + (f"-{saved}" if saved > start + 1 else "") + f" {'were' if saved > start + 1 else 'was'}"
+            f" saved ({path} is at turn {saved})")
+    if committing:
+        lost = (f"turn {saved + 1} was being saved when it stopped; the next factionsim command "
+                f"on {path} completes it")
+    else:
+        lost = (f"turn {saved + 1}, in progress, was not saved: 'factionsim turn {path}' plays it "
+                "again")
+    print(f"{why}: {kept}; {lost}.", file=sys.stderr)
+    return 130 if isinstance(exc, KeyboardInterrupt) else 2
 
 
 def _step(args: argparse.Namespace, forward: bool) -> int:
@@ -279,8 +319,12 @@ def add_parser(sub: Any) -> None:
     turn.add_argument("campaign", help="campaign file (YAML)")
     turn.add_argument("--turns", type=positive, default=1, help="turns to play (default 1)")
     turn.add_argument("-i", "--interactive", action="store_true",
-                      help="show each faction's planned action and its reason; accept it, ask "
-                      "for another plan, or enter the action yourself")
+                      help="show each faction's planned action (with its cost, stats, odds) and "
+                      "its reason where there is a real choice; accept it, ask for another "
+                      "plan, or enter the action yourself")
+    turn.add_argument("--ask-always", action="store_true",
+                      help="with --interactive, ask also when the plan is to do nothing more "
+                      "(done, keep goal)")
     add_wait_argument(turn)
     turn.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     turn.add_argument("--json", action="store_true", help="print the summary as JSON")

@@ -153,7 +153,9 @@ class Presentation:
       :data:`SHOW_WIDTH` columns: :func:`fitted_table`, :func:`clip`);
     - ``status(state)``: each faction's numbers in ``factionsim turn --json``;
       ``status_line(state, faction)``: its line in ``turn``'s printed summary;
-    - ``describe(state)``: what ``factionsim validate`` says after "turn N, ".
+    - ``describe(state)``: what ``factionsim validate`` says after "turn N, ";
+    - ``action_note(state, action)``: a line on a legal action for the GM choosing it (cost,
+      stats, odds: ``turn --interactive`` and ``agent: manual``), see :meth:`note`.
     """
 
     names: Callable[[Frame], Names]
@@ -169,6 +171,16 @@ class Presentation:
     status: Callable[[Any], dict[str, dict[str, Any]]] | None = None
     status_line: Callable[[Any, str], str] | None = None
     describe: Callable[[Any], str] | None = None
+    action_note: Callable[[Any, Any], str] | None = None
+
+    def note(self, state: Any, action: Any) -> str:
+        """One line on a legal action for the GM choosing it (cost, stats, odds), or ``""``."""
+        if self.action_note is None:
+            return ""
+        try:
+            return self.action_note(state, action)
+        except Exception:  # noqa: BLE001 - a note is help, never a reason to stop the GM's turn
+            return ""
 
     # ------------------------------------------------------------------ with their defaults
     def show_text(self, state: Any) -> str:

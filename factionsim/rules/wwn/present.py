@@ -252,6 +252,12 @@ def status_line(state: Any, faction: str) -> str:
             f"goal {goal_text(f, since=False)}")
 
 
+def _action_note(state: Any, action: Any) -> str:
+    from .advice import action_note
+
+    return action_note(state, action)
+
+
 def describe(state: Any) -> str:
     return (f"{len(state.factions)} factions, {len(state.map.locations)} locations, "
             f"{len(state.assets)} assets")
@@ -260,4 +266,4 @@ def describe(state: Any) -> str:
 PRESENTATION = Presentation(
     names=names, table=table, charts=CHARTS, series=series, key_kinds=KEY_KINDS,
     timeline_kinds=TIMELINE_KINDS, colour_rows=True, map=map_frame, show=show, show_json=show_json,
-    status=status, status_line=status_line, describe=describe)
+    status=status, status_line=status_line, describe=describe, action_note=_action_note)
