@@ -157,3 +157,13 @@ def test_the_limits_on_what_is_read_still_hold(tmp_path: Path,
     assert main(["turn", str(path)]) == 2
     assert "limit" in capsys.readouterr().err
     assert path.read_bytes() == before
+
+
+def test_foundry_import_into_a_campaign_keeps_its_comments(campaign: Path) -> None:
+    from foundry_helpers import EXAMPLES, import_into
+
+    before = campaign.read_text(encoding="utf-8")
+    import_into(campaign, EXAMPLES[1])
+    after = campaign.read_text(encoding="utf-8")
+    assert comments(after) == comments(before)
+    assert "the-ashen-lantern" in after and load_campaign(campaign).factions["the-ashen-lantern"]
