@@ -138,8 +138,8 @@ class ManualAgent(Agent):
     def act(self, view: Any, legal_actions: list[Any], rng: Any) -> Any:
         name, phase, turn = _describe(view)
         c = self.console
-        if len(legal_actions) == 1:  # no choice to make
-            self.last_reason = "the only legal action"
+        if len(legal_actions) == 1:  # no choice to make: nothing to ask, nothing to explain
+            self.last_reason = None
             return legal_actions[0]
         c.say(f"\nTurn {turn}, {c.table.sheet(view)}" if turn is not None else f"\n{name}:")
         c.say(f"  {phase}: your decision.")
