@@ -216,3 +216,53 @@ def test_json_output_and_the_note_of_any_ruleset(tmp_path: Path,
     assert "The heir was crowned." in chronicle(path, "players")
     assert main(["record", str(path), "damage", "x", "1"]) == 2
     assert "the houses ruleset records: note" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ one writer, whole records
+def test_a_record_waits_for_no_one_while_another_command_writes(campaign: Path, tmp_path: Path
+                                                                ) -> None:
+    import os
+    import sys
+
+    from file_safety_helpers import in_child
+
+    from factionsim.core.lock import campaign_lock
+
+    before = files(campaign)
+    err = tmp_path / "err.txt"
+
+    def run() -> int:
+        with open(err, "w") as sys.stderr:
+            return main(["record", str(campaign), "note", "x"])
+
+    with campaign_lock(campaign):
+        assert in_child(run) == 2
+    message = err.read_text()
+    assert f"another factionsim command is writing {campaign} (pid {os.getpid()})" in message
+    assert files(campaign) == before
+
+
+@pytest.mark.parametrize("step", range(8))
+def test_a_record_killed_at_any_moment_is_whole_or_absent(tmp_path: Path, step: int) -> None:
+    from file_safety_helpers import CRASHED, crash_at, in_child
+
+    from factionsim.core.lock import campaign_lock
+
+    campaign = tmp_path / "march.yaml"
+    shutil.copy(default_campaign_path(), campaign)
+    original = campaign.read_text(encoding="utf-8")
+
+    def run() -> int:
+        crash_at(step)
+        return main(["record", str(campaign), "note", "KILLED-NOTE", "--quiet"])
+
+    assert in_child(run) in (0, CRASHED)
+    history = History(campaign)
+    with campaign_lock(campaign):
+        history.recover()
+    text = campaign.read_text(encoding="utf-8")
+    if text == original:  # absent: no trace of it
+        assert "KILLED-NOTE" not in chronicle(campaign) and (0, 1) not in history.steps()
+    else:  # whole: the file, its snapshot, HEAD and the chronicle agree
+        assert history.snapshot((0, 1)) == text and history.head_step == (0, 1)
+        assert "KILLED-NOTE" in chronicle(campaign)
