@@ -289,7 +289,7 @@ BAD_TURNS = [
     ("engagements", lambda ip: ip["ctx"]["eng"]["parts"][0].update(remaining=10**9),
      "remaining: must be a whole number from 0 to 1000"),
     ("engagements", lambda ip: ip["ctx"].pop("eng"), "goes with the phase 'engage'"),
-    ("conflict", lambda ip: ip.update(phase="question"), "a question goes with the phase"),
+    ("conflict", lambda ip: ip.update(phase="question"), "in_progress.phase: unknown phase 'question'"),
     ("conflict", lambda ip: ip.update(jobs=[{"job": "teleport", "char": "ash"}]),
      "in_progress.jobs[0].job: unknown job 'teleport'"),
     ("conflict", lambda ip: ip.update(jobs=[{"job": "move", "char": "ash", "shift": 2}]),

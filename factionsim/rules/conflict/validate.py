@@ -181,7 +181,7 @@ def _job(ck: Checker, value: Any, path: Path) -> dict[str, Any]:
 
 
 IN_PROGRESS = Record("turn-in-progress", {
-    "phase": Choice(("plan", "act", "question", "replan"), "phase"), "actor": Maybe(Ref("side")),
+    "phase": Choice(("plan", "act", "replan"), "phase"), "actor": Maybe(Ref("side")),
     # counted across the passes of a round: two in a first round with a side taken by surprise
     "category": Int(0, 2 * len(CATEGORIES) - 1), "queue": ListOf(CHAR, "characters"),
     "current": Maybe(CHAR), "plan_order": ListOf(CHAR, "characters", unique=True),
@@ -291,10 +291,7 @@ def _objective(ck: Checker, d: dict[str, Any], length: int) -> None:
 
 def _in_progress(ck: Checker, ip: dict[str, Any]) -> None:
     """A question needs the check it asks about at the head of the jobs."""
-    q = ip.get("question")
-    if (ip["phase"] == "question") != (q is not None):
-        ck.fail(("in_progress", "question"), "a question goes with the phase 'question', and "
-                "only with it", ip["phase"])
+    q = ip.get("question")  # asked during the phase 'act' or 'replan'; the phase stays as it was
     if q is not None:
         jobs = ip.get("jobs", [])
         if not jobs or jobs[0]["job"] != "check" or "result" not in jobs[0] \
