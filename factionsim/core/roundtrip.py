@@ -47,24 +47,24 @@ def campaign_text(state: Any, original: str | None) -> str:
 def updated_text(original: str | None, data: dict[str, Any]) -> str:
     """``data`` (campaign data) written as YAML into ``original``'s layout (see the module);
     a fresh dump when there is no original or its layout cannot be kept."""
-    fresh = dump_campaign_data(data)
     if not original or _has_aliases(original):
-        return fresh
+        return dump_campaign_data(data)
     body, tail = _split_tail(original)
+    plain = _plain_data(data)
     try:
         from ruamel.yaml.comments import CommentedMap
 
         rt = _yaml(body)
         doc = rt.load(body)
         if not isinstance(doc, CommentedMap):
-            return fresh
-        doc = _merge(doc, _plain_data(data))
+            return dump_campaign_data(data)
+        doc = _merge(doc, plain)
         out = io.StringIO()
         rt.dump(doc, out)
         text = out.getvalue() + tail
     except Exception:  # noqa: BLE001 - any trouble with the layout: write the data afresh
-        return fresh
-    return text if _same_data(text, _plain_data(data)) else fresh
+        return dump_campaign_data(data)
+    return text if _same_data(text, plain) else dump_campaign_data(data)
 
 
 def _split_tail(text: str) -> tuple[str, str]:
@@ -114,11 +114,12 @@ def _has_aliases(text: str) -> bool:
 
 
 def _same_data(text: str, data: dict[str, Any]) -> bool:
-    """Does ``text`` read, with the campaign loader, as exactly ``data``?"""
-    from .safeyaml import parse_yaml
-
+    """Does ``text`` (our own output, written from validated data: no aliases, no tags) read as
+    exactly ``data``? Read with PyYAML's safe loader (libyaml's when installed: a save is made at
+    every turn), which reads scalars as the campaign loader does."""
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        return parse_yaml(text) == data
+        return yaml.load(text, Loader=loader) == data
     except Exception:  # noqa: BLE001 - unreadable: not the same
         return False
 
