@@ -16,7 +16,8 @@ FIRING_CALLS = {"_holders", "_first_offer"}
 
 
 def fired_hooks() -> dict[str, list[str]]:
-    """Hook name -> where the rules fire it (``_holders(state, "x")``, ``HOOKS["x"]``...)."""
+    """Hook name -> where the rules fire it (``_holders(state, "x")``, ``HOOKS["x"]``,
+    ``state.hooks["x"]`` (the game's own tables, homebrew abilities included)...)."""
     found: dict[str, list[str]] = {}
     for path in sorted(WWN.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -26,8 +27,9 @@ def fired_hooks() -> dict[str, list[str]]:
                 called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
                 if called in FIRING_CALLS and isinstance(node.args[1], ast.Constant):
                     name = node.args[1].value
-            elif (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
-                  and node.value.id == "HOOKS" and isinstance(node.slice, ast.Constant)):
+            elif (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant)
+                  and (isinstance(node.value, ast.Name) and node.value.id == "HOOKS"
+                       or isinstance(node.value, ast.Attribute) and node.value.attr == "hooks")):
                 name = node.slice.value
             if isinstance(name, str):
                 found.setdefault(name, []).append(f"{path.name}:{node.lineno}")
@@ -56,6 +58,7 @@ def test_every_declared_hook_is_fired_and_every_registered_one_is_declared() -> 
 
 def test_an_undeclared_hook_cannot_be_fired() -> None:
     from factionsim.rules.wwn import abilities
+    from factionsim.rules.wwn.state import WwnState
 
-    with pytest.raises(KeyError):
-        abilities._holders(None, "incom")  # type: ignore[arg-type]
+    with pytest.raises(KeyError):  # (a game's own hook tables, homebrew or not, hold no others)
+        abilities._holders(WwnState(), "incom")

@@ -41,7 +41,7 @@ from factionsim.rules.wwn.actions import (
     Sell,
     UseAbility,
 )
-from factionsim.rules.wwn.data import ASSETS, XP_TO_RAISE
+from factionsim.rules.wwn.data import XP_TO_RAISE
 from factionsim.rules.wwn.economy import purchase_cost
 from factionsim.rules.wwn.goals import GOALS
 
@@ -345,13 +345,13 @@ def _create_value(sit: Situation) -> tuple[float, str]:
     g = sit.goal.id if sit.goal else ""
     if g == "wealth-of-kingdoms":
         value -= 6 * sit.p.greed
-    return value, f"buys {ASSETS[best.asset_type].name}: {sit.goal_name()}"
+    return value, f"buys {sit.state.asset_types[best.asset_type].name}: {sit.goal_name()}"
 
 
 def _create(sit: Situation, legal):
     best = max(_of(legal, Create),
                key=lambda c: (sit.purchase_value(c.asset_type, c.location), c.asset_type))
-    kind = ASSETS[best.asset_type]
+    kind = sit.state.asset_types[best.asset_type]
     what = "a blade for its goal" if sit.war_goal() and kind.can_attack_normally else \
         "hidden hands" if kind.subtle and sit.goal and sit.goal.id == "inside-enemy-territory" \
         else "its best value for the Treasure"

@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 from factionsim.rules.wwn.actions import Decline, UseAbility
-from factionsim.rules.wwn.data import ASSETS
 
 #: asset type -> (policy, worst self-damage for "if-healthy")
 FREE_POLICY: dict[str, tuple[str, int]] = {
@@ -72,7 +71,7 @@ def answer_reaction(sit: Any, legal: list[Any]) -> tuple[Any, str]:
             return action, "Just As Planned: the scheme can absorb a setback"
         if kind in ("healers", "lead-or-silver"):
             target = sit.state.assets.get(sit.view.decision.get("ask", {}).get("args", {}).get("defender"))
-            worth = ASSETS[target.type].cost if target is not None and target.type in ASSETS else 0
+            worth = target.kind.cost if target is not None and not target.is_base else 0
             if worth >= 4 and sit.me.treasure >= worth // 2 + 2:
                 return action, f"pays to keep the {target.kind.name}"
         if decline is None:  # a forced choice (e.g. which asset meets a rogue attack)

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 
 from factionsim.rules.wwn import abilities
-from factionsim.rules.wwn.data import ASSETS, ceil_div
+from factionsim.rules.wwn.data import ceil_div
 from factionsim.rules.wwn.goals import GOALS
 
 from .odds import attack_chance, damage_at_least, damage_distribution, damage_mean
@@ -228,7 +228,7 @@ class Situation:
 
     # ------------------------------------------------------------ purchases
     def purchase_value(self, type_id: str, location: str) -> float:
-        kind = ASSETS[type_id]
+        kind = self.state.asset_types[type_id]
         value = self._type_values.get(type_id)
         if value is None:
             value = self._type_values[type_id] = self._type_value(kind)
@@ -253,6 +253,9 @@ class Situation:
         if kind.attribute == self.p.focus:
             value += 1.5
         value -= kind.cost * (0.8 if self.p.greed > 1.2 else 0.5)
+        if kind.homebrew:  # a campaign's own type: its income and upkeep, as Treasure per turn
+            income = kind.param("treasure") if kind.effect == "income" else 0
+            value += 2.0 * (income - kind.upkeep) * self.p.greed
         return value
 
     def _attack_worth(self, kind) -> float:
@@ -263,7 +266,7 @@ class Situation:
             rivals = [f for f in self.state.factions.values() if f.id in self.hostile_ids]
             self._rivals = rivals or [self.me]
             self._sides = tuple((f.ratings, tuple(f.tags)) for f in (self.me, *self._rivals))
-        key = (kind.id, self._sides)
+        key = (kind, self._sides)  # the stat line itself: a campaign's own type may reuse an id
         worth = _ATTACK_WORTH.get(key)
         if worth is None:
             if len(_ATTACK_WORTH) > 100_000:

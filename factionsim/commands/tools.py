@@ -3,6 +3,7 @@
     factionsim new FILE [--factions 4 --locations 10 --seed S]   a playable campaign (6.7.0)
     factionsim schema [-o FILE]                                   JSON Schema of campaign files
     factionsim report CAMPAIGN [-o report.html] [--players]      one self-contained HTML file
+    factionsim assets [CAMPAIGN]                                  the WWN asset table
 """
 
 from __future__ import annotations
@@ -58,6 +59,24 @@ def cmd_new(args: argparse.Namespace) -> int:
                   f"C{f.cunning} W{f.wealth}, magic {f.magic}, {len(state.assets_of(f.id))} assets "
                   f"with its base, goal {f.goal.id if f.goal else 'none'}")
         print(f"Next: factionsim show {path}; factionsim turn {path}")
+    return 0
+
+
+def cmd_assets(args: argparse.Namespace) -> int:
+    """The WWN asset table as in docs/assets.md; with a campaign, its homebrew types too."""
+    from factionsim.core.text import terminal_safe
+    from factionsim.rules.wwn.docs import render
+
+    if args.campaign is None:
+        sys.stdout.write(render())
+        return 0
+    from factionsim.rulesets import load_campaign
+
+    state = load_campaign(args.campaign)
+    if state.ruleset != "wwn":
+        raise CampaignError(f"{args.campaign}: a {state.ruleset} campaign; asset tables are for "
+                            "WWN campaigns (ruleset: wwn)")
+    sys.stdout.write(terminal_safe(render(state.asset_types, state.name or args.campaign)))
     return 0
 
 
@@ -132,6 +151,13 @@ def add_parser(sub: Any) -> None:
     schema.add_argument("-o", "--output", help="file to write (default: standard output)")
     schema.add_argument("--quiet", action="store_true", help="no message on standard error")
     schema.set_defaults(func=cmd_schema)
+
+    assets = sub.add_parser("assets", help="print the WWN asset table (with a campaign's own)",
+                            description="Print the WWN asset types as in docs/assets.md (Markdown):"
+                            " stats, qualities and abilities in words. Given a WWN campaign, its "
+                            "homebrew types (asset_types:) are listed too, marked homebrew.")
+    assets.add_argument("campaign", nargs="?", default=None, help="a WWN campaign file (YAML)")
+    assets.set_defaults(func=cmd_assets)
 
     report = sub.add_parser("report", help="write a self-contained HTML report of a campaign",
                             description="Write one HTML file (no network needed): faction HP, "

@@ -38,7 +38,7 @@ from typing import Any
 from factionsim.core.campaign import load_campaign_data
 from factionsim.core.files import write_atomic
 from factionsim.core.names import Names
-from factionsim.rules.wwn.data import ASSETS, ATTRIBUTES, BASE_OF_INFLUENCE
+from factionsim.rules.wwn.data import ATTRIBUTES, BASE_OF_INFLUENCE
 from factionsim.rulesets import load_campaign
 
 from .actor import (
@@ -306,7 +306,7 @@ class _ActorWriter:
             attr = max(ATTRIBUTES, key=self.f.rating)
             return new_asset_item(item_id, f"Base of Inf. {attr.title()}", attr,
                                   {**common, "baseOfInfluence": True}, sort, **self.versions)
-        kind = ASSETS[asset.type]
+        kind = asset.kind
         return new_asset_item(item_id, kind.name, kind.attribute, {**common, **asset_stats(kind)},
                               sort, catalogue()["pack_ids"].get(kind.id), **self.versions)
 
@@ -314,7 +314,7 @@ class _ActorWriter:
 def asset_stats(kind: Any) -> dict[str, Any]:
     """The item fields of a book asset: cost, rating, attack, counter, qualities, upkeep,
     income, Magic, and our one-line summary of its ability as ``desc``."""
-    from factionsim.rules.wwn import abilities
+    from factionsim.rules.wwn import abilities, homebrew
 
     attack = kind.attack
     if attack is None:
@@ -324,9 +324,11 @@ def asset_stats(kind: Any) -> dict[str, Any]:
     else:
         damage = "Special" if attack.damage == "special" else attack.damage
         source, target = attack.attacker, attack.defender
-    return {"desc": abilities.SUMMARIES.get(kind.id, "") if kind.ability else "",
+    desc = homebrew.describe(kind) if kind.homebrew else \
+        abilities.SUMMARIES.get(kind.id, "") if kind.ability else ""
+    return {"desc": desc,
             "cost": kind.cost, "rating": kind.rating, "attackTarget": target,
             "attackSource": source, "attackDamage": damage, "counter": kind.counter or "None",
-            "maintenance": catalogue()["maintenance"].get(kind.id, 0),
+            "maintenance": kind.upkeep or catalogue()["maintenance"].get(kind.id, 0),
             "income": catalogue()["income"].get(kind.id, 0), "subtle": kind.subtle,
             "special": kind.ability, "magic": kind.magic}

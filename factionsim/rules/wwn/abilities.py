@@ -52,7 +52,7 @@ def _holders(state: WwnState, hook: str) -> list[tuple[Asset, Callable[..., Any]
     """The assets in play with a ``hook`` ability, in asset order, with their functions.
 
     Cached per hook until the asset table changes (an asset enters or leaves play)."""
-    table = HOOKS[hook]
+    table = state.hooks[hook]
     if not table:
         return []
     version, cache = state.holders_cache
@@ -97,7 +97,7 @@ def free_use(state: WwnState, asset: Asset, option: str, events: list[Event]) ->
     if option == PAY_RANSOM and "ransom" in asset.status:
         _pay_ransom(state, asset, events)
         return
-    HOOKS["free_use"][asset.type](state, asset, option, events)
+    state.hooks["free_use"][asset.type](state, asset, option, events)
 
 
 def _pay_ransom(state: WwnState, asset: Asset, events: list[Event]) -> None:
@@ -119,7 +119,7 @@ def free_use_key(state: WwnState, asset: Asset, option: str) -> str | None:
     sets no limit per turn)."""
     if option == PAY_RANSOM:
         return None
-    fn = HOOKS["free_ability"].get(asset.type)
+    fn = state.hooks["free_ability"].get(asset.type)
     name = "" if fn is None else fn(state, asset, option)
     if name is None:
         return None
@@ -165,7 +165,7 @@ def reroll_use(state: WwnState, check: CheckResult, choice: str, events: list[Ev
     """Apply a chosen reroll (``use <asset> <option>``) to ``check`` in place."""
     asset_id = choice.split()[1]
     asset = state.assets[asset_id]
-    HOOKS["reroll_use"][asset.type](state, check, choice, asset, events)
+    state.hooks["reroll_use"][asset.type](state, check, choice, asset, events)
 
 
 def negate_options(state: WwnState, attacker: Asset, defender: Asset) -> tuple[str, list[Action]] | None:
@@ -175,7 +175,7 @@ def negate_options(state: WwnState, attacker: Asset, defender: Asset) -> tuple[s
 
 def negate_use(state: WwnState, args: dict[str, Any], events: list[Event]) -> None:
     asset = state.assets[args["choice"].split()[1]]
-    HOOKS["negate_use"][asset.type](state, args, asset, events)
+    state.hooks["negate_use"][asset.type](state, args, asset, events)
 
 
 def save_options(state: WwnState, attacker: Asset, defender: Asset,
@@ -195,44 +195,44 @@ def save_options(state: WwnState, attacker: Asset, defender: Asset,
 def save_use(state: WwnState, args: dict[str, Any], events: list[Event]) -> bool:
     """Apply a chosen save; False when it could not be paid (the asset is then destroyed)."""
     asset = state.assets[args["choice"].split()[1]]
-    return bool(HOOKS["save_use"][asset.type](state, args, asset, events))
+    return bool(state.hooks["save_use"][asset.type](state, args, asset, events))
 
 
 def special_hit(state: WwnState, attacker: Asset, defender: Asset, events: list[Event]) -> bool:
     """A successful attack whose effect is the ability's instead of damage dice."""
-    fn = HOOKS["special_hit"].get(attacker.type)
+    fn = state.hooks["special_hit"].get(attacker.type)
     return fn is not None and (fn(state, attacker, defender, events) is not False)
 
 
 def counter_allowed(state: WwnState, attacker: Asset, defender: Asset) -> bool:
-    fn = HOOKS["counter_allowed"].get(attacker.type)
+    fn = state.hooks["counter_allowed"].get(attacker.type)
     return fn is None or fn(state, attacker, defender)
 
 
 def can_defend(state: WwnState, defender: Asset, attacker: Asset) -> bool:
     """``can_defend`` keyed by the defender's type (state, defender, attacker), and ``can_target``
     keyed by the attacker's type (state, attacker, defender): assets it may attack at all."""
-    fn = HOOKS["can_defend"].get(defender.type)
-    target_fn = HOOKS["can_target"].get(attacker.type)
+    fn = state.hooks["can_defend"].get(defender.type)
+    target_fn = state.hooks["can_target"].get(attacker.type)
     return (fn is None or fn(state, defender, attacker)) and \
         (target_fn is None or target_fn(state, attacker, defender))
 
 
 def damage_allowed(state: WwnState, source: Asset, target: Asset) -> bool:
-    table = HOOKS["damage_allowed"]
+    table = state.hooks["damage_allowed"]
     return all(fn(state, source, target) for t, fn in table.items() if t in (source.type, target.type))
 
 
 def after_attack(state: WwnState, attacker: Asset, defender: Asset, success: bool,
                  events: list[Event]) -> None:
-    fn = HOOKS["after_attack"].get(attacker.type)
+    fn = state.hooks["after_attack"].get(attacker.type)
     if fn is not None:
         fn(state, attacker, defender, success, events)
 
 
 def after_defend(state: WwnState, attacker: Asset, defender: Asset, success: bool,
                  events: list[Event]) -> None:
-    fn = HOOKS["after_defend"].get(defender.type)
+    fn = state.hooks["after_defend"].get(defender.type)
     if fn is not None:
         fn(state, attacker, defender, success, events)
 
@@ -294,12 +294,12 @@ def free_usable(state: WwnState, asset: Asset) -> bool:
 
 def can_attack(state: WwnState, asset: Asset) -> bool:
     """``can_attack`` hook (state, asset) -> bool keyed by type (War Fleet...)."""
-    fn = HOOKS["can_attack"].get(asset.type)
+    fn = state.hooks["can_attack"].get(asset.type)
     return usable(state, asset) and (fn is None or fn(state, asset))
 
 
 def has_special_hit(asset: Asset) -> bool:
-    return asset.type in HOOKS["special_hit"]
+    return asset.type in HOOKS["special_hit"]  # (homebrew types have no special hit)
 
 
 def attack_options(state: WwnState, faction: str, done: list[str]) -> list[tuple[str, str]]:
@@ -314,7 +314,7 @@ def attack_options(state: WwnState, faction: str, done: list[str]) -> list[tuple
 
 
 def attack_use(state: WwnState, asset: Asset, option: str, events: list[Event]) -> None:
-    HOOKS["attack_use"][asset.type](state, asset, option, events)
+    state.hooks["attack_use"][asset.type](state, asset, option, events)
 
 
 def move_options(state: WwnState, faction: str, done: list[str]) -> list[tuple[str, str]]:
@@ -328,7 +328,7 @@ def move_options(state: WwnState, faction: str, done: list[str]) -> list[tuple[s
 
 
 def move_use(state: WwnState, asset: Asset, option: str, events: list[Event]) -> None:
-    HOOKS["move_use"][asset.type](state, asset, option, events)
+    state.hooks["move_use"][asset.type](state, asset, option, events)
 
 
 def entry_allowed(state: WwnState, asset: Asset, location: str) -> bool:
@@ -361,7 +361,7 @@ def cost_modifier(state: WwnState, faction: str, type_id: str, location: str) ->
     called once per registered type whether or not such an asset is still in play, ``running``
     being the modifier so far (Merchant Prince, Usurers)."""
     total = asset_cost_modifier(state, faction, type_id, location)
-    for fn in HOOKS["discount"].values():
+    for fn in state.hooks["discount"].values():
         total += fn(state, faction, type_id, location, total)
     return total
 
@@ -384,7 +384,7 @@ def on_purchase(state: WwnState, asset: Asset, cost: int, events: list[Event]) -
     """``on_purchase`` hook (state, new_asset, cost, holder, events) — discounts used up."""
     for holder, fn in _holders(state, "on_purchase"):
         fn(state, asset, cost, holder, events)
-    for fn in HOOKS["discount_used"].values():  # (state, new_asset, events)
+    for fn in state.hooks["discount_used"].values():  # (state, new_asset, events)
         fn(state, asset, events)
 
 
@@ -401,7 +401,7 @@ def turn_start(state: WwnState, asset: Asset, events: list[Event]) -> None:
     """The ``turn_start`` hook of ``asset`` (see :func:`factionsim.rules.wwn.movement.start_of_turn`,
     which first completes a delayed move). A paralysed faction triggers none of the abilities in
     :data:`TRIGGERED_AT_TURN_START` (an ``ability-blocked`` event says so)."""
-    fn = HOOKS["turn_start"].get(asset.type)
+    fn = state.hooks["turn_start"].get(asset.type)
     if fn is None or asset.id not in state.assets or _asking(state):
         return
     if asset.type in TRIGGERED_AT_TURN_START and paralysis_blocks(state, asset.owner):
@@ -435,7 +435,7 @@ def delay_entry(state: WwnState, asset: Asset, location: str, events: list[Event
     toll applies takes it (``enter_delayed`` hook); True when the move was delayed."""
     for holder, fn in _holders(state, "entry_toll"):
         if fn(state, asset, location, holder):
-            HOOKS["enter_delayed"][holder.type](state, asset, location, holder, events)
+            state.hooks["enter_delayed"][holder.type](state, asset, location, holder, events)
             return True
     return False
 
@@ -484,4 +484,4 @@ def damage_reroll_options(state: WwnState, roller: str, target: Asset,
 def damage_reroll_use(state: WwnState, roll: dict[str, Any], choice: str,
                       events: list[Event]) -> dict[str, Any]:
     holder = state.assets[choice.split()[1]]
-    return HOOKS["damage_reroll_use"][holder.type](state, roll, choice, holder, events)
+    return state.hooks["damage_reroll_use"][holder.type](state, roll, choice, holder, events)

@@ -35,7 +35,7 @@ from .actions import (
     Sell,
     UseAbility,
 )
-from .data import ASSET_TYPES, AssetType
+from .data import AssetType
 from .goals import FIXED_DIFFICULTY, GOALS
 from .turn import HIDE_COST, acting
 
@@ -145,7 +145,7 @@ def action_note(state: WwnState, action: Any) -> str:
     if isinstance(action, BaseHp):
         return f"{action.hp} Treasure for a Base of {action.hp} HP"
     if isinstance(action, Create) and f is not None:
-        kind = ASSET_TYPES[action.asset_type]
+        kind = state.asset_types[action.asset_type]
         return f"{economy.purchase_cost(state, f, kind, action.location)} Treasure; {_stats(kind)}"
     if isinstance(action, Hide):
         return f"{HIDE_COST} Treasure: {_asset(state, action.asset)} gains Stealth"

@@ -60,6 +60,17 @@ class AssetType:
     counter: str | None
     subtle: bool
     ability: bool
+    #: campaign-defined types only (see :mod:`.homebrew`): Treasure paid each turn, the ability
+    #: effect from the homebrew vocabulary and its parameters, qualities beyond Subtle
+    upkeep: int = 0
+    effect: str | None = None
+    params: tuple[tuple[str, int], ...] = ()
+    qualities: tuple[str, ...] = ()
+    homebrew: bool = False
+
+    def param(self, name: str) -> int:
+        """A parameter of the homebrew ``effect`` (``KeyError`` when it has none by that name)."""
+        return dict(self.params)[name]
 
     @property
     def magic_level(self) -> int:

@@ -14,7 +14,7 @@ from factionsim.core.game import Event
 
 from . import abilities
 from .combat import remove_asset
-from .data import ASSETS, ATTRIBUTES, AssetType, ceil_div, income
+from .data import ATTRIBUTES, AssetType, ceil_div, income
 
 if TYPE_CHECKING:
     from .model import Asset, Faction
@@ -79,7 +79,9 @@ def buyable(state: WwnState, f: Faction, location: str) -> Iterator[str]:
     magic = f.magic_level + abilities.magic_boost(state, f.id, location)
     ratings = {attr: f.rating(attr) for attr in ATTRIBUTES}
     no_more_overcomplex = n_overcomplex >= INNOVATIVE_MAX_OVERCOMPLEX
-    for kind in ASSETS.values():
+    for kind in state.asset_types.values():
+        if kind.is_base:
+            continue
         rating = ratings[kind.attribute]
         if kind.rating > rating + bonus or owned[kind.attribute] >= rating:
             continue
@@ -93,10 +95,11 @@ def buyable(state: WwnState, f: Faction, location: str) -> Iterator[str]:
 
 def create_asset(state: WwnState, f: Faction, type_id: str, location: str,
                  events: list[Event]) -> Asset:
-    kind = ASSETS[type_id]
+    kind = state.asset_types[type_id]
     cost = purchase_cost(state, f, kind, location)
     f.treasure -= cost
-    stealth = f.has_tag("concealed") or type_id in abilities.ENTERS_STEALTHED
+    stealth = (f.has_tag("concealed") or type_id in abilities.ENTERS_STEALTHED
+               or "stealth" in kind.qualities)
     asset = state.new_asset(type_id, f.id, location, stealth=stealth)
     events.append(Event(state.current_turn, "create", f.id, {
         "asset": asset.id, "location": location, "cost": cost, "stealth": asset.stealth}))

@@ -53,18 +53,19 @@ class Asset:
     stealth: bool = False
     exposed: bool = False  # in a location that forbids it since the start of its owner's turn
     status: dict[str, Any] = field(default_factory=dict)  # ability bookkeeping
+    #: its stat line, from the state's asset table (``WwnState.asset_types``: the standard types
+    #: and the campaign's own); left out, the standard table's
+    kind: AssetType = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
     is_base: bool = field(init=False, repr=False, compare=False)  # a Base of Influence
 
     def __post_init__(self) -> None:
         self.is_base = self.type == BASE_OF_INFLUENCE
-
-    @property
-    def kind(self) -> AssetType:
-        return ASSET_TYPES[self.type]
+        if self.kind is None:
+            self.kind = ASSET_TYPES[self.type]
 
     @property
     def attribute(self) -> str:
-        return ASSET_TYPES[self.type].attribute
+        return self.kind.attribute
 
     @property
     def subtle(self) -> bool:

@@ -139,9 +139,9 @@ def interference(state: WwnState, attacker: Asset, defender: Asset) -> list[str]
     for hook, what in INTERPOSING.items():
         for holder, _fn in abilities._holders(state, hook):
             why.append(f"{holder.kind.name} ({holder.id}, {state.factions[holder.owner].name}) {what}")
-    if attacker.type in abilities.HOOKS["after_attack"]:
+    if attacker.type in state.hooks["after_attack"]:
         why.append(f"{attacker.kind.name} ({attacker.id}) acts after it attacks")
-    if defender.type in abilities.HOOKS["after_defend"]:
+    if defender.type in state.hooks["after_defend"]:
         why.append(f"{defender.kind.name} ({defender.id}) acts after it defends")
     return why
 

@@ -40,7 +40,8 @@ _TYPE_NAMES = {k: v.name for k, v in ASSET_TYPES.items()}
 def names(frame: Frame) -> Names:
     return Names({f["id"]: f.get("name", f["id"]) for f in frame["factions"]},
                  {loc["id"]: loc.get("name", loc["id"]) for loc in frame["locations"]},
-                 dict(_TYPE_NAMES), "wwn")
+                 {**_TYPE_NAMES, **{t["id"]: t["name"] for t in frame.get("asset_types", ())}},
+                 "wwn")
 
 
 def series(frame: Frame) -> dict[str, dict[str, float | None]]:
@@ -142,7 +143,7 @@ def show_json(state: Any) -> dict[str, Any]:
         locations.append({
             "id": loc.id, "name": loc.name, "ruler": loc.ruler, "coastal": loc.coastal,
             "neighbors": list(loc.neighbors),
-            "assets": [{"id": a.id, "type": a.type, "name": ASSET_TYPES[a.type].name,
+            "assets": [{"id": a.id, "type": a.type, "name": a.kind.name,
                         "owner": a.owner, "hp": a.hp, "max_hp": a.max_hp, "stealth": a.stealth}
                        for a in here],
         })
@@ -222,8 +223,8 @@ def _asset_lines(state: Any) -> list[str]:
         starts.append((len(rows), clip(loc.name, SHOW_WIDTH), bool(here)))
         for a in here:
             owner = state.factions[a.owner]
-            name = ASSET_TYPES[a.type].name + (" (HQ)" if a.is_base and a.location ==
-                                               owner.headquarters else "")
+            name = a.kind.name + (" (HQ)" if a.is_base and a.location ==
+                                  owner.headquarters else "")
             notes = "base" if a.is_base else ("stealthed" if a.stealth else "")
             rows.append([clip(owner.name, 30), name, a.id, f"{a.hp}/{a.max_hp}", notes])
     table = text_table(["faction", "asset", "id", "HP", "notes"], rows).splitlines()

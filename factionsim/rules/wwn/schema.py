@@ -6,7 +6,7 @@ and agents. The schema checks shapes and names; ``factionsim validate`` checks t
 that refer to each other, HP limits, tag rules).
 
 >>> s = campaign_schema(["heuristic", "policy:PATH", "random"])
->>> s["$schema"], "infantry" in s["$defs"]["assetType"]["enum"]
+>>> s["$schema"], "infantry" in s["$defs"]["standardAssetType"]["enum"]
 ('https://json-schema.org/draft/2020-12/schema', True)
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 
 from factionsim.core.calendar import calendar_schema
 
-from . import house_rules
+from . import homebrew, house_rules
 from .data import ASSET_TYPES, ASSETS, MAGIC_LEVELS, RELATIONS
 from .validate import GOALS, TAGS
 
@@ -104,6 +104,9 @@ def campaign_schema(agents: Sequence[str]) -> dict[str, Any]:
             "turn": count,
             "max_turns": {"type": ["integer", "null"], "minimum": 1},
             house_rules.BLOCK: house_rules.schema(),
+            homebrew.BLOCK: {"type": "array", "maxItems": homebrew.MAX_TYPES,
+                             "description": "the campaign's own asset types",
+                             "items": homebrew.schema()},
             "locations": {"type": "array", "minItems": 1, "items": location},
             "relations": {"type": ["array", "null"], "items": {
                 "type": "array", "prefixItems": [slug, slug, {"enum": list(RELATIONS)}],
@@ -121,8 +124,15 @@ def campaign_schema(agents: Sequence[str]) -> dict[str, Any]:
                         "import': the Foundry VTT actors the factions came from (docs/foundry.md)"},
         },
         "additionalProperties": False,
+        # without an asset_types block, an asset's type must be a standard one (a typo is caught)
+        "if": {"not": {"required": [homebrew.BLOCK]}},
+        "then": {"properties": {"factions": {"items": {"properties": {"assets": {"items": {
+            "properties": {"type": {"$ref": "#/$defs/standardAssetType"}}}}}}}}},
         "$defs": {
-            "assetType": {"enum": list(ASSET_TYPES), "description": asset_descriptions},
+            "assetType": {"anyOf": [{"$ref": "#/$defs/standardAssetType"}, {
+                **slug, "description": "the id of one of the campaign's asset_types"}],
+                "description": asset_descriptions},
+            "standardAssetType": {"enum": list(ASSET_TYPES)},
             "goalId": {"enum": list(GOALS)},
         },
     }

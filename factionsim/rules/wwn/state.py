@@ -23,10 +23,12 @@ from factionsim.core.ruleset import DEFAULT_AGENT
 from . import (
     ability,  # noqa: F401  (importing it registers the asset abilities)
     goals,
+    homebrew,
     turn,
 )
+from .ability.homebrew import hook_tables
 from .actions import ChooseGoal
-from .data import ASSET_TYPES, BASE_OF_INFLUENCE
+from .data import ASSET_TYPES, BASE_OF_INFLUENCE, AssetType
 from .house_rules import BLOCK as HOUSE_RULES
 from .house_rules import HouseRules
 from .model import Asset, AssetTable, Faction, Goal
@@ -56,6 +58,30 @@ class WwnState(DecisionState):
         self.order_index = 0
         self.initiative: dict[str, int] = {}
         self.holders_cache: tuple[int, dict[str, list]] = (-1, {})  # see abilities._holders
+        self.set_homebrew([])
+
+    def set_homebrew(self, rows: list[dict[str, Any]]) -> None:
+        """Use the campaign's own asset types (the checked ``asset_types:`` block, see
+        :mod:`.homebrew`): ``asset_types`` is then the standard table plus them, and ``hooks``
+        the hook tables with their abilities (:func:`.ability.homebrew.hook_tables`)."""
+        self.homebrew_rows = rows
+        #: id -> stat line of every type this game knows: the standard ones and the campaign's
+        self.asset_types: dict[str, AssetType] = (
+            {**ASSET_TYPES, **homebrew.asset_types(rows)} if rows else ASSET_TYPES)
+        #: hook point -> type -> function: :data:`.hooks.HOOKS`, plus the homebrew abilities
+        self.hooks = hook_tables(self.asset_types)
+        self.holders_cache = (-1, {})
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the hook tables (functions), rebuilt from the asset table on load."""
+        d = dict(self.__dict__)
+        d.pop("hooks", None)
+        d["holders_cache"] = (-1, {})
+        return d
+
+    def __setstate__(self, d: dict[str, Any]) -> None:
+        self.__dict__.update(d)
+        self.hooks = hook_tables(self.asset_types)
 
     @property
     def max_turns(self) -> int | None:  # type: ignore[override]
@@ -89,7 +115,7 @@ class WwnState(DecisionState):
     def display_names(self) -> dict[str, Any]:
         return {"factions": {f.id: f.name for f in self.factions.values()},
                 "locations": {loc.id: loc.name for loc in self.map.locations.values()},
-                "asset_types": {k: v.name for k, v in ASSET_TYPES.items()}, "ruleset": "wwn",
+                "asset_types": {k: v.name for k, v in self.asset_types.items()}, "ruleset": "wwn",
                 "notes": (self.house_rules.summary(),), "calendar": campaign_calendar(self.extra)}
 
     # ----------------------------------------------------------------- queries
@@ -130,9 +156,10 @@ class WwnState(DecisionState):
 
     def new_asset(self, type_id: str, owner: str, location: str, hp: int | None = None,
                   max_hp: int | None = None, stealth: bool = False) -> Asset:
-        max_hp = max_hp if max_hp is not None else ASSET_TYPES[type_id].hp
+        kind = self.asset_types[type_id]
+        max_hp = max_hp if max_hp is not None else kind.hp
         asset = Asset(f"{type_id}#{self.next_asset}", type_id, owner, location,
-                      max_hp if hp is None else hp, max_hp, stealth)
+                      max_hp if hp is None else hp, max_hp, stealth, kind=kind)
         self.next_asset += 1
         self.assets[asset.id] = asset
         return asset
@@ -150,6 +177,8 @@ class WwnState(DecisionState):
         d.pop("max_turns", None)  # saved among the house rules
         if rules := self.house_rules.to_data():
             d[HOUSE_RULES] = rules
+        if self.homebrew_rows:
+            d[homebrew.BLOCK] = list(self.homebrew_rows)
         d["locations"] = [_location_dict(loc) for loc in self.map.locations.values()]
         d["relations"] = [[*sorted(k, key=list(self.factions).index), v]
                           for k, v in self.relations.items()
@@ -170,7 +199,9 @@ class WwnState(DecisionState):
     def from_dict(cls, d: dict[str, Any]) -> WwnState:
         """Build a state from validated campaign data (see ``validate.py`` for checking)."""
         s = cls()
-        s.read_common_fields(d, {"locations", "relations", "factions", "next_asset", HOUSE_RULES})
+        s.read_common_fields(d, {"locations", "relations", "factions", "next_asset", HOUSE_RULES,
+                                 homebrew.BLOCK})
+        s.set_homebrew(list(d.get(homebrew.BLOCK) or ()))
         s.house_rules = HouseRules.from_data(d.get(HOUSE_RULES), d.get("max_turns"))
         s.map = MapGraph([
             Location(loc["id"], loc.get("name", loc["id"]), tuple(loc.get("neighbors", ())),
@@ -204,14 +235,14 @@ class WwnState(DecisionState):
         numbered = [ad["id"] for _, ad in pending_assets if ad.get("id") is not None]
         s.next_asset = max([d.get("next_asset", 1), *(n + 1 for n in numbered)])
         for owner, ad in pending_assets:
-            kind = ASSET_TYPES[ad["type"]]
+            kind = s.asset_types[ad["type"]]
             max_hp = ad.get("max_hp") or kind.hp
             if ad.get("id") is None:
                 ad = {**ad, "id": s.next_asset}
                 s.next_asset += 1
             a = Asset(f"{ad['type']}#{ad['id']}", ad["type"], owner, ad["location"],
                       ad.get("hp", max_hp), max_hp, bool(ad.get("stealth", False)),
-                      bool(ad.get("exposed", False)), dict(ad.get("status", {})))
+                      bool(ad.get("exposed", False)), dict(ad.get("status", {})), kind=kind)
             s.assets[a.id] = a
         for f in s.factions.values():
             if f.alive and not f.headquarters_lost:

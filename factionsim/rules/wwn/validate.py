@@ -46,13 +46,14 @@ from factionsim.core.fields import (
     common_fields,
 )
 
-from . import house_rules
+from . import homebrew, house_rules
 from .data import (
     ASSET_TYPES,
     ATTRIBUTES,
     BASE_OF_INFLUENCE,
     MAGIC_LEVELS,
     RELATIONS,
+    AssetType,
     max_faction_hp,
 )
 
@@ -102,9 +103,10 @@ GOAL = Record("goal", {
 }, required=("id",))
 
 ASSET = Record("asset", {
-    "id": Int(1), "type": Choice(tuple(ASSET_TYPES), "asset type",
-                                 f"one of the {len(ASSET_TYPES) - 1} asset ids (see "
-                                 f"docs/assets.md) or {BASE_OF_INFLUENCE}"),
+    "id": Int(1), "type": Check(lambda ck, v, p: ck.choice(
+        v, p, ck.known["asset type"], "asset type",
+        f"one of the {len(ASSET_TYPES) - 1} asset ids (see docs/assets.md), {BASE_OF_INFLUENCE}"
+        + (", or an id of the campaign's asset_types" if ck.known["homebrew"] else ""))),
     "location": Ref("location"), "hp": Int(0), "max_hp": Int(1), "stealth": Bool(),
     "exposed": Bool(), "status": STATUS,
 }, required=("type", "location"))
@@ -162,6 +164,8 @@ TOP = Record("campaign", {
     "factions": ListOf(FACTION, "factions", lo=1, hi=MAX_FACTIONS),
     "next_asset": Int(1),
     "in_progress": Later(),  # after the factions: see _in_progress
+    #: campaign-defined asset types, checked first (see homebrew.check_asset_types)
+    homebrew.BLOCK: Later(),
     #: Useful Idiots' bookkeeping (the engine writes it): faction -> turn of its last sacrifice
     "useful_idiots_sacrificed": MapOf(Ref("faction"), TURN, "faction"),
     house_rules.BLOCK: Later(),  # needs max_turns: see validate
@@ -193,6 +197,11 @@ def validate(data: Mapping[str, Any], source: str, lines: Mapping[Any, int] | No
     ck.ids(root["factions"], ("factions",), "faction", hi=MAX_FACTIONS)
     ck.known["asset"] = ck.nested_ids(root["factions"], ("factions",), "assets", "asset", Int(1),
                                       lambda ad, n: f"{ad.get('type')}#{n}")
+    rows = root.get(homebrew.BLOCK)
+    rows = [] if rows is None else homebrew.check_asset_types(ck, rows)
+    types = {**ASSET_TYPES, **homebrew.asset_types(rows)}
+    ck.known["asset type"] = list(types)
+    ck.known["homebrew"] = [r["id"] for r in rows]
     out = ck.run(TOP, root, ())
     if house_rules.BLOCK in out:
         out[house_rules.BLOCK] = house_rules.validate(out[house_rules.BLOCK], ck,
@@ -200,7 +209,8 @@ def validate(data: Mapping[str, Any], source: str, lines: Mapping[Any, int] | No
     for i, loc in enumerate(out["locations"]):
         _location(ck, loc, ("locations", i))
     out["relations"] = _relations(ck, out.get("relations", []))
-    out["factions"] = [_faction(ck, f, ("factions", i)) for i, f in enumerate(out["factions"])]
+    out["factions"] = [_faction(ck, f, ("factions", i), types)
+                       for i, f in enumerate(out["factions"])]
     if "in_progress" in out:
         out["in_progress"] = _in_progress(ck, out["in_progress"])
     return out
@@ -228,7 +238,8 @@ def _relations(ck: Checker, rels: list[list[str]]) -> list[list[str]]:
     return rels
 
 
-def _faction(ck: Checker, fd: dict[str, Any], path: Path) -> dict[str, Any]:
+def _faction(ck: Checker, fd: dict[str, Any], path: Path,
+             types: Mapping[str, AssetType]) -> dict[str, Any]:
     ck.agent_fields(fd, path)
     ratings = {a: fd[a] for a in ATTRIBUTES}
     max_hp = max_faction_hp(ratings["force"], ratings["wealth"], ratings["cunning"])
@@ -247,7 +258,7 @@ def _faction(ck: Checker, fd: dict[str, Any], path: Path) -> dict[str, Any]:
     bases: dict[str, int] = {}
     # a faction whose headquarters Base is gone: a Base there is an ordinary one
     hq = None if fd.get("headquarters_lost") else fd["headquarters"]
-    fd["assets"] = [_asset(ck, ad, (*path, "assets", j), hq, max_hp, bases)
+    fd["assets"] = [_asset(ck, ad, (*path, "assets", j), hq, max_hp, bases, types)
                     for j, ad in enumerate(fd.get("assets", []))]
     return fd
 
@@ -270,7 +281,7 @@ def _goal(ck: Checker, goal: str | dict[str, Any], path: Path) -> None:
 
 
 def _asset(ck: Checker, ad: dict[str, Any], path: Path, hq: str | None, faction_max_hp: int,
-           bases: dict[str, int]) -> dict[str, Any]:
+           bases: dict[str, int], types: Mapping[str, AssetType]) -> dict[str, Any]:
     kind, location = ad["type"], ad["location"]
     if kind == BASE_OF_INFLUENCE:
         if location in bases:
@@ -291,8 +302,8 @@ def _asset(ck: Checker, ad: dict[str, Any], path: Path, hq: str | None, faction_
     else:
         if "max_hp" in ad:
             ck.fail((*path, "max_hp"), f"only a {BASE_OF_INFLUENCE} takes max_hp; {kind} always "
-                    f"has max HP {ASSET_TYPES[kind].hp}", ad["max_hp"])
-        top = ASSET_TYPES[kind].hp
+                    f"has max HP {types[kind].hp}", ad["max_hp"])
+        top = types[kind].hp
     if "hp" in ad:
         ck.integer(ad["hp"], (*path, "hp"), 1, top)
     return ad

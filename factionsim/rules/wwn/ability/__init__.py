@@ -3,6 +3,6 @@ wealth_movement.py): importing this package registers them
 (:func:`factionsim.rules.wwn.hooks.register`). :mod:`factionsim.rules.wwn.state` imports it, so
 every game has them; none of the rule modules imports it (no import cycle)."""
 
-from . import cunning, force, wealth, wealth_movement
+from . import cunning, force, homebrew, wealth, wealth_movement
 
-__all__ = ["cunning", "force", "wealth", "wealth_movement"]
+__all__ = ["cunning", "force", "homebrew", "wealth", "wealth_movement"]

@@ -27,7 +27,7 @@ from ..abilities import SUMMARIES, register
 from ..actions import Decline, UseAbility
 from ..checks import CheckResult, start_check
 from ..combat import damage_asset, remove_asset
-from ..data import ASSETS, ceil_div
+from ..data import ceil_div
 
 if TYPE_CHECKING:
     from ..model import Asset
@@ -497,7 +497,7 @@ def _discount_plan(state: WwnState, faction: str, type_id: str, location: str,
     if not prince and not usurers:
         return 0, []
 
-    price = ASSETS[type_id].cost
+    price = state.asset_types[type_id].cost
     if state.factions[faction].has_tag("populist") and price <= economy.POPULIST_MAX_COST:
         price = max(1, price - 1)
     price = max(0, price + running)
