@@ -21,7 +21,16 @@ heuristic's. Options:
   0.7). Without it the planner procrastinates: a rollout in which the heuristic plants the Base
   *next* turn scores the same XP at the horizon as planting it now and keeps the Treasure
   longer, so "wait" wins every turn and the Base is never planted;
-- ``temperament`` — passed to its heuristic.
+- ``temperament`` — passed to its heuristic;
+- the steering options ``focus``, ``enemy``, ``protect``, ``avoid``, ``story``
+  (:mod:`factionsim.agents.wwn_heuristic.steering`) — honoured as the heuristic honours them: the
+  candidates it searches are only those the steering allows, its own faction plays the rollouts
+  with them, and the reasons say so.
+
+Goals: the planner keeps its goal whenever its heuristic would (a goal it can complete is not
+searched against easier ones: abandoning costs a turn of paralysis, which a one-turn lookahead
+undervalues), and searches only when the heuristic would abandon it: then keeping it is one of
+the candidates.
 
 The same dice seeds are used for every candidate (common random numbers), so differences come
 from the choice, not from luck.
@@ -45,6 +54,7 @@ import numpy as np
 
 from factionsim.agents.wwn_heuristic import HeuristicAgent, explain
 from factionsim.agents.wwn_heuristic.personality import TEMPERAMENTS
+from factionsim.agents.wwn_heuristic.steering import STEERING_OPTIONS
 from factionsim.core.game import Agent, OptionSpec
 from factionsim.rules.wwn import turn as T
 from factionsim.rules.wwn.actions import Bribe, ChooseAction, ChooseGoal, KeepGoal
@@ -63,6 +73,7 @@ class PlannerAgent(Agent):
         "discount": OptionSpec(float, "what goal XP one turn later is worth against XP now",
                                above=0, maximum=1),
         "temperament": OptionSpec(str, "passed to its heuristic", choices=TEMPERAMENTS),
+        **STEERING_OPTIONS,
     }
 
     def __init__(self, budget: int = 16, horizon: int = 1, width: int = 4, search: str = "even",
@@ -75,10 +86,14 @@ class PlannerAgent(Agent):
         self.budget, self.horizon, self.width = int(budget), int(horizon), int(width)
         self.search = search
         self.discount = float(discount)
-        self.heuristic = HeuristicAgent(temperament=temperament)
+        self.heuristic = HeuristicAgent(temperament=temperament, **options)
         self.options = options
         self.last_reason: str | None = None
-        self._rollout_agents: dict[str, HeuristicAgent] = {}
+        self._rollout_agents: dict[tuple[str, bool], HeuristicAgent] = {}
+
+    def temperament_of(self, faction: Any) -> str:
+        """The temperament of its heuristic for ``faction`` (see ``HeuristicAgent``)."""
+        return self.heuristic.temperament_of(faction)
 
     def act(self, view: Any, legal_actions: list[Any], rng: Any) -> Any:
         candidates = self._candidates(view, legal_actions)
@@ -125,6 +140,9 @@ class PlannerAgent(Agent):
             stay = ChooseAction("pass")  # doing nothing is always worth comparing against
             return top + ([stay] if stay in legal and stay not in top else [])
         if view.phase == T.GOAL:
+            verdict = self.heuristic.goal_verdict(view, legal)
+            if isinstance(verdict, (KeepGoal, Bribe)):
+                return [verdict]  # a goal its heuristic keeps is kept (no search)
             fixed = [a for a in legal if isinstance(a, (KeepGoal, Bribe))]
             scores = self.heuristic.goal_scores(view, legal)
             goals = sorted(scores, key=lambda a: -scores[a])[:self.width]
@@ -149,10 +167,19 @@ class PlannerAgent(Agent):
             actor = state.current_actor()
             if actor is None:
                 break
-            agent = self._rollout_agents.setdefault(actor, HeuristicAgent(
-                temperament=self.heuristic.temperament if actor == me else None))
+            agent = self._rollout_agent(actor, actor == me)
             state.apply(agent.act(state.view(actor), state.legal_actions(), rng))
         return rollout_value(state, me) - late
+
+    def _rollout_agent(self, faction: str, mine: bool) -> HeuristicAgent:
+        """The heuristic that plays ``faction`` in rollouts: for its own faction, with its
+        temperament and steering; for the others, as they would play by default."""
+        key = (faction, mine)
+        if key not in self._rollout_agents:
+            self._rollout_agents[key] = HeuristicAgent(
+                temperament=self.heuristic.temperament, **self.options) if mine \
+                else HeuristicAgent()
+        return self._rollout_agents[key]
 
 
 def rollout_value(state: Any, me: str) -> float:

@@ -36,7 +36,7 @@ import numpy as np
 
 from factionsim.core.game import Agent, CampaignError, FactionsimError, GameState, OptionSpec
 from factionsim.core.ruleset import RulesetInfo
-from factionsim.envs.codec import ENV_VERSION, Codec
+from factionsim.envs.codec import Codec
 
 
 def fit_codec(model: Any, state: GameState, label: str, codec: type[Codec]) -> Codec:
@@ -55,10 +55,11 @@ def fit_codec(model: Any, state: GameState, label: str, codec: type[Codec]) -> C
     if model.ruleset not in (ruleset, "any"):  # any: a zip converted as it loads
         raise CampaignError(f"{label} was trained for the {model.ruleset} ruleset; this is a "
                             f"{ruleset} campaign")
-    if model.env_version != ENV_VERSION:
-        raise CampaignError(f"{label} was trained on env version {model.env_version}; this "
-                            f"factionsim encodes games with version {ENV_VERSION} (the spaces "
-                            "changed: retrain it)")
+    if model.ruleset != "any" and model.env_version != codec.ENV_VERSION:
+        raise CampaignError(f"{label} was trained on {model.ruleset} env version "
+                            f"{model.env_version}; this factionsim encodes {ruleset} games with "
+                            f"version {codec.ENV_VERSION} (the spaces changed: retrain it with "
+                            f"'factionsim train --ruleset {ruleset}', see docs/training.md)")
     try:
         encoder = codec.for_campaign(state, **model.limits)
     except (FactionsimError, ValueError, TypeError) as exc:

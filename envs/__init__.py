@@ -24,17 +24,26 @@ Agents
     truncated.
 
 Observation
-    ``{"observation": float32[N_obs] in [0, 1], "action_mask": int8[N_act]}``. The vector holds
-    the decision point (phase, whose turn, the location being expanded into, the attacker being
-    met), the observer's own sheet (ratings, Treasure, HP, XP, magic, tags, goal and progress),
-    every faction's public stats (alive, ratings, HP, relation, XP earned, score), every location
-    (ruler, coast, Bases per faction, asset counts) and every asset it can see: its own first,
-    one row per action slot, then other factions' visible assets (enemy Stealthed assets are
-    absent), each with owner (relation and seat), type stats, location, hit points and qualities
-    (Stealthed, exposed, subtle, already used this turn). Factions are numbered relative to the
-    observer (seat 0 = itself). Spaces are sized from the campaign and cached: every agent gets
-    the same objects. The mask is all zeros for an agent that is not deciding now and never
-    empty for the one that is.
+    ``{"observation": float32[N_obs] in [0, 1], "action_mask": int8[N_act]}``. The vector is a
+    sequence of named pieces, ``codec.observation_layout()`` (``codec.layout``, a
+    :class:`~factionsim.envs.codec.Layout`: ``(name, rows, width)`` each, laid out in order;
+    ``layout.view(obs, name)`` is a piece as a ``(rows, width)`` view). A piece with one row is
+    global; one with several rows is an *entity set* (assets, locations, factions, pillars,
+    characters...) whose rows each start with a presence flag (1.0: the row holds an entity),
+    so a policy can treat it as a set. For WWN (:mod:`factionsim.envs.wwn_codec` lists the
+    pieces): the decision point (phase, whose turn, the location being expanded into, the
+    attacker being met), the observer's own sheet (ratings, Treasure, HP, XP, magic, tags, goal
+    and progress), every faction's public stats (alive, ratings, HP, relation, XP earned,
+    score), every location (ruler, coast, Bases per faction, asset counts), every asset it can
+    see: its own first, one row per action slot, then other factions' visible assets (enemy
+    Stealthed assets are absent), each with owner (relation and seat), its type's stat line
+    (:mod:`factionsim.envs.wwn_asset_features`: attribute, rating, cost, HP, attack and
+    counterattack dice, qualities, upkeep, kinds of ability; never its name), location, hit
+    points and state (Stealthed, exposed, subtle, already used this turn); and the table of
+    asset types a faction can create, by their stats (the rows of the create actions).
+    Factions are numbered relative to the observer (seat 0 = itself). Spaces are sized from the
+    campaign and cached: every agent gets the same objects. The mask is all zeros for an agent
+    that is not deciding now and never empty for the one that is.
 
 Action
     ``Discrete(N_act)``: a catalogue of action kinds x slots (see
@@ -55,16 +64,32 @@ Rendering
     Treasure, XP and score as text.
 
 Version history
+    Each ruleset's spaces have their own version, its codec's ``ENV_VERSION``
+    (:func:`env_version`; the env's ``metadata["name"]`` is ``factionsim_<ruleset>_v<N>``). A
+    trained policy records the version it was trained on and plays only on the same one: an
+    older one is refused with a clear error (retrain it).
+
     * v0: initial release (WWN codec: slot catalogue, relative seats, ability options by source).
     * v1: WWN goal block sized per goal (each goal has room for its own kind of target only:
       3,420 -> 2,317 actions on the bundled campaign); the ``react`` phase (a rule asking
       mid-way) has its own phase flag (observation 3,796 -> 3,797). Policies trained on v0 do
       not fit v1 spaces.
-    * Still v1 (``ENV_VERSION`` is one number for every ruleset, and WWN's spaces did not
-      change, so the shipped WWN policy still fits): issue 20 added catalogue entries to the
-      houses (``both``, ``oppose``), engagements (``commission``) and conflict (``proceed``, and a
-      ``replan`` phase flag) codecs. Their action counts changed, so a policy trained on those
-      rulesets before is refused by its sizes (a policy plays only spaces of its own sizes).
+    * Still v1 (one number for every ruleset then, and WWN's spaces did not change): issue 20
+      added catalogue entries to the houses (``both``, ``oppose``), engagements
+      (``commission``) and conflict (``proceed``, and a ``replan`` phase flag) codecs. Their
+      action counts changed, so a policy trained on those rulesets before is refused by its
+      sizes.
+    * Versions per ruleset from here on (houses, engagements, conflict: v1; their spaces did
+      not change, their observations gained named pieces only).
+    * WWN v2 (issue 22 item 2): an asset is described by its type's stat line
+      (:data:`~factionsim.envs.wwn_asset_features.TYPE_FEATURES`: attack and counterattack
+      dice as numbers, qualities, upkeep, kinds of ability), not by the type's position in
+      the table, so a policy can play asset types a campaign defines; a new ``asset_types``
+      piece lists the types a faction can create by their stats, and the create block has a
+      row for each of its ``Limits.asset_types`` (96) rows (homebrew types take the spare
+      ones); each location row starts with a presence flag. On the bundled campaign the
+      observation grows from 3,797 to 9,855 values and the catalogue from 2,317 to 2,457
+      actions; v1 policies (the policy shipped until then) are refused.
 """
 
 from __future__ import annotations
@@ -74,7 +99,7 @@ from typing import TYPE_CHECKING, Any
 
 from factionsim.core.ruleset import DEFAULT_RULESET
 
-from .codec import ENV_VERSION, Codec, EncodingError
+from .codec import Codec, EncodingError, Layout, Piece
 
 if TYPE_CHECKING:
     from .aec import FactionEnv
@@ -110,6 +135,17 @@ def make_codec(state: Any, **limits: Any) -> Codec:
     return info.codec().for_campaign(state, **limits)
 
 
+def env_version(ruleset: str = DEFAULT_RULESET) -> int:
+    """The version of ``ruleset``'s env spaces (its codec's ``ENV_VERSION``; see "Version
+    history" above)."""
+    from factionsim.rulesets import get_ruleset
+
+    info = get_ruleset(ruleset)
+    if info.codec is None:
+        raise ValueError(f"no environment codec for ruleset {ruleset!r}")
+    return info.codec().ENV_VERSION
+
+
 def __getattr__(name: str) -> Any:
     if name == "FactionEnv":  # pettingzoo is imported only when the env itself is wanted
         from .aec import FactionEnv
@@ -118,4 +154,5 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(name)
 
 
-__all__ = ["ENV_OPTIONS", "ENV_VERSION", "Codec", "EncodingError", "FactionEnv", "make_codec", "make_env"]
+__all__ = ["ENV_OPTIONS", "Codec", "EncodingError", "FactionEnv", "Layout", "Piece", "env_version",
+           "make_codec", "make_env"]

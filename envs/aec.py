@@ -16,13 +16,12 @@ from pettingzoo import AECEnv
 from factionsim.core.dice import reseed
 from factionsim.core.game import FactionsimError
 
-from .codec import ENV_VERSION
-
 
 class FactionEnv(AECEnv):
     """Agents are the campaign's factions; ``agent_selection`` is ``state.current_actor()``."""
 
-    metadata = {"render_modes": ["ansi"], "name": f"factionsim_v{ENV_VERSION}", "is_parallelizable": False}
+    #: ``name`` becomes ``factionsim_<ruleset>_v<the codec's ENV_VERSION>`` for each env
+    metadata = {"render_modes": ["ansi"], "name": "factionsim", "is_parallelizable": False}
 
     def __init__(self, state: Any, codec_factory: Any, *, max_turns: int | None = 30,
                  shaping: float = 0.1, render_mode: str | None = None):
@@ -37,6 +36,8 @@ class FactionEnv(AECEnv):
         self.max_turns = max_turns
         self.shaping = float(shaping)
         self.codec = codec_factory(state)
+        self.metadata = {**self.metadata,
+                         "name": f"factionsim_{self.ruleset}_v{self.codec.ENV_VERSION}"}
         self.possible_agents = [fid for fid, f in state.factions.items() if f.alive]
         self.action_spaces = {a: self.codec.action_space for a in self.possible_agents}
         self.observation_spaces = {a: self.codec.observation_space for a in self.possible_agents}
@@ -69,9 +70,10 @@ class FactionEnv(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._potential = {a: self._phi(a) for a in self.agents}
         self._legal_key = -1
         self._decisions = 0
+        self._scores: tuple[int, dict[str, float]] = (-1, {})  # (decision, its scores)
+        self._potential = {a: self._phi(a) for a in self.agents}
         self._last_decision = None
         self._select()
 
@@ -119,7 +121,7 @@ class FactionEnv(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         obs = np.empty(self.codec.obs_size, dtype=np.float32)  # the codec writes every entry
-        self.codec.observe(self.state, agent, obs)
+        self.codec.observe(self.state, agent, obs, self.current_scores())
         return {"observation": obs, "action_mask": self.action_mask(agent)}
 
     def legal_action(self, index: int) -> Any:
@@ -176,11 +178,20 @@ class FactionEnv(AECEnv):
         self.rewards[agent] += self.shaping * (phi - self._potential[agent]) + outcome
         self._potential[agent] = phi
         (self.truncations if truncated else self.terminations)[agent] = True
-        self.infos[agent] = {"outcome": outcome, "score": self.state.scores()[agent]}
+        self.infos[agent] = {"outcome": outcome, "score": self.current_scores()[agent]}
+
+    def current_scores(self) -> dict[str, float]:
+        """``state.scores()`` now, computed once per decision (the env's state changes only
+        through ``step``/``step_action``/``reset``)."""
+        key, scores = self._scores
+        if key != self._decisions:
+            scores = self.state.scores()
+            self._scores = (self._decisions, scores)
+        return scores
 
     def _phi(self, agent: str) -> float:
         """Standing: own score minus the best rival's score."""
-        scores = self.state.scores()
+        scores = self.current_scores()
         rivals = [v for k, v in scores.items() if k != agent]
         return scores[agent] - (max(rivals) if rivals else 0.0)
 

@@ -11,23 +11,26 @@ ritual, parley x targets, cast x spells x targets, dash x (2 x (free_move + far_
 3 modes, tie x 2, reroll x targets, accept, proceed (a side's "no more plan changes"; in the
 first slot only).
 
-Observation (``float32`` in [0, 1]): the round, phase, category, question kind, objective (kind,
-whether it is the observer's, progress, where), the item (on the ground where, held by own or
-enemy) and one row per character: side (own / enemy), hero, status, height, Blood, Guts and
-their maxima, Approaches, 18 skills, items, reach, spell uses, the plan (own characters always;
-enemies' only once known), acted / standing / targeted / concentration, whether it is the
-character deciding now, the Advantages on it for and against the observer, its Bond with the
-character deciding, whether it carries the item. Enemy plans not yet revealed are absent.
+Observation (``float32`` in [0, 1]), its pieces (:class:`~factionsim.envs.codec.Layout`) in
+order: ``round`` (1 value), ``phase`` (one-hot), ``category`` (the initiative category acting),
+``question`` (its kind: tie or reroll), ``objective`` (kind, whether it is the observer's,
+progress, where, whether the observer has won), ``item`` (on the ground where, held by own or
+enemy), and ``characters``, one row per character in the observer's numbering: present (always
+1.0: the row's flag), side (own / enemy), hero, status, height, Blood, Guts and their maxima,
+Approaches, 18 skills, items, reach, spell uses, the plan (own characters always; enemies' only
+once known), acted / standing / targeted / concentration, whether it is the character deciding
+now, the Advantages on it for and against the observer, its Bond with the character deciding,
+whether it carries the item. Enemy plans not yet revealed are absent.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter, itemgetter, truediv
 from typing import Any
 
 import numpy as np
 
-from factionsim.rules.conflict import turn as T
 from factionsim.rules.conflict.actions import (
     Accept,
     Advantage,
@@ -47,9 +50,15 @@ from factionsim.rules.conflict.actions import (
     TieChoice,
     Trick,
 )
-from factionsim.rules.conflict.model import APPROACHES, CATEGORIES, SKILLS
+from factionsim.rules.conflict.model import ACTIVE, APPROACHES, CATEGORIES, SKILLS
 
-from .codec import Codec, EncodingError
+from .codec import Codec, EncodingError, Layout, float32s
+
+#: what an observation reads of every character, without a comprehension per character
+_APPROACHES_OF = itemgetter(*APPROACHES)
+_THREES = (3,) * len(APPROACHES)
+_USES = attrgetter("uses")
+_BONUS = itemgetter(1)
 
 PHASES = ("turn-start", "plan", "act", "question", "replan")
 OBJECTIVES = ("survive", "carry", "ritual")
@@ -90,9 +99,14 @@ class ConflictCodec(Codec):
             pos += n
         self.per_slot = pos
         self.n_actions = self.per_slot * self.k
-        self.global_size = 1 + len(PHASES) + len(CATEGORIES) + 2 + len(OBJECTIVES) + 4 + 3
         self.row = 19 + len(APPROACHES) + len(SKILLS) + len(CATEGORIES) + 14
-        self.obs_size = self.global_size + self.row * self.n_chars
+        self.layout = Layout([
+            ("round", 1, 1), ("phase", 1, len(PHASES)), ("category", 1, len(CATEGORIES)),
+            ("question", 1, 2), ("objective", 1, len(OBJECTIVES) + 4), ("item", 1, 3),
+            ("characters", self.n_chars, self.row)])
+        self.global_size = self.layout.start["characters"]
+        self._seatings: dict[str, _Seating] = {}
+        self._seated_for: Any = None  # the game's ``chars`` the seatings were built for
 
     # ------------------------------------------------------------------ numbering
     def order(self, state: Any, agent: str) -> list[str]:
@@ -101,9 +115,8 @@ class ConflictCodec(Codec):
 
     # ------------------------------------------------------------------ actions
     def encode_actions(self, state: Any, actor: str, legal: list[Any]) -> list[int]:
-        order = self.order(state, actor)
-        slot = {cid: i for i, cid in enumerate(order)}
-        own = {cid: i for i, cid in enumerate(state.factions[actor].characters)}
+        seating = self._seating(state, actor)
+        slot, own = seating.slot, seating.own
         enemy_advs = [a["id"] for a in state.advantages if a["side"] != actor]
         out = []
         for a in legal:
@@ -165,88 +178,167 @@ class ConflictCodec(Codec):
         raise EncodingError(f"no catalogue entry for {a!r}")
 
     # ------------------------------------------------------------------ observation
-    def observe(self, state: Any, agent: str, out: np.ndarray) -> np.ndarray:
-        out[:] = 0.0
-        g = 0
-        out[g] = min(1.0, state.turn / max(1, state.max_turns or 20))
-        g += 1
-        if state.phase in PHASES:
-            out[g + PHASES.index(state.phase if state.question is None else "question")] = 1
+    def _seating(self, state: Any, agent: str) -> _Seating:
+        """What never changes in a game for one observer: the characters in its numbering, and
+        its observation template (each character's fixed values: side, hero, maxima, items,
+        reach, skills...). Built once per agent and game (a game keeps its ``chars`` object;
+        no rule changes those values)."""
+        if self._seated_for is not state.chars:
+            self._seatings.clear()
+            self._seated_for = state.chars
+        seating = self._seatings.get(agent)
+        if seating is None:
+            seating = self._seatings[agent] = self._build_seating(state, agent)
+        return seating
+
+    def _build_seating(self, state: Any, agent: str) -> _Seating:
+        order = self.order(state, agent)
+        template = np.zeros(self.obs_size, np.float32)
+        reach = state.settings["reach"]
+        rows = self.layout.view(template, "characters")
+        for i, cid in enumerate(order):
+            c = state.chars[cid]
+            row = rows[i]
+            row[[0, 1, 2, 9, 10, 11, 12, 13, 14, 15, 16]] = (
+                1.0, float(c.side == agent), float(c.hero), c.max_blood / 20, c.max_guts / 20,
+                float(c.weapon is not None), (c.weapon or 0) / 3, c.armor / 3, c.talisman / 3,
+                c.ward / 3, (c.reach if c.reach is not None else reach) / 10)
+            k = 19 + len(APPROACHES)
+            row[k:k + len(SKILLS)] = [c.rank(sk) / 3 for sk in SKILLS]
+            row[-2:] = (float(bool(c.vulnerable)), float(bool(c.tricks)))
+        np.clip(template, 0.0, 1.0, out=template)
+        start = self.global_size
+        fixed: list[int] = []  # per character, in order: the numbers of _numbers()
+        flags: list[int] = []  # per character: where its _FLAGS are
+        plans: list[int] = []  # per character: where its plan one-hot starts
+        for i in range(len(order)):
+            r = start + i * self.row
+            fixed += [r + 6, r + 7, r + 8, r + 17, r + 18,
+                      *range(r + 19, r + 19 + len(APPROACHES)),
+                      *(r + self.row - 14 + j for j in (4, 6, 7, 8, 10))]
+            flags.append(r)
+            plans.append(r + 19 + len(APPROACHES) + len(SKILLS))
+        own = {cid: i for i, cid in enumerate(state.factions[agent].characters)}
+        return _Seating(order, {cid: i for i, cid in enumerate(order)}, own, template,
+                        np.asarray(fixed, np.intp), flags, plans)
+
+    def observe(self, state: Any, agent: str, out: np.ndarray,
+                scores: dict[str, float] | None = None) -> np.ndarray:
+        """Write ``agent``'s observation into ``out`` (every entry) and return it.
+
+        The values fixed for the game come from the observer's template; the numbers that
+        change are written with one numpy call at their fixed positions, the flags that are
+        set with another."""
+        seating = self._seating(state, agent)
+        out[:] = seating.template
+        ones: list[int] = []
+        numbers: list[float] = []
+        numbers_at: list[int] = []
+        phase, question = state.phase, state.question
+        numbers_at.append(0)
+        numbers.append(min(1.0, state.turn / max(1, state.max_turns or 20)))
+        g = 1
+        if phase in PHASES:
+            ones.append(g + PHASES.index(phase if question is None else "question"))
         g += len(PHASES)
-        if state.phase in ("act", "replan"):
-            out[g + state.category % len(CATEGORIES)] = 1
+        if phase in ("act", "replan"):
+            ones.append(g + state.category % len(CATEGORIES))
         g += len(CATEGORIES)
-        if state.question is not None:
-            out[g + (0 if state.question["kind"] == "tie" else 1)] = 1
+        if question is not None:
+            ones.append(g + (0 if question["kind"] == "tie" else 1))
         g += 2
         obj, item = state.objective, state.item
         if obj is not None:
-            out[g + OBJECTIVES.index(obj["type"])] = 1
-            out[g + 3] = float(obj["side"] == agent)
+            ones.append(g + OBJECTIVES.index(obj["type"]))
+            if obj["side"] == agent:
+                ones.append(g + 3)
             if obj["type"] == "ritual":
-                out[g + 4] = min(1.0, obj.get("progress", 0) / max(1, obj["needed"]))
-                out[g + 5] = obj["at"] / self.length
+                numbers_at += [g + 4, g + 5]
+                numbers += [min(1.0, obj.get("progress", 0) / max(1, obj["needed"])),
+                            obj["at"] / self.length]
             elif obj["type"] == "carry":
-                out[g + 5] = obj["to"] / self.length
+                numbers_at.append(g + 5)
+                numbers.append(obj["to"] / self.length)
             else:
-                out[g + 4] = min(1.0, state.turn / max(1, obj["rounds"]))
-            out[g + 6] = float(state.winner == agent)
+                numbers_at.append(g + 4)
+                numbers.append(min(1.0, state.turn / max(1, obj["rounds"])))
+            if state.winner == agent:
+                ones.append(g + 6)
         g += len(OBJECTIVES) + 4
+        holder = None
         if item is not None:
             holder = item.get("holder")
             if holder is None:
-                out[g] = item.get("position", 0) / self.length
+                numbers_at.append(g)
+                numbers.append(item.get("position", 0) / self.length)
             else:
-                out[g + (1 if state.chars[holder].side == agent else 2)] = 1
-        g += 3
-        view = state.view(agent)
-        acting = state.current if state.phase == "act" else (
-            state.question["char"] if state.question else None)
-        for i, cid in enumerate(self.order(state, agent)):
-            self._row(state, view, agent, state.chars[cid], acting, out,
-                      self.global_size + i * self.row)
-        np.clip(out, 0.0, 1.0, out=out)
+                ones.append(g + (1 if state.chars[holder].side == agent else 2))
+        known_plans = state.view(agent).known_plans()
+        acting = state.current if phase == "act" else (question["char"] if question else None)
+        # the Advantages on each character, for and against the observer
+        friendly: dict[str, int] = {}
+        hostile: dict[str, int] = {}
+        for adv in state.advantages:
+            on = friendly if adv["side"] == agent else hostile
+            for target in set(adv["targets"]):
+                on[target] = on.get(target, 0) + adv["bonus"]
+        bonds = state.bonds
+        chars = state.chars
+        length = self.length
+        tail = self.row - 14
+        for cid, r, plan_at in zip(seating.order, seating.flags, seating.plans, strict=True):
+            c = chars[cid]
+            status = c.status
+            approaches = c.approaches
+            numbers += [c.position / length, c.blood / max(1, c.max_blood),
+                        c.guts / max(1, c.max_guts), sum(map(_USES, c.spells)) / 5,
+                        c.opportunity, *map(truediv, _APPROACHES_OF(approaches), _THREES),
+                        c.attacks_taken / 3, friendly.get(cid, 0) / 6, hostile.get(cid, 0) / 6,
+                        (bonds.get(frozenset((cid, acting)), 0) if acting else 0) / 6,
+                        sum(map(_BONUS, c.assists)) / 6]
+            if status == ACTIVE:
+                ones.append(r + 3)
+            elif status == "fallen":
+                ones.append(r + 4)
+            elif status in ("fled", "yielded"):
+                ones.append(r + 5)
+            known = known_plans[cid]
+            if known is not None:
+                ones.append(plan_at + CATEGORIES.index(known))
+            if c.acted:
+                ones.append(r + tail)
+            if c.standing:
+                ones.append(r + tail + 1)
+            if c.targeted:
+                ones.append(r + tail + 2)
+            if c.concentration_broken:
+                ones.append(r + tail + 3)
+            if cid == acting:
+                ones.append(r + tail + 5)
+            if holder == cid:
+                ones.append(r + tail + 9)
+            if c.plan is None and c.side == agent:
+                ones.append(r + tail + 11)
+        for at, value in zip(numbers_at, numbers, strict=False):  # a few: one by one
+            out[at] = value
+        out[seating.fixed] = float32s(numbers[len(numbers_at):])
+        out[ones] = 1.0
+        np.minimum(out, 1.0, out=out)  # as np.clip(out, 0, 1), in two cheaper calls
+        np.maximum(out, 0.0, out=out)
         return out
 
-    def _row(self, state: Any, view: Any, agent: str, c: Any, acting: str | None, out: np.ndarray,
-             r: int) -> None:
-        out[r] = 1.0
-        out[r + 1] = float(c.side == agent)
-        out[r + 2] = float(c.hero)
-        out[r + 3] = float(c.active)
-        out[r + 4] = float(c.status == "fallen")
-        out[r + 5] = float(c.status in ("fled", "yielded"))
-        out[r + 6] = c.position / self.length
-        out[r + 7] = c.blood / max(1, c.max_blood)
-        out[r + 8] = c.guts / max(1, c.max_guts)
-        out[r + 9] = c.max_blood / 20
-        out[r + 10] = c.max_guts / 20
-        out[r + 11] = float(c.weapon is not None)
-        out[r + 12] = (c.weapon or 0) / 3
-        out[r + 13] = c.armor / 3
-        out[r + 14] = c.talisman / 3
-        out[r + 15] = c.ward / 3
-        out[r + 16] = (c.reach if c.reach is not None else state.settings["reach"]) / 10
-        out[r + 17] = sum(sp.uses for sp in c.spells) / 5
-        out[r + 18] = c.opportunity
-        k = r + 19
-        for a in APPROACHES:
-            out[k] = c.approaches[a] / 3
-            k += 1
-        for s in SKILLS:
-            out[k] = c.rank(s) / 3
-            k += 1
-        plan = view.known_plan(c.id)
-        if plan is not None:
-            out[k + CATEGORIES.index(plan)] = 1
-        k += len(CATEGORIES)
-        friendly = sum(a["bonus"] for a in state.advantages if a["side"] == agent and c.id in a["targets"])
-        hostile = sum(a["bonus"] for a in state.advantages if a["side"] != agent and c.id in a["targets"])
-        bond = T.bond_steps(state, c.id, acting) if acting else 0
-        holder = state.item.get("holder") if state.item else None
-        vals = [float(c.acted), float(c.standing), float(c.targeted), float(c.concentration_broken),
-                c.attacks_taken / 3, float(c.id == acting), friendly / 6, hostile / 6, bond / 6,
-                float(holder == c.id), sum(b for _, b in c.assists) / 6,
-                float(c.side == agent and c.plan is None), float(bool(c.vulnerable)),
-                float(bool(c.tricks))]
-        out[k:k + len(vals)] = vals
+
+@dataclass(frozen=True)
+class _Seating:
+    """One observer's facts for a game: the characters in its numbering (``order``, ``slot``:
+    its index of every character, ``own``: of its own side's), its observation template, and
+    the positions :meth:`ConflictCodec.observe` writes for each character (``fixed``: the
+    numbers, in order; ``flags``: each row's start; ``plans``: where its plan one-hot starts)."""
+
+    order: list[str]
+    slot: dict[str, int]
+    own: dict[str, int]
+    template: np.ndarray
+    fixed: np.ndarray
+    flags: list[int]
+    plans: list[int]

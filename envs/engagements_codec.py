@@ -30,13 +30,30 @@ commission   F x F               ``commission <seat> -> <seat> for N``
 ``(5 + 2 C) P + 3``, the most a full faction can roll: competence 5 and a Fanatical use per
 wound circle, ``C`` the most circles of a pillar in the campaign, at least 3).
 
-Observation (all in [0, 1]): the decision point (phase and engagement stage), the observer's
-role in the engagement (aggressor, defender, ally, invitee), the aggressor's and defender's
-seats, the price asked of it, its dice still to divide and its dice in all; its own faction dice
-and engagement pools against each seat; per seat: alive, pillars, score, renown, mercenary and
-its price, taking part in the engagement; per pillar slot of every seat: present, competence,
-defense, wounds marked, circles left, Assassinate, Fanatical, committed, dice allocated to it
-(every side), attacked in this engagement. Rivals' faction dice and pools are hidden.
+Observation (all in [0, 1]), its pieces (:class:`~factionsim.envs.codec.Layout`) in order:
+
+============  =====  ===================================================================
+piece         rows   each row
+============  =====  ===================================================================
+stage         1      the decision point: spending or the engagement's stage (one-hot, set
+                     only when the observer decides)
+role          1      the observer's role in the engagement: aggressor, defender, ally, invitee
+aggressor     1      the aggressor's seat (one-hot)
+defender      1      the defender's seat (one-hot)
+dice          1      the price asked of the observer, its dice still to divide, its dice in all
+faction_dice  1      its own faction dice
+pools         1      its engagement pools against each seat
+turn          1      the turn (turn / 50, at most 1)
+factions      F      per seat: alive (the row's flag: a collapsed faction is out of the game),
+                     pillars, score, renown, mercenary and its price, taking part in the
+                     engagement
+pillars@k     P      seat ``k``'s pillar slots (``pillars@0``: the observer's): present,
+                     competence, defense, wounds marked, circles left, Assassinate,
+                     Fanatical, committed, dice allocated to it (every side), attacked in
+                     this engagement
+============  =====  ===================================================================
+
+Rivals' faction dice and pools are hidden.
 """
 
 from __future__ import annotations
@@ -70,7 +87,7 @@ from factionsim.rules.engagements.model import (
     MAX_ENGAGEMENT_DRAW,
 )
 
-from .codec import Codec, EncodingError
+from .codec import Codec, EncodingError, Layout
 
 MAX_FACTIONS = 8
 STAGES = ("spend", E.INVITE, E.ANSWER, E.PILLARS, E.DRAW, E.ALLOCATE, E.C_FANATICAL, E.C_DRAW,
@@ -118,8 +135,11 @@ class EngagementsCodec(Codec):
             self.offset[name] = n
             n += size
         self.n_actions = n
-        self.obs_size = (len(STAGES) + 4 + 2 * F + 3 + 1 + F + 1
-                         + F * SEAT_FEATURES + F * P * PILLAR_FEATURES)
+        self.layout = Layout([
+            ("stage", 1, len(STAGES)), ("role", 1, 4), ("aggressor", 1, F), ("defender", 1, F),
+            ("dice", 1, 3), ("faction_dice", 1, 1), ("pools", 1, F), ("turn", 1, 1),
+            ("factions", F, SEAT_FEATURES),
+            *((f"pillars@{k}", P, PILLAR_FEATURES) for k in range(F))])
 
     # ------------------------------------------------------------------ actions
     def _rel(self, fid: str, me: int) -> int:
@@ -177,7 +197,8 @@ class EngagementsCodec(Codec):
         return out
 
     # ------------------------------------------------------------------ observation
-    def observe(self, state: Any, agent: str, out: np.ndarray) -> np.ndarray:
+    def observe(self, state: Any, agent: str, out: np.ndarray,
+                scores: dict[str, float] | None = None) -> np.ndarray:
         """Write ``agent``'s observation into ``out`` (float32, zeroed here) and return it."""
         out[:] = 0.0
         F, P, D = self.F, self.P, self.D
@@ -218,7 +239,7 @@ class EngagementsCodec(Codec):
         k += F
         out[k] = min(1.0, state.turn / 50)
         k += 1
-        scores = state.scores()
+        scores = state.scores() if scores is None else scores
         in_eng = {p["faction"] for p in parts}
         if e:
             in_eng.add(e["defender"])

@@ -25,15 +25,31 @@ done                1
 both, oppose        1 each              ``plot point both``, ``oppose``
 ==================  ==================  ===============================================
 
-Observation (all in [0, 1]): the decision point (phase, whether the observer decides, the
-action kind, its target seat, the free recovery flag, the two rolls' totals and effect dice, the
-incoming harm), then per seat: alive, Stress, Trauma, Plot Points, advances, score, Attributes,
-Skills (current and full), Distinction dice, Complications (count, largest, from the observer),
-SFX; then per seat and slot: present, die, full, kind, duration, committed to the pool now.
+Observation (all in [0, 1]), its pieces (:class:`~factionsim.envs.codec.Layout`) in order:
+
+=============  =========  ===================================================================
+piece          rows       each row
+=============  =========  ===================================================================
+phase          1          the decision phase (one-hot; last: a phase the codec does not know)
+deciding       1          whether the observer decides now
+action_kind    1          the action being taken (one-hot, ACTION_KINDS order)
+target         1          its target House (one-hot by seat)
+free           1          the free recovery flag
+rolls          1          the acting and opposing rolls: total, effect die
+harm           1          the incoming harm: effect die, whether it is Trauma
+round          1          the round (round / 5, at most 1)
+houses         F          per seat: alive (the row's flag: a collapsed House is out of the
+                          game), Stress, Trauma, Plot Points, advances, score, Attributes,
+                          Skills (current and full), Distinction dice, Complications (count,
+                          largest, whether from the observer), SFX
+assets@k       A          House ``k``'s asset slots (``assets@0``: the observer's): present,
+                          die, full die, kind, duration, committed to the pool now
+=============  =========  ===================================================================
 """
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,7 +78,7 @@ from factionsim.rules.houses.actions import (
 )
 from factionsim.rules.houses.model import ASSET_KINDS, ATTRIBUTES, DURATIONS, SFX, SKILLS
 
-from .codec import Codec, EncodingError
+from .codec import Codec, EncodingError, Layout, float32s, grow_bank
 
 MAX_HOUSES = 8
 MAX_DISTINCTIONS = 5
@@ -71,6 +87,12 @@ _SKILL = {s: i for i, s in enumerate(SKILLS)}
 _ATTR = {a: i for i, a in enumerate(ATTRIBUTES)}
 _SFX = {s: i for i, s in enumerate(SFX)}
 _KIND = {k: i for i, k in enumerate(ACTION_KINDS)}
+_ATTRIBUTES_OF = operator.itemgetter(*ATTRIBUTES)
+_SKILLS_OF = operator.itemgetter(*SKILLS)
+_DIE = operator.itemgetter("die")
+_FROM = operator.itemgetter("from")
+#: Most distinct House rows the observation keeps encoded
+_SEAT_ROWS = 16384
 
 
 @dataclass(frozen=True)
@@ -111,8 +133,17 @@ class HousesCodec(Codec):
         self.n_actions = n
         self._seat_size = 6 + 3 + 2 * len(SKILLS) + MAX_DISTINCTIONS + 3 + len(SFX)
         self._slot_size = 3 + len(ASSET_KINDS) + len(DURATIONS) + 1
-        self._head = len(PHASES) + 1 + 1 + len(ACTION_KINDS) + F + 1 + 4 + 2 + 1
-        self.obs_size = self._head + F * self._seat_size + F * A * self._slot_size
+        self.layout = Layout([
+            ("phase", 1, len(PHASES) + 1), ("deciding", 1, 1), ("action_kind", 1, len(ACTION_KINDS)),
+            ("target", 1, F), ("free", 1, 1), ("rolls", 1, 4), ("harm", 1, 2), ("round", 1, 1),
+            ("houses", F, self._seat_size),
+            *((f"assets@{k}", A, self._slot_size) for k in range(F))])
+        self._head = self.layout.start["houses"]
+        # encoded asset rows, each distinct one built once; row 0 is an empty slot (all zeros)
+        self._bank = np.zeros((64, self._slot_size), np.float32)
+        self._seat_bank = np.zeros((min(256, _SEAT_ROWS), self._seat_size), np.float32)  # House rows
+        self._seat_of: dict[tuple, int] = {}
+        self._row_of: dict[tuple[int, int, str, str, bool], int] = {}
 
     def _check_assets(self, state: Any, hid: str) -> None:
         n = sum(a.owner == hid for a in state.assets.values())
@@ -198,78 +229,119 @@ class HousesCodec(Codec):
         raise EncodingError(f"the houses codec cannot encode {a!r}")
 
     # ------------------------------------------------------------------ observation
-    def observe(self, state: Any, agent: str, out: np.ndarray) -> np.ndarray:
-        """Fill ``out`` (and return it) with what ``agent`` sees."""
-        out[:] = 0.0
+    def observe(self, state: Any, agent: str, out: np.ndarray,
+                scores: dict[str, float] | None = None) -> np.ndarray:
+        """Fill ``out`` (and return it) with what ``agent`` sees: the decision point is gathered
+        in one Python list and written with one numpy call; Houses' rows and asset rows are
+        copied from banks of already-encoded rows (a House row per distinct set of its values,
+        an asset row per distinct die, full die, kind, duration and pool membership)."""
         F, A = self.F, self.limits.assets
         ctx = state.ctx
-        i = 0
-        if state.phase in PHASES:
-            out[PHASES.index(state.phase)] = 1
-        else:
-            out[len(PHASES)] = 1
+        head = [0.0] * self._head
+        phase = state.phase
+        head[PHASES.index(phase) if phase in PHASES else len(PHASES)] = 1.0
         i = len(PHASES) + 1
-        out[i] = float(state.actor == agent)
+        head[i] = float(state.actor == agent)
         i += 1
-        if ctx.get("kind") in _KIND:
-            out[i + _KIND[ctx["kind"]]] = 1
+        kind = ctx.get("kind")
+        if kind in _KIND:
+            head[i + _KIND[kind]] = 1.0
         i += len(ACTION_KINDS)
-        if ctx.get("target") in self.index:
-            out[i + self.seat(agent, ctx["target"])] = 1
+        target = ctx.get("target")
+        if target in self.index:
+            head[i + self.seat(agent, target)] = 1.0
         i += F
-        out[i] = float(bool(ctx.get("free")))
+        head[i] = float(bool(ctx.get("free")))
         i += 1
         rolls = ctx.get("rolls") or {}
         for key in ("actor", "opposition"):
             r = rolls.get(key)
             if r:
-                out[i] = min(1.0, r["total"] / 36)
-                out[i + 1] = r["effect"] / 12
+                head[i] = min(1.0, r["total"] / 36)
+                head[i + 1] = r["effect"] / 12
             i += 2
         harm = ctx.get("harm")
         if harm:
-            out[i] = harm["effect"] / 12
-            out[i + 1] = float(harm["kind"] == "trauma")
+            head[i] = harm["effect"] / 12
+            head[i + 1] = float(harm["kind"] == "trauma")
         i += 2
-        out[i] = min(1.0, state.round / 5)
-        i += 1
-        scores = state.scores()
+        head[i] = min(1.0, state.round / 5)
+        scores = state.scores() if scores is None else scores
         cap = max(1, state.rules["plot_point_cap"])
         pool = ctx.get("pool") or {}
         committed = set(pool.get("committed", ()))
-        for hid in self.houses:
-            k = self.seat(agent, hid)
+        me = self.index[agent]
+        seated = self.houses[me:] + self.houses[:me]  # seat 0 = the observer
+        out[:len(head)] = float32s(head)
+        if len(self._seat_of) + F > len(self._seat_bank):
+            self._seat_bank = grow_bank(self._seat_bank, self._seat_of, _SEAT_ROWS)
+        seat_of = self._seat_of
+        seat_rows = []
+        for hid in seated:
             h = state.houses[hid]
-            j = self._head + k * self._seat_size
-            out[j:j + 6] = (float(h.alive), h.stress / 12, h.trauma / 12,
-                            min(1.0, h.plot_points / cap), min(1.0, h.advances / 10),
-                            min(1.0, scores[hid] / 60))
-            j += 6
-            for a in ATTRIBUTES:
-                out[j] = h.attributes[a] / 12
-                j += 1
-            for s in SKILLS:
-                out[j] = h.skills[s] / 12
-                out[j + 1] = h.skills_full[s] / 12
-                j += 2
-            for d in h.distinctions[:MAX_DISTINCTIONS]:
-                out[j] = d["die"] / 12
-                j += 1
-            j += MAX_DISTINCTIONS - min(MAX_DISTINCTIONS, len(h.distinctions))
-            out[j] = min(1.0, len(h.complications) / 5)
-            out[j + 1] = max((c["die"] for c in h.complications), default=0) / 12
-            out[j + 2] = float(any(c["from"] == agent for c in h.complications))
-            j += 3
-            for sfx in h.sfx:
-                out[j + _SFX[sfx]] = 1
-            base = self._head + F * self._seat_size + k * A * self._slot_size
-            for n, a in enumerate(state.assets_of(hid)):
-                if n >= A:
-                    raise EncodingError(f"House {hid} has more than {A} assets "
-                                        "(pass assets=... to make_env)")
-                j = base + n * self._slot_size
-                out[j:j + 3] = (1.0, a.die / 12, a.full / 12)
-                out[j + 3 + ASSET_KINDS.index(a.kind)] = 1
-                out[j + 3 + len(ASSET_KINDS) + DURATIONS.index(a.duration)] = 1
-                out[j + 3 + len(ASSET_KINDS) + len(DURATIONS)] = float(a.id in committed)
+            complications = h.complications
+            key = (h.alive, h.stress, h.trauma, h.plot_points, h.advances, scores[hid], cap,
+                   _ATTRIBUTES_OF(h.attributes), _SKILLS_OF(h.skills), _SKILLS_OF(h.skills_full),
+                   tuple(map(_DIE, h.distinctions[:MAX_DISTINCTIONS])),
+                   (len(complications), max(map(_DIE, complications)),
+                    agent in map(_FROM, complications))
+                   if complications else (0, 0, False),
+                   tuple(h.sfx))
+            b = seat_of.get(key)
+            if b is None:
+                b = self._seat_row(key)
+            seat_rows.append(b)
+        values_end = self._head + F * self._seat_size
+        self._seat_bank.take(seat_rows, axis=0,
+                             out=out[self._head:values_end].reshape(F, self._seat_size))
+        # asset rows: slot n of seat k is row k * A + n of the assets block (bank row 0: empty)
+        seat_index = {hid: k for k, hid in enumerate(seated)}
+        filled = [0] * F
+        bank_rows = [0] * (F * A)
+        row_of = self._row_of
+        if len(row_of) + 1 + len(state.assets) > len(self._bank):
+            self._bank = np.concatenate([self._bank, np.zeros_like(self._bank)])
+        for a in state.assets.values():
+            k = seat_index[a.owner]
+            n = filled[k]
+            if n >= A:
+                raise EncodingError(f"House {a.owner} has more than {A} assets "
+                                    "(pass assets=... to make_env)")
+            filled[k] = n + 1
+            key = (a.die, a.full, a.kind, a.duration, a.id in committed)
+            b = row_of.get(key)
+            if b is None:
+                b = self._bank_row(key)
+            bank_rows[k * A + n] = b
+        self._bank.take(bank_rows, axis=0,
+                        out=out[values_end:].reshape(F * A, self._slot_size))
         return out
+
+    def _seat_row(self, key: tuple) -> int:
+        """Encode one House's row (see :meth:`observe`'s key) into the seat bank."""
+        (alive, stress, trauma, plot_points, advances, score, cap, attributes, skills, full,
+         distinctions, (n_complications, largest, from_observer), sfx) = key
+        flags = [0.0] * len(SFX)
+        for name in sfx:
+            flags[_SFX[name]] = 1.0
+        b = len(self._seat_of)
+        self._seat_bank[b] = [
+            float(alive), stress / 12, trauma / 12, min(1.0, plot_points / cap),
+            min(1.0, advances / 10), min(1.0, score / 60), *[a / 12 for a in attributes],
+            *[v for s, f in zip(skills, full, strict=True) for v in (s / 12, f / 12)],
+            *[d / 12 for d in distinctions], *[0.0] * (MAX_DISTINCTIONS - len(distinctions)),
+            min(1.0, n_complications / 5), largest / 12, float(from_observer), *flags]
+        self._seat_of[key] = b
+        return b
+
+    def _bank_row(self, key: tuple[int, int, str, str, bool]) -> int:
+        """Encode one asset row into the bank (rows repeat: each distinct one is built once)."""
+        die, full, kind, duration, committed = key
+        b = len(self._row_of) + 1  # (row 0: the empty slot)
+        row = self._bank[b]
+        row[:3] = (1.0, die / 12, full / 12)
+        row[3 + ASSET_KINDS.index(kind)] = 1
+        row[3 + len(ASSET_KINDS) + DURATIONS.index(duration)] = 1
+        row[3 + len(ASSET_KINDS) + len(DURATIONS)] = float(committed)
+        self._row_of[key] = b
+        return b

@@ -95,7 +95,8 @@ class SingleAgentEnv(gym.Env):
         return 0.0, True, {}
 
     def _observation(self) -> np.ndarray:
-        return self.codec.observe(self.aec.state, self.learner, self._obs).copy()
+        return self.codec.observe(self.aec.state, self.learner, self._obs,
+                                  self.aec.current_scores()).copy()
 
     def action_masks(self) -> np.ndarray:
         """Boolean mask of the learner's legal actions (all False once its game is over)."""

@@ -22,7 +22,7 @@ repair              A                           ``repair <own asset slot>``
 repair-faction      1                           ``repair faction``
 expand              L                           ``expand at <location>``
 base-hp             MAX_BASE_HP                 ``base hp <n>``
-create              T x L                       ``create <asset type> at <location>``
+create              T x L                       ``create <asset type row> at <location>``
 hide / sell         A each                      ``hide`` / ``sell <own asset slot>``
 use (asset)         A x K                       ``use <own asset slot> <k-th option>``
 use (tag)           MAX_TAGS x K                ``use <k-th tag of the faction> <k-th option>``
@@ -34,7 +34,9 @@ other               8 x K                       the k-th legal action of any oth
 ==================  ==========================  ==============================================
 
 ``A`` = ``Limits.own_assets`` (the slot of an asset is its position in the acting faction's own
-asset list, which is also its row in the observation), ``T`` = asset types, ``G`` = goal ids,
+asset list, which is also its row in the observation), ``T`` = ``Limits.asset_types`` (a type's
+row is its row in the observation's ``asset_types`` piece: the campaign's creatable types in
+table order), ``G`` = goal ids,
 ``K`` = ``Limits.options`` options per ability source (the ``k``-th legal ``use`` action of that
 source, in legal-action order: new asset abilities need no codec change; options beyond ``K`` are
 left out, see ``Limits.options_overflow``), ``W(g)`` = the targets of goal ``g``'s kind
@@ -45,6 +47,37 @@ have no block of their own, by class name (new kinds of decisions such as ``decl
 land in the "other" block by ordinal); its last slot holds the ``use`` actions whose source is
 neither an own asset nor a tag (a rival's asset). Phases unknown to the codec set the
 observation's "other phase" flag.
+
+Observation pieces (:class:`~factionsim.envs.codec.Layout`, in order; ``P`` = phases + 1,
+``O`` = ``Limits.other_assets``; every value in [0, 1]):
+
+=============  ====  ========================================================================
+piece          rows  each row
+=============  ====  ========================================================================
+phase          1     the decision phase (one-hot, :data:`PHASES`; last: a phase unknown here)
+clock          1     deciding in its own turn; turn progress (turn / cap)
+turn_of        1     whose turn it is (seat, one-hot)
+expand_at      1     the location being expanded into (one-hot)
+attacker_at    1     the location of the attacker being met (one-hot)
+attacker_seat  1     its owner's seat (one-hot)
+sheet          1     own Force, Cunning, Wealth (/ 8), Treasure (/ 40), HP fraction, max HP,
+                     XP (/ 20), Magic (/ 3), paralysed
+tags           1     own tags (multi-hot)
+goal           1     own goal (one-hot) and its progress
+xp_earned      1     XP earned in the game (/ 20)
+factions       F     per seat: alive (the row's flag: a collapsed faction's last figures stay),
+                     ratings, HP fraction, max HP, relation (self/allied/neutral/hostile), XP
+                     earned, score
+locations      L     present, ruler's seat (one-hot, last: none), coastal, a Base per seat,
+                     own assets there, others' visible assets there (n / 8)
+own_assets     A     the observer's assets in slot order (present, then as ``other_assets``)
+other_assets   O     other factions' visible assets: present, owner relation, owner seat, the
+                     type's stat line (``TYPE_FEATURES`` less its flag), location (one-hot), HP
+                     fraction, max HP (/ 20), Stealthed, exposed, subtle, used this turn
+asset_types    T     the creatable asset types by their stats
+                     (:data:`~factionsim.envs.wwn_asset_features.TYPE_FEATURES`), the same in
+                     every observation of a campaign
+=============  ====  ========================================================================
 """
 
 from __future__ import annotations
@@ -85,9 +118,11 @@ from factionsim.rules.wwn.data import (
     MAGIC_LEVELS,
 )
 from factionsim.rules.wwn.goals import GOALS
+from factionsim.rules.wwn.hooks import HOOKS
 from factionsim.rules.wwn.validate import TAGS
 
-from .codec import Codec, EncodingError
+from .codec import Codec, EncodingError, Layout, float32s, grow_bank
+from .wwn_asset_features import TYPE_FEATURES, TYPE_WIDTH, type_features
 
 #: Hard maxima of the codec (a campaign beyond them is refused with a clear error).
 MAX_FACTIONS = 8
@@ -102,7 +137,7 @@ PHASES = (turn.ABILITIES, turn.ACTION, turn.ATTACK, turn.DEFEND, turn.MOVE, turn
           turn.EXPAND_WHERE, turn.EXPAND_HP, turn.RIVAL_ATTACK, turn.CREATE, turn.HIDE, turn.SELL,
           turn.GOAL, turn.RAISE, flow.REACT)
 RELATIONS = ("self", "allied", "neutral", "hostile")
-_TYPE_ATTRS = ("force", "cunning", "wealth", "base")
+_SUBTLE = TYPE_FEATURES.index("subtle")
 
 
 #: The kind of target each goal names (goals absent here take none); see ``goals.options``.
@@ -124,6 +159,8 @@ class Limits:
 
     own_assets: int = 32  # assets of the observing / acting faction
     other_assets: int = 64  # visible assets of every other faction together
+    asset_types: int = 96  # asset types a faction can create (81 in the rules; the rest: spare
+    # rows for a campaign's own types)
     options: int = 16  # options of one ability source (and of one "other" action class)
     #: beyond ``options`` options of one source: "drop" leaves the extra options out of the
     #: catalogue (index -1: still legal, never chosen by a policy; the mask is never empty),
@@ -134,6 +171,7 @@ class Limits:
 class WwnCodec(Codec):
     """Observation and action encoding of WWN states for one campaign's factions and map."""
 
+    ENV_VERSION = 2
     Limits = Limits
 
     def __init__(self, state: Any, limits: Limits | None = None):
@@ -157,13 +195,24 @@ class WwnCodec(Codec):
         self.F, self.L = F, L
         self.seat = {fid: i for i, fid in enumerate(self.factions)}
         self.loc = {lid: i for i, lid in enumerate(self.locations)}
-        self.types = list(ASSET_TYPES)
+        #: the campaign's asset types (id -> type object: stats are read from these)
+        self.type_table: dict[str, Any] = dict(getattr(state, "asset_types", ASSET_TYPES))
+        #: the campaign's hook tables (its own types' abilities are registered there)
+        self._hooks = getattr(state, "hooks", HOOKS)
+        #: the types a faction can create, in table order: rows of the ``asset_types`` piece and
+        #: of the catalogue's create block
+        self.types = [t for t, kind in self.type_table.items() if t != BASE_OF_INFLUENCE]
+        if len(self.types) > lim.asset_types:
+            raise EncodingError(f"campaign has {len(self.types)} asset types; the codec's "
+                                f"asset_types limit is {lim.asset_types} (pass asset_types=... "
+                                "to make_env)")
         self.type_index = {t: i for i, t in enumerate(self.types)}
+        self._type_features: dict[str, np.ndarray] = {}
         self.goals = list(GOALS)
         self.goal_index = {g: i for i, g in enumerate(self.goals)}
         self._build_catalogue()
         self._goal_index: dict[tuple[str, str, int], int] = {}  # (goal, target, seat) -> index
-        self._build_observation_layout()
+        self._build_observation_layout(state)
 
     # ------------------------------------------------------------------ action catalogue
     def _build_catalogue(self) -> None:
@@ -178,7 +227,7 @@ class WwnCodec(Codec):
             goal_slots += 1 + widths[GOAL_TARGETS.get(g)]
         sizes = [("choose", len(ACTION_KINDS)), ("done", 1), ("attack", A * F), ("defend", A),
                  ("move", A * L), ("repair", A), ("repair-faction", 1), ("expand", L),
-                 ("base-hp", MAX_BASE_HP), ("create", len(self.types) * L), ("hide", A),
+                 ("base-hp", MAX_BASE_HP), ("create", self.limits.asset_types * L), ("hide", A),
                  ("sell", A), ("use-asset", A * K), ("use-tag", MAX_TAGS * K), ("bribe", K),
                  ("goal", goal_slots), ("keep-goal", 1), ("raise", 3)]
         self.offset: dict[str, int] = {}
@@ -200,6 +249,9 @@ class WwnCodec(Codec):
         self.offset["other"] = n
         n += MAX_OTHER_KINDS * K
         self.n_actions = n
+        #: goal -> catalogue index of its first asset target (goals whose target is an asset)
+        self._asset_goals = {g: self.offset["goal"] + self.goal_offset[g] + 1
+                             for g in self.goals if GOAL_TARGETS.get(g) == "asset"}
 
     def encode_actions(self, state: Any, actor: str, legal: list[Any]) -> list[int]:
         """Catalogue index of each legal action (distinct; :class:`EncodingError` otherwise;
@@ -213,6 +265,7 @@ class WwnCodec(Codec):
         other_count: dict[Any, int] = {}
         other_rows: dict[str, int] | None = None
         goal_index = self._goal_index
+        asset_goals = self._asset_goals
         for a in legal:
             t = type(a)
             if t is ChooseGoal:  # the most frequent: every goal step offers dozens
@@ -220,7 +273,9 @@ class WwnCodec(Codec):
                 if i is None:  # the target is an asset, or the choice is new
                     if other_rows is None:
                         other_rows = {x.id: k for k, x in enumerate(self._others(state, actor))}
-                    i = self._goal(a, me, other_rows)
+                    base = asset_goals.get(a.goal)
+                    row = other_rows.get(a.target) if base is not None else None
+                    i = base + row if row is not None else self._goal(a, me, other_rows)
             elif t is ChooseAction:
                 i = off["choose"] + ACTION_KINDS.index(a.kind)
             elif t is Done:
@@ -244,7 +299,11 @@ class WwnCodec(Codec):
                     raise EncodingError(f"base hp {a.hp} beyond the codec's {MAX_BASE_HP}")
                 i = off["base-hp"] + a.hp - 1
             elif t is Create:
-                i = off["create"] + self.type_index[a.asset_type] * L + self.loc[a.location]
+                k = self.type_index.get(a.asset_type)
+                if k is None:
+                    raise EncodingError(f"asset type {a.asset_type!r} is not in the codec's "
+                                        "table of this campaign's asset types")
+                i = off["create"] + k * L + self.loc[a.location]
             elif t is Hide:
                 i = off["hide"] + own[a.asset]
             elif t is Sell:
@@ -344,26 +403,35 @@ class WwnCodec(Codec):
         return f"hp {f.hp}/{f.max_hp} treasure {f.treasure} xp {f.xp}"
 
     # ------------------------------------------------------------------ observation
-    def _build_observation_layout(self) -> None:
-        F, L, P = self.F, self.L, len(PHASES) + 1
-        # global: phase one-hot, deciding in own turn, turn progress, seat whose turn (relative),
-        # expand location, pending attacker's location and seat
-        self.g_size = P + 2 + F + L + L + F
-        # own sheet: ratings, treasure, hp, max hp, xp, magic, paralysed, tags, goal, progress
-        self.own_size = 3 + 1 + 1 + 1 + 1 + 1 + 1 + len(TAGS) + len(self.goals) + 1 + 1
-        # every faction (relative seat): alive, ratings, hp frac, max hp, relation, xp earned, score
+    def _build_observation_layout(self, state: Any) -> None:
+        F, L, lim = self.F, self.L, self.limits
+        # factions (relative seat): alive, ratings, hp frac, max hp, relation, xp earned, score
         self.fac_row = 1 + 3 + 1 + 1 + len(RELATIONS) + 1 + 1
-        # locations: ruler seat (+none), coastal, Base per seat, own assets, other assets
-        self.loc_row = F + 1 + 1 + F + 1 + 1
+        # locations: present, ruler seat (+none), coastal, Base per seat, own assets, others'
+        self.loc_row = 1 + F + 1 + 1 + F + 1 + 1
         # assets: present, owner relation, owner seat, type stats, location, hp, flags
-        self.type_feat = _type_features(self.types)
-        self.asset_row = 1 + len(RELATIONS) + F + self.type_feat.shape[1] + L + 2 + 4
-        self.asset_slots = self.limits.own_assets + self.limits.other_assets
-        sizes = [self.g_size, self.own_size, F * self.fac_row, L * self.loc_row,
-                 self.asset_slots * self.asset_row]
-        self.obs_size = int(sum(sizes))
-        #: where each block starts: global, own sheet, factions, locations, assets
-        self._starts = tuple(int(x) for x in np.cumsum([0, *sizes[:-1]]))
+        self.asset_row = 1 + len(RELATIONS) + F + (TYPE_WIDTH - 1) + L + 6
+        self.layout = Layout([
+            ("phase", 1, len(PHASES) + 1), ("clock", 1, 2), ("turn_of", 1, F),
+            ("expand_at", 1, L), ("attacker_at", 1, L), ("attacker_seat", 1, F),
+            ("sheet", 1, 9), ("tags", 1, len(TAGS)), ("goal", 1, len(self.goals) + 1),
+            ("xp_earned", 1, 1),
+            ("factions", F, self.fac_row), ("locations", L, self.loc_row),
+            ("own_assets", lim.own_assets, self.asset_row),
+            ("other_assets", lim.other_assets, self.asset_row),
+            ("asset_types", lim.asset_types, TYPE_WIDTH)])
+        self.asset_slots = lim.own_assets + lim.other_assets
+        first = self.layout.start["own_assets"]
+        self._asset_block = (first, first + self.asset_slots * self.asset_row)
+        assert self.layout.start["other_assets"] == first + lim.own_assets * self.asset_row
+        # what is the same for every observer of every game: the presence flags of the locations
+        # and the asset types table
+        base = np.zeros(self.obs_size, np.float32)
+        self.layout.view(base, "locations")[:, 0] = 1.0
+        table = self.layout.view(base, "asset_types")
+        for i, t in enumerate(self.types):
+            table[i] = self._features_of(t)
+        self._base_template = base
         # encoded asset rows, each built once (see _bank_row): at least room for one observation
         self._bank = np.zeros((2 * self.asset_slots, self.asset_row), np.float32)
         self._row_of: dict[tuple, tuple[int, int, int]] = {}  # row key -> bank row, location, Base
@@ -371,6 +439,17 @@ class WwnCodec(Codec):
         #: the value of "n assets in a location" (n / 8, at most 1)
         self._count_value = [min(n, 8) / 8 for n in range(self.asset_slots + 1)]
         self._seated_for: tuple[Any, Any] = (None, None)  # the map and relations they were built for
+
+    def _features_of(self, type_id: str) -> np.ndarray:
+        """The stat features of asset type ``type_id`` (:func:`type_features`), built once."""
+        feats = self._type_features.get(type_id)
+        if feats is None:
+            kind = self.type_table.get(type_id) or ASSET_TYPES.get(type_id)
+            if kind is None:
+                raise EncodingError(f"asset type {type_id!r} is not an asset type of this "
+                                    "campaign")
+            feats = self._type_features[type_id] = type_features(kind, self._hooks)
+        return feats
 
     def _seating(self, state: Any, agent: str) -> _Seating:
         """What never changes in a game for one observer (see :class:`_Seating`); built once per
@@ -384,47 +463,48 @@ class WwnCodec(Codec):
         return seating
 
     def _build_seating(self, state: Any, agent: str) -> _Seating:
-        F, L = self.F, self.L
-        g0, own0, fac0, loc0, _ = self._starts
+        F = self.F
+        st = self.layout.start
         me = self.seat[agent]
-        template = np.zeros(self.obs_size, np.float32)
+        template = self._base_template.copy()
         owner_code: dict[str, tuple[int, int]] = {}
         fixed: list[int] = []
-        # own sheet: nine values, goal progress, XP earned
-        goal_block = own0 + 9 + len(TAGS)
-        fixed += range(own0, own0 + 9)
-        fixed += [goal_block + len(self.goals), goal_block + len(self.goals) + 1]  # progress, XP
-        fixed.append(g0 + len(PHASES) + 2)  # turn progress
+        # own sheet: nine values, goal progress, XP earned; turn progress
+        fixed += range(st["sheet"], st["sheet"] + 9)
+        fixed += [st["goal"] + len(self.goals), st["xp_earned"], st["clock"] + 1]
         nrel = len(RELATIONS)
         for fid in self.factions:  # campaign order, as the values are listed in observe()
             rel = 0 if fid == agent else RELATIONS.index(state.relation(agent, fid))
             s = (self.seat[fid] - me) % F
             owner_code[fid] = (rel, s)
-            r = fac0 + s * self.fac_row
+            r = st["factions"] + s * self.fac_row
             template[r + 6 + rel] = 1.0
             fixed += [r, r + 1, r + 2, r + 3, r + 4, r + 5, r + 6 + nrel, r + 7 + nrel]
         for lid, lo in state.map.locations.items():
-            r = loc0 + self.loc[lid] * self.loc_row
-            template[r + ((self.seat[lo.ruler] - me) % F if lo.ruler in self.seat else F)] = 1.0
-            template[r + F + 1] = float(lo.coastal)
-        counts = [loc0 + li * self.loc_row + 2 * F + 2 for li in range(L)]
+            r = st["locations"] + self.loc[lid] * self.loc_row
+            ruler = (self.seat[lo.ruler] - me) % F if lo.ruler in self.seat else F
+            template[r + 1 + ruler] = 1.0
+            template[r + F + 2] = float(lo.coastal)
+        counts = [st["locations"] + li * self.loc_row + 2 * F + 3 for li in range(self.L)]
         fixed += counts + [c + 1 for c in counts]  # own assets per location, then others'
         return _Seating(me, template, owner_code, np.asarray(fixed, np.intp))
 
-    def observe(self, state: Any, agent: str, out: np.ndarray) -> np.ndarray:
+    def observe(self, state: Any, agent: str, out: np.ndarray,
+                scores: dict[str, float] | None = None) -> np.ndarray:
         """Write ``agent``'s observation into ``out`` (float32; every entry is written) and
         return it.
 
-        What is fixed for the game (rulers, coastlines, relations) is copied from the observer's
-        template; values with a fixed position are written with one numpy call, asset rows are
-        gathered from a bank of already-encoded rows with another. The template is built once
-        per game (per map and relations object): no rule changes them, and code that edits a
-        state's ``relations`` in place mid-game must assign a new dict for the codec to see it.
+        What is fixed for the game (rulers, coastlines, relations, the asset types) is copied
+        from the observer's template; values with a fixed position are written with one numpy
+        call, asset rows are gathered from a bank of already-encoded rows with another. The
+        template is built once per game (per map and relations object): no rule changes them,
+        and code that edits a state's ``relations`` in place mid-game must assign a new dict for
+        the codec to see it.
         """
         seating = self._seating(state, agent)
         out[:] = seating.template
-        F, L = self.F, self.L
-        g0, own0, fac0, loc0, ast0 = self._starts
+        F = self.F
+        st = self.layout.start
         me = seating.seat
         seat, locs = self.seat, self.loc
         factions = state.factions
@@ -433,27 +513,26 @@ class WwnCodec(Codec):
         ones: list[int] = []  # positions that hold a 1 this time
         # global: the decision point
         phase = state.phase
-        ones.append(g0 + (PHASES.index(phase) if phase in PHASES else len(PHASES)))
-        p = g0 + len(PHASES) + 1
+        ones.append(st["phase"] + (PHASES.index(phase) if phase in PHASES else len(PHASES)))
         if state.order and state.order_index < len(state.order):
             turn_of = state.order[state.order_index]
-            ones.append(p + 2 + (seat[turn_of] - me) % F)
+            ones.append(st["turn_of"] + (seat[turn_of] - me) % F)
             if turn_of == agent:
-                ones.append(p)
-        base = p + 2 + F
+                ones.append(st["clock"])
         if ctx.get("expand") in locs:
-            ones.append(base + locs[ctx["expand"]])
+            ones.append(st["expand_at"] + locs[ctx["expand"]])
         pending = ctx.get("pending")
         attacker = pending.get("attacker") if isinstance(pending, dict) else None
         if attacker in state.assets:
             atk = state.assets[attacker]
-            ones += [base + L + locs[atk.location], base + 2 * L + (seat[atk.owner] - me) % F]
+            ones += [st["attacker_at"] + locs[atk.location],
+                     st["attacker_seat"] + (seat[atk.owner] - me) % F]
         # own sheet
-        ones += [own0 + 9 + TAGS.index(tag) for tag in f.tags]
+        ones += [st["tags"] + TAGS.index(tag) for tag in f.tags]
         goal = f.goal
         progress = 0.0
         if goal is not None and goal.id in self.goal_index:
-            ones.append(own0 + 9 + len(TAGS) + self.goal_index[goal.id])
+            ones.append(st["goal"] + self.goal_index[goal.id])
             progress = min(1.0, goal.progress / goal.needed) if goal.needed else 0.0
         # the values with a fixed position, in _build_seating's order
         max_hp = f.max_hp
@@ -462,7 +541,7 @@ class WwnCodec(Codec):
                   MAGIC_LEVELS.index(f.magic) / 3, float(f.paralysed), progress,
                   min(f.xp_earned, 20) / 20,
                   min(1.0, state.turn / state.max_turns) if state.max_turns else 0.0]
-        scores = state.scores()
+        scores = state.scores() if scores is None else scores
         for fid in self.factions:
             fo = factions[fid]
             mh = fo.max_hp
@@ -474,15 +553,17 @@ class WwnCodec(Codec):
         count_value = self._count_value
         values += [count_value[n] for n in own_count]
         values += [count_value[n] for n in other_count]
-        out[seating.fixed] = values
+        out[seating.fixed] = float32s(values)
         out[ones] = 1.0
-        # asset rows: own from slot 0, the others from slot ``own_assets``
-        block = out[ast0:].reshape(-1, self.asset_row)
+        # asset rows: own from the own_assets piece's first row, the others' likewise (the two
+        # pieces follow each other)
+        first, end = self._asset_block
+        block = out[first:end].reshape(self.asset_slots, self.asset_row)
         if own_rows:
-            np.take(self._bank, own_rows, axis=0, out=block[:len(own_rows)])
+            self._bank.take(own_rows, axis=0, out=block[:len(own_rows)])
         if other_rows:
-            first = self.limits.own_assets
-            np.take(self._bank, other_rows, axis=0, out=block[first:first + len(other_rows)])
+            A = self.limits.own_assets
+            self._bank.take(other_rows, axis=0, out=block[A:A + len(other_rows)])
         return out
 
     def _asset_rows(self, state: Any, agent: str, seating: _Seating,
@@ -498,7 +579,7 @@ class WwnCodec(Codec):
             if acted:
                 done.update(x for x in acted if isinstance(x, str))
         if len(self._row_of) + lim.own_assets + lim.other_assets > len(self._bank):
-            self._make_room()
+            self._bank = grow_bank(self._bank, self._row_of, _BANK_ROWS)
         owner_code = seating.owner_code
         row_of = self._row_of
         own_count, other_count = [0] * self.L, [0] * self.L
@@ -535,53 +616,36 @@ class WwnCodec(Codec):
         location index and the observation position of its Base flag (-1: not a Base).
 
         Asset rows repeat a lot (same type, place, HP...), so each distinct row is built once;
-        there is room: :meth:`_asset_rows` calls :meth:`_make_room` first."""
+        there is room: :meth:`_asset_rows` grows the bank first."""
         (rel, s), type_id, location, hp, mh, stealth, exposed, made_subtle, done = key
-        subtle = ASSET_TYPES[type_id].subtle or made_subtle  # as ``Asset.subtle``
+        feats = self._features_of(type_id)
+        subtle = bool(feats[_SUBTLE]) or made_subtle  # as ``Asset.subtle``
         F, li = self.F, self.loc[location]
         o_seat = 1 + len(RELATIONS)
         o_type = o_seat + F
-        o_loc = o_type + self.type_feat.shape[1]
+        o_loc = o_type + TYPE_WIDTH - 1
         o_hp = o_loc + self.L
         b = len(self._row_of)
         row = self._bank[b]
         row[:] = 0.0
         row[[0, 1 + rel, o_seat + s, o_loc + li]] = 1.0
-        row[o_type:o_loc] = self.type_feat[self.type_index[type_id]]
+        row[o_type:o_loc] = feats[1:]
         row[o_hp:o_hp + 6] = (hp / mh if mh else 0.0, min(mh, 20) / 20, stealth, exposed, subtle,
                               done)
-        base = self._starts[3] + li * self.loc_row + F + 2 + s \
+        base = self.layout.start["locations"] + li * self.loc_row + F + 3 + s \
             if type_id == BASE_OF_INFLUENCE else -1
         info = self._row_of[key] = (b, li, base)
         return info
 
-    def _make_room(self) -> None:
-        """Double the row bank, or empty it once it holds ``_BANK_ROWS`` rows."""
-        if len(self._bank) >= _BANK_ROWS:
-            self._row_of.clear()
-        else:
-            self._bank = np.concatenate([self._bank, np.zeros_like(self._bank)])
 
 
 @dataclass(frozen=True)
 class _Seating:
-    """One observer's facts for a game: its seat, its observation template (rulers, coastlines
-    and relations filled in), each faction's (relation, relative seat) as seen from it, and the
-    positions of the values :meth:`WwnCodec.observe` lists in a fixed order."""
+    """One observer's facts for a game: its seat, its observation template (rulers, coastlines,
+    relations and the asset types filled in), each faction's (relation, relative seat) as seen
+    from it, and the positions of the values :meth:`WwnCodec.observe` lists in a fixed order."""
 
     seat: int
     template: np.ndarray
     owner_code: dict[str, tuple[int, int]]
     fixed: np.ndarray
-
-
-def _type_features(types: list[str]) -> np.ndarray:
-    """Per asset type: attribute (4), rating, cost, hp, attacks, counters, subtle, magic, index."""
-    rows = []
-    for i, t in enumerate(types):
-        k = ASSET_TYPES[t]
-        attr = [float(k.attribute == x) for x in _TYPE_ATTRS]
-        rows.append([*attr, k.rating / 8, min(k.cost, 40) / 40, min(k.hp, 20) / 20,
-                     float(k.attack is not None), float(k.counter is not None), float(k.subtle),
-                     k.magic_level / 3, i / len(types)])
-    return np.asarray(rows, dtype=np.float32)

@@ -1,15 +1,36 @@
-"""Throughput of the WWN env: env steps/s with random masked actions, MaskablePPO steps/s.
+"""Throughput of the envs: random masked play of each ruleset next to PettingZoo's connect four.
 
-    python experiments/benchmark_env.py                      # both, about 1.5 minutes
-    python experiments/benchmark_env.py --train-steps 0      # env only
+    python experiments/benchmark_env.py                       # ratios, about 1 minute
+    python experiments/benchmark_env.py --repeats 9 --seconds 3
+    python experiments/benchmark_env.py --modes full,engine   # also the rules alone
+    python experiments/benchmark_env.py --train-steps 16384   # also MaskablePPO learner steps/s
 
-Env steps are AEC decisions of any faction (``env.step``); three ways of reading the mask:
-``full`` builds every observation (``env.last()``), ``mask-only`` only the mask
-(``env.last(observe=False)`` + ``env.action_mask()``), ``engine`` is the rules alone
-(``state.legal_actions()``/``apply``), the ceiling for the other two. ``floor`` is the same
-PettingZoo loop over an env with no rules at all (:class:`FloorEnv`): what the API and numpy cost
-on this machine before any rule runs. Training steps are the learner's decisions
-(``SingleAgentEnv``, opponents played inside), updates included.
+Every env is played by the same loop (:func:`play`): ``agent_iter``, ``last()`` (which builds the
+observation and the mask), ``step`` with a random legal action drawn from the mask; a step is one
+decision (stepping an agent that is out of the game with ``None`` is not counted). The reference
+is PettingZoo's own ``connect_four_v3`` (``pettingzoo.classic``, as its users build it: with its
+wrappers), played in the same process, so the figure that matters is the **ratio** of a
+ruleset's steps/s to connect four's: it holds on any machine, where absolute figures do not.
+
+The machine may be shared and noisy, so each repeat measures every env once, in an order rotated
+from one repeat to the next (interleaved), time is CPU time of this process
+(``time.process_time``: other processes' load does not count), and the figures printed are
+medians over the repeats: steps/s of each env and, for each ruleset, the median of the repeats'
+ratios to connect four (each ratio taken between measurements seconds apart). It also prints
+the **best** of the repeats (the fastest measurement of each env, and its ratio to connect four's
+fastest): on a machine other processes share, a measurement can only be slowed down by them,
+never sped up, so the bests are the steadier figures there (use many short repeats:
+``--repeats 21 --seconds 0.5``).
+
+Modes (``--modes``): ``full`` is the loop above; ``mask-only`` reads only the mask
+(``last(observe=False)`` + ``action_mask()``); ``engine`` is the rules alone
+(``state.legal_actions()`` / ``apply``, no env), the ceiling of the other two; ``floor`` is the
+PettingZoo loop over an env with no rules (:class:`FloorEnv`, WWN's spaces): what the API and
+numpy cost before any rule runs.
+
+``--train-steps N`` also runs MaskablePPO with the training defaults (``factionsim train``'s
+``Args``) for ``N`` learner steps and the single-agent env alone (random masked learner actions,
+the same opponents) for as many: learner steps/s with updates, and the env's share of the time.
 """
 
 from __future__ import annotations
@@ -17,28 +38,37 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
+import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from pettingzoo import AECEnv
 
+RULESETS = ("wwn", "engagements", "houses", "conflict")
+REFERENCE = "connect_four_v3"
+
 
 @dataclass
 class Args:
-    seconds: float = 10.0  # per env measurement
-    max_turns: int = 30
-    train_steps: int = 16_384  # 0: skip the training measurement
+    seconds: float = 2.0  # per measurement (whole games: at least one)
+    repeats: int = 5  # interleaved rounds; medians over them
+    rulesets: str = ",".join(RULESETS)
+    modes: str = "full"  # comma-separated: full, mask-only, engine, floor
+    max_turns: int = 30  # the env's turn cap (make_env's default)
+    train_steps: int = 0  # >0: also MaskablePPO learner steps/s (WWN) and the env's share
     n_envs: int = 0  # 0: the training script's default
-    vec: str = ""  # "" : the training script's default ("dummy" or "subproc")
+    vec: str = ""  # "": the training script's default ("dummy" or "subproc")
     torch_threads: int = 0  # 0: the training script's default
     seed: int = 0
 
 
 class FloorEnv(AECEnv):
     """No rules: the WWN env's agents, spaces and game length, and an observation written with the
-    few numpy calls the real one makes (template copy, fixed values, ones, asset rows).
+    few numpy calls a real one makes (template copy, fixed values, ones, asset rows).
 
     Every step offers the same ``legal`` actions; the game is truncated after ``length`` steps.
     No env with these spaces runs the benchmark loop faster on the same machine.
@@ -108,45 +138,132 @@ class FloorEnv(AECEnv):
         self._deads_step_first()
 
 
-def env_steps_per_second(args: Args, mode: str) -> dict:
+def connect_four() -> AECEnv:
+    """PettingZoo's ``connect_four_v3.env()`` (it imports pygame, for rendering only)."""
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from pettingzoo.classic import connect_four_v3
+
+    return connect_four_v3.env()
+
+
+def play(env: Any, rng: np.random.Generator, seed: int, mode: str = "full") -> int:
+    """One whole game of random masked play; returns the number of decisions stepped.
+
+    The same loop for every env: ``agent_iter``, ``last`` (``mode="full"``: with the observation;
+    ``"mask-only"``: ``last(observe=False)`` and the env's ``action_mask()``), ``step``."""
+    env.reset(seed=seed)
+    steps = 0
+    for _agent in env.agent_iter():
+        if mode == "mask-only":
+            _, _, term, trunc, _ = env.last(observe=False)
+            mask = None if term or trunc else env.action_mask()
+        else:
+            obs, _, term, trunc, _ = env.last()
+            mask = obs["action_mask"]
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(mask)
+        env.step(int(legal[rng.integers(len(legal))]))
+        steps += 1
+    return steps
+
+
+def play_engine(env: Any, rng: np.random.Generator, seed: int) -> int:
+    """One whole game of the rules alone: ``legal_actions`` / ``apply`` on the env's state."""
+    env.reset(seed=seed)
+    state = env.state
+    steps = 0
+    while state.current_actor() is not None:
+        legal = state.legal_actions()
+        state.apply(legal[int(rng.integers(len(legal)))])
+        steps += 1
+    return steps
+
+
+def measure(make: Callable[[], Any], mode: str, seconds: float, seed: int) -> dict[str, Any]:
+    """Steps/s (CPU time of this process) of whole games played for at least ``seconds``."""
+    env = make()
+    rng = np.random.default_rng(seed)
+    steps = games = 0
+    t0 = time.process_time()
+    while True:
+        if mode == "engine":
+            steps += play_engine(env, rng, seed + games)
+        else:
+            steps += play(env, rng, seed + games, mode)
+        games += 1
+        elapsed = time.process_time() - t0
+        if elapsed >= seconds:
+            break
+    return {"steps": steps, "games": games, "seconds": elapsed, "steps_per_s": steps / elapsed}
+
+
+def env_makers(args: Args) -> dict[str, Callable[[], Any]]:
+    """name -> a function building that env: connect four, then each ruleset's AEC env."""
+    from factionsim.envs import make_env
+
+    makers: dict[str, Callable[[], Any]] = {REFERENCE: connect_four}
+    for ruleset in args.rulesets.split(","):
+        makers[ruleset] = lambda r=ruleset: make_env(ruleset=r, max_turns=args.max_turns)
+    return makers
+
+
+def floor_env(args: Args) -> FloorEnv:
     from factionsim.envs import make_env
 
     env = make_env(max_turns=args.max_turns)
+    return FloorEnv(env.possible_agents, env.codec.observation_space, env.codec.action_space)
+
+
+def env_steps_per_second(args: Args, mode: str) -> dict[str, Any]:
+    """One WWN measurement in ``mode`` (``floor``, ``engine``, ``full``, ``mask-only``)."""
     if mode == "floor":
-        env = FloorEnv(env.possible_agents, env.codec.observation_space,
-                       env.codec.action_space)
-    rng = np.random.default_rng(args.seed)
-    steps = games = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < args.seconds:
-        env.reset(seed=args.seed + games)
-        games += 1
-        if mode == "engine":
-            state = env.state
-            while state.current_actor() is not None:
-                legal = state.legal_actions()
-                state.apply(legal[int(rng.integers(len(legal)))])
-                steps += 1
-            continue
-        for _agent in env.agent_iter():
-            if mode in ("full", "floor"):
-                obs, _, term, trunc, _ = env.last()
-                mask = obs["action_mask"]
-            else:
-                _, _, term, trunc, _ = env.last(observe=False)
-                mask = None if term or trunc else env.action_mask()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(mask)
-            env.step(int(legal[rng.integers(len(legal))]))
-            steps += 1
-    elapsed = time.perf_counter() - t0
-    return {"mode": mode, "steps": steps, "games": games, "steps_per_s": round(steps / elapsed)}
+        make, loop = (lambda: floor_env(args)), "full"
+    else:
+        make, loop = env_makers(args)["wwn"], mode
+    result = measure(make, loop, args.seconds, args.seed)
+    return {"mode": mode, **result, "steps_per_s": round(result["steps_per_s"])}
 
 
-def train_steps_per_second(args: Args) -> dict:
-    """MaskablePPO with the training defaults (:class:`factionsim.training.Args`)."""
+def compare(args: Args) -> dict[str, Any]:
+    """Interleaved repeats of every (env, mode); medians of steps/s and of ratios to connect
+    four (full loop)."""
+    makers = env_makers(args)
+    modes = args.modes.split(",")
+    jobs = [(REFERENCE, "full")] + [(name, mode) for mode in modes for name in makers
+                                     if name != REFERENCE and mode != "floor"]
+    if "floor" in modes:
+        jobs.append(("floor", "full"))
+        makers["floor"] = lambda: floor_env(args)
+    runs: dict[tuple[str, str], list[float]] = {job: [] for job in jobs}
+    ratios: dict[tuple[str, str], list[float]] = {job: [] for job in jobs}
+    for r in range(args.repeats):
+        k = r % len(jobs)
+        this_round: dict[tuple[str, str], float] = {}
+        for name, mode in jobs[k:] + jobs[:k]:  # rotated: no env always first or last
+            this_round[(name, mode)] = measure(makers[name], mode, args.seconds,
+                                               args.seed + 1000 * r)["steps_per_s"]
+        for job, rate in this_round.items():
+            runs[job].append(rate)
+            ratios[job].append(rate / this_round[(REFERENCE, "full")])
+    rows = []
+    best_reference = max(runs[(REFERENCE, "full")])
+    for name, mode in jobs:
+        rows.append({"env": name, "mode": mode,
+                     "steps_per_s": round(statistics.median(runs[(name, mode)])),
+                     "ratio": round(statistics.median(ratios[(name, mode)]), 3),
+                     "best_steps_per_s": round(max(runs[(name, mode)])),
+                     "best_ratio": round(max(runs[(name, mode)]) / best_reference, 3),
+                     "ratios": [round(x, 3) for x in ratios[(name, mode)]]})
+    return {"repeats": args.repeats, "seconds": args.seconds, "time": "process CPU",
+            "results": rows}
+
+
+def train_steps_per_second(args: Args) -> dict[str, Any]:
+    """MaskablePPO with the training defaults (:class:`factionsim.training.Args`) for
+    ``train_steps`` learner steps, then the same single-agent envs alone (random masked learner
+    actions) for as many: the learner's steps/s and the env's share of a training step."""
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.env_util import make_vec_env
@@ -172,11 +289,24 @@ def train_steps_per_second(args: Args) -> dict:
     model.set_logger(Logger(None, []))  # measure, log nothing (no SB3-<date> temp folder)
     t0 = time.perf_counter()
     model.learn(total_timesteps=args.train_steps)
-    elapsed = time.perf_counter() - t0
+    train_s = time.perf_counter() - t0
     venv.close()
-    return {"mode": f"maskable-ppo ({n_envs} envs, {vec}, "
-                    f"{torch.get_num_threads()} torch threads)",
-            "steps": model.num_timesteps, "steps_per_s": round(model.num_timesteps / elapsed)}
+    # the env alone: the same learner decisions, random masked actions, no network
+    env = SingleAgentEnv(max_turns=args.max_turns)
+    rng = np.random.default_rng(args.seed)
+    env.reset(seed=args.seed)
+    t0 = time.perf_counter()
+    for _ in range(model.num_timesteps):
+        legal = np.flatnonzero(env.action_masks())
+        _, _, done, _, _ = env.step(int(legal[rng.integers(len(legal))]))
+        if done:
+            env.reset()
+    env_s = time.perf_counter() - t0
+    return {"mode": f"maskable-ppo ({n_envs} envs, {vec}, {torch.get_num_threads()} torch "
+                    "threads)",
+            "steps": model.num_timesteps, "steps_per_s": round(model.num_timesteps / train_s),
+            "env_alone_steps_per_s": round(model.num_timesteps / env_s),
+            "env_share": round(env_s / train_s, 3)}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -185,13 +315,18 @@ def main(argv: list[str] | None = None) -> None:
         parser.add_argument("--" + f.name.replace("_", "-"), dest=f.name, type=type(f.default),
                             default=f.default)
     args = Args(**vars(parser.parse_args(argv)))
-    results = [env_steps_per_second(args, mode)
-               for mode in ("floor", "engine", "full", "mask-only")]
+    report = compare(args)
+    print(f"{'env':>16} {'mode':>9} {'steps/s':>8} {'x c4':>6} {'best':>8} {'x c4':>6}   "
+          f"(medians and bests of {args.repeats} interleaved repeats, {args.seconds:g} s CPU "
+          "each; then each repeat's ratio)")
+    for r in report["results"]:
+        print(f"{r['env']:>16} {r['mode']:>9} {r['steps_per_s']:>8} {r['ratio']:>6.2f} "
+              f"{r['best_steps_per_s']:>8} {r['best_ratio']:>6.2f}   {r['ratios']}")
     if args.train_steps:
-        results.append(train_steps_per_second(args))
-    for r in results:
-        print(f"{r['mode']:>32}: {r['steps_per_s']:>7} steps/s ({r['steps']} steps)")
-    print(json.dumps(results))
+        report["training"] = t = train_steps_per_second(args)
+        print(f"{t['mode']}: {t['steps_per_s']} learner steps/s; the env alone "
+              f"{t['env_alone_steps_per_s']} steps/s: {t['env_share']:.0%} of a training step")
+    print(json.dumps(report))
 
 
 if __name__ == "__main__":

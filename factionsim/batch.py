@@ -17,6 +17,13 @@ Statistics (``summary.json``), per faction over the runs:
 - ``curves``: the mean of each numeric field after every turn (turn 0 = the campaign as loaded);
   a run that ended early (fewer than two factions standing) keeps its last values.
 
+``behaviour`` (:mod:`factionsim.behaviour`): how the factions played, counted from the events,
+per faction (``by_faction``), per agent (``by_agent``), per temperament (``by_temperament``) and
+over ``all``: stall rate, goals completed per 10 turns (and per window of 20 turns), turns to the
+first goal, share of factions with no goal in N turns, and the ruleset's own counts (WWN: attacks,
+creations and expansions per turn, Treasure unspent against income, assets lost to rivals and to
+upkeep...); ``behaviour.metrics`` says what each number means.
+
 ``summary.html`` shows the same as a page to open in a browser: the table of rates and one chart
 per curve, a line per faction.
 
@@ -61,6 +68,7 @@ class BatchJob:
 
 def play_run(job: BatchJob, run: int) -> dict[str, Any]:
     """Play run ``run``; return its numbers, chronicle and event log (plain data)."""
+    from factionsim.behaviour import tally_run
     from factionsim.chronicle import Names, render_markdown
     from factionsim.runner import agents_from_campaign, event_lines, play
 
@@ -69,11 +77,13 @@ def play_run(job: BatchJob, run: int) -> dict[str, Any]:
     state.max_turns = start + job.turns
     goals_before = state.goals_completed()
     frames = [{fid: _numeric(v) for fid, v in state.faction_summary().items()}]
+    start_data = state.to_dict()
 
     def on_turn(_turn: int) -> None:
         frames.append({fid: _numeric(v) for fid, v in state.faction_summary().items()})
 
-    events = play(state, job.turns, agents_from_campaign(state), on_turn=on_turn)
+    agents = agents_from_campaign(state)
+    events = play(state, job.turns, agents, on_turn=on_turn)
     final = {fid: _numeric(v) for fid, v in state.faction_summary().items()}
     if final != frames[-1]:  # the game ended within a turn (fewer than two factions standing)
         frames.append(final)
@@ -88,6 +98,7 @@ def play_run(job: BatchJob, run: int) -> dict[str, Any]:
             "winners": [k for k, v in scores.items() if v == best],
             "alive": {fid: bool(f.alive) for fid, f in state.factions.items()},
             "goals": goals, "frames": frames, "chronicle": chronicle,
+            "behaviour": tally_run(state, events, start_data, start + 1, agents),
             "events": "".join(line + "\n" for line in event_lines(events))}
 
 
@@ -122,7 +133,12 @@ def aggregate(results: list[dict[str, Any]], turns: int, **meta: Any) -> dict[st
             "final": {k: v[-1] for k, v in curves.items()},
             "curves": curves,
         }
-    return {**meta, "runs": n, "turns": turns, "factions": out,
+    behaviour = None
+    if results and "behaviour" in results[0]:
+        from factionsim.behaviour import summarise_runs
+
+        behaviour = summarise_runs([r["behaviour"] for r in results], meta.get("ruleset", DEFAULT_RULESET))
+    return {**meta, "runs": n, "turns": turns, "factions": out, "behaviour": behaviour,
             "per_run": [{"run": r["run"], "seed": r["seed"], "turns": r["turns"],
                          "winners": r["winners"], "scores": r["scores"]} for r in results]}
 
@@ -163,6 +179,12 @@ def summary_html(summary: dict[str, Any], names: dict[str, str], title: str) -> 
                     f"{html.escape(names.get(fid, fid))}</td><td>{f['survival_rate']:.1%}</td>"
                     f"<td>{f['win_rate']:.1%}</td><td>{goals}</td><td>{html.escape(finals)}</td></tr>")
     fields = list(next(iter(summary["factions"].values()))["curves"]) if fids else []
+    behaviour = ""
+    if summary.get("behaviour"):
+        from factionsim.behaviour import behaviour_html
+
+        behaviour = ("<h2>How they played</h2>"
+                     + behaviour_html(summary["behaviour"], names))
     charts = "".join(
         line_chart(f"{field} (mean of {summary['runs']} runs)", turns,
                    {fid: summary["factions"][fid]["curves"][field] for fid in fids},
@@ -171,7 +193,7 @@ def summary_html(summary: dict[str, Any], names: dict[str, str], title: str) -> 
     return _PAGE.format(
         css=CSS, title=html.escape(title), legend=legend_html(fids, names, colors),
         sub=f"{summary['runs']} runs of {summary['turns']} turns, master seed {summary['seed']}",
-        rows="".join(rows), charts=charts)
+        rows="".join(rows), charts=charts, behaviour=behaviour)
 
 
 _PAGE = """<!DOCTYPE html>
@@ -193,6 +215,7 @@ _PAGE = """<!DOCTYPE html>
 <table><tr><th>faction</th><th>survival</th><th>wins</th><th>goals completed (mean)</th>
 <th>final means</th></tr>
 {rows}</table>
+{behaviour}
 <h2>Mean after each turn</h2>
 <div class="charts">{charts}</div>
 </main>

@@ -96,16 +96,19 @@ def build_campaign(data: Mapping[str, Any], lines: Mapping[Any, int], source: st
 def check_campaign_agents(info: RulesetInfo, data: Mapping[str, Any], source: str,
                           lines: Mapping[Any, int]) -> None:
     """Every faction's agent is one the ruleset offers, with options that agent takes (a
-    faction with no ``agent`` is played by :data:`~factionsim.core.ruleset.DEFAULT_AGENT`);
-    raises :class:`CampaignError` naming the file, line and field otherwise."""
+    faction with no ``agent`` is played by :data:`~factionsim.core.ruleset.DEFAULT_AGENT`), and
+    every option that names a faction names another faction of the campaign; raises
+    :class:`CampaignError` naming the file, line and field otherwise."""
     where = FieldChecker(source, lines)
     offered = info.offered_agents()
-    for i, entry in enumerate(data.get(info.faction_field) or []):
+    entries = data.get(info.faction_field) or []
+    ids = [e.get("id") for e in entries if isinstance(e, Mapping)]
+    for i, entry in enumerate(entries):
         if not isinstance(entry, Mapping):
             continue
         options = entry.get("agent_options")
         problem = agent_problem(entry.get("agent", DEFAULT_AGENT), {} if options is None else options,
-                                offered, info.name)
+                                offered, info.name, ids, entry.get("id"))
         if problem is not None:
             field, message = problem
             raise CampaignError(f"{where.where((info.faction_field, i, *field))}: {message}.")

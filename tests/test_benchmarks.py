@@ -39,3 +39,17 @@ def test_every_env_mode_plays_whole_games(mode):
         benchmark_env.Args(seconds=0.01, max_turns=2, train_steps=0), mode)
     assert result["mode"] == mode
     assert result["games"] >= 1 and result["steps"] >= result["games"]
+
+
+def test_comparison_measures_every_ruleset_next_to_connect_four():
+    """The ratio table: connect four (the reference, ratio 1) and each ruleset, with as many
+    interleaved ratios as repeats."""
+    args = benchmark_env.Args(seconds=0.001, repeats=2, max_turns=2)
+    report = benchmark_env.compare(args)
+    rows = {r["env"]: r for r in report["results"]}
+    assert set(rows) == {benchmark_env.REFERENCE, *benchmark_env.RULESETS}
+    assert rows[benchmark_env.REFERENCE]["ratios"] == [1.0, 1.0]
+    for ruleset in benchmark_env.RULESETS:
+        assert len(rows[ruleset]["ratios"]) == 2 and rows[ruleset]["steps_per_s"] > 0
+        assert rows[ruleset]["best_steps_per_s"] >= rows[ruleset]["steps_per_s"]
+    assert rows[benchmark_env.REFERENCE]["best_ratio"] == 1.0

@@ -3,8 +3,6 @@ and explains itself."""
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pytest
 from wwn_helpers import faction, make_state, play_to
@@ -149,24 +147,33 @@ def test_expand_influence_leaves_a_spot_it_cannot_hold_for_quiet_ground():
     s = _dangerous_spot()
     play_to(s, T.ACTION, "us")
     choice, why = decide(s)
-    assert choice == ChooseAction("move") and "1 asset" in why
+    assert choice == ChooseAction("move") and "sends its Thugs to c" in why  # the move it makes
     s.apply(choice)
     choice, why = decide(s)
     assert choice == Move("thugs#1", "c") and "Expand Influence" in why
 
 
-def test_expand_influence_is_dropped_after_three_turns_without_safe_ground():
+def test_expand_influence_is_kept_while_an_asset_can_walk_to_quiet_ground():
+    """No safe spot where its Thugs stand, but quiet ground one move away: the goal stays
+    within reach (about two turns), so it is not abandoned for a turn of paralysis."""
     from factionsim.agents.wwn_heuristic import goals as goal_ai
-    from factionsim.agents.wwn_heuristic.tactics import Situation
 
     s = _dangerous_spot()
     goal = s.factions["us"].goal
     agent = HeuristicAgent()
-    for age, dropped in [(2, False), (3, True)]:
+    for age in (2, 3, 6):
         goal.started = s.current_turn - age
-        sit = Situation(s.view("us"), agent.personality(s.factions["us"]))
+        sit = agent.situation(s.view("us"))
         assert sit.expansion_spots() == ["b"] and sit.good_expansion_spots() == []
-        assert bool(goal_ai.hopeless(sit)) is dropped
+        # two turns (a move, then the Base), or half the turns already spent without it
+        assert goal_ai.estimate(sit, "expand-influence").turns == max(2, age / 2)
+        assert goal_ai.why_abandon(sit, goal_ai_options(s)) is None
+
+
+def goal_ai_options(state, fid="us"):
+    from factionsim.rules.wwn.goals import options
+
+    return options(state, state.factions[fid])
 
 
 def test_picks_a_goal_that_fits_and_explains_it():
@@ -191,8 +198,10 @@ def test_temperament_from_tags_and_campaign_option():
         Personality.of(s.factions["iron-legion"], "reckless")
 
 
-def test_never_illegal_and_fast_over_whole_games():
-    total, decisions, turns = 0.0, 0, 0
+def test_never_illegal_over_whole_games():
+    """Whole games of the default campaign: every choice legal (its speed is measured by
+    experiments/benchmark.py, ``heuristic_ms_per_faction_turn``, not here)."""
+    decisions = 0
     for seed in range(3):
         s = load_campaign(default_campaign_path())
         s.seed, s.rng = seed, np.random.default_rng(seed)
@@ -201,15 +210,12 @@ def test_never_illegal_and_fast_over_whole_games():
         while s.turn < 15 and not s.is_over():
             actor = s.current_actor()
             legal = s.legal_actions()
-            t = time.perf_counter()
             a = agents[actor].act(s.view(actor), legal, rng)
-            total += time.perf_counter() - t
             assert a in legal
             s.apply(a)
             decisions += 1
-        turns += s.turn * len(s.factions)
-    # ~3 ms per faction turn on an idle machine; the margin is for loaded CI machines
-    assert total / turns < 0.030
+        assert s.turn == 15 or s.is_over()
+    assert decisions > 15 * 4
 
 
 def test_reasons_reach_the_chronicle():
@@ -243,3 +249,18 @@ def test_heuristic_defends_against_an_attack_whose_damage_is_special():
 
     assert damage_distribution("special") == (1.0,)
     assert damage_distribution("1d4") == (0.0, 0.25, 0.25, 0.25, 0.25)
+
+
+def test_inside_enemy_territory_on_a_map_in_pieces():
+    """A hostile Base on an island no road reaches: Inside Enemy Territory is out of reach
+    there (an infinite estimate), not a crash (it used to raise OverflowError on ceil(inf))."""
+    from factionsim.agents.wwn_heuristic import goals as goal_ai
+
+    s = make_state([faction("us", cunning=4, treasure=10, goal="inside-enemy-territory",
+                            assets=[{"type": "informers", "location": "a"}]),
+                    faction("them", headquarters="island")],
+                   locations=[{"id": "a", "neighbors": ["b"]}, {"id": "b"}, {"id": "island"}])
+    sit = HeuristicAgent().situation(s.view("us"))
+    assert goal_ai.inside_routes(sit)[2] == []
+    assert goal_ai.estimate(sit, "inside-enemy-territory").turns == float("inf")
+    play(s, 2, {"us": HeuristicAgent(), "them": make_agent("idle", "wwn")})

@@ -65,3 +65,16 @@ def test_the_toy_offers_only_the_agents_it_declares(nim: Path) -> None:
     with pytest.raises(CampaignError, match=r"players\[0\]\.agent: unknown agent 'planner'; "
                                             r"the nim ruleset offers: idle, manual, random"):
         load_campaign(nim)
+
+
+def test_the_toy_keeps_the_contract_checked_on_every_ruleset(nim: Path, monkeypatch: pytest.MonkeyPatch
+                                                             ) -> None:
+    """tests/test_contract.py's checks, run on the toy as they run on every registered ruleset:
+    random games to the end, save/load through YAML at every decision, copies, views, texts."""
+    import contract_play
+
+    monkeypatch.setitem(contract_play.CAMPAIGNS, "nim", nim)
+    info = toy_ruleset.RULESET
+    assert sum(contract_play.play_game(info, 5, g) for g in range(20)) > 0
+    assert contract_play.play_reloading(info, 5, 0) > 0
+    assert contract_play.play_inspecting(info, 5, 1)[0] > 0

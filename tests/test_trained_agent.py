@@ -19,23 +19,65 @@ from factionsim.configs import default_campaign_path
 from factionsim.core.game import CampaignError
 
 
-def test_the_shipped_policy_is_small_data_with_its_spaces_and_version():
-    from factionsim.envs import ENV_VERSION
-    from factionsim.models import load_policy, shipped_policy_path
+@pytest.fixture(autouse=True)
+def _a_fitting_shipped_policy(monkeypatch, shipped_folder):
+    """``agent: trained`` plays the shipped WWN policy, or an untrained stand-in of the current
+    env version while the shipped one was trained on an older one (tests/policy_fixtures.py)."""
+    monkeypatch.setattr("factionsim.models.SHIPPED", shipped_folder)
 
-    path = shipped_policy_path("wwn")
+
+def test_the_shipped_policy_is_small_data_with_its_spaces_and_version():
+    """The file in the package (not the stand-in): small, with its spaces and env version; it
+    fits the bundled campaign when its version is the env's, and is refused clearly otherwise."""
+    import factionsim.models
+    from factionsim.agents import make_agent
+    from factionsim.envs import env_version, make_codec
+    from factionsim.models import load_policy
+
+    path = Path(factionsim.models.__file__).parent / "shipped" / "wwn.json"
     d = json.loads(path.read_text())
     assert path.with_suffix(".npz").stat().st_size < 2_000_000
-    assert d["ruleset"] == "wwn" and d["env_version"] == ENV_VERSION
-    assert d["spaces"] == {"observation": 3797, "actions": 2317}  # the bundled campaign's
+    assert d["ruleset"] == "wwn"
     assert d["training"]["command"].startswith("factionsim train")
-    assert load_policy(path).n_actions == 2317
+    assert load_policy(path).n_actions == d["spaces"]["actions"]
+    state = load_campaign(default_campaign_path())
+    agent = make_agent(f"policy:{path}", "wwn")
+    if d["env_version"] == env_version("wwn"):
+        codec = make_codec(state)
+        assert d["spaces"] == {"observation": codec.obs_size, "actions": codec.n_actions}
+        agent.check_fits(state)
+    else:
+        with pytest.raises(CampaignError, match=f"env version {d['env_version']}.*version "
+                                                f"{env_version('wwn')}.*retrain it"):
+            agent.check_fits(state)
+
+
+def test_a_policy_of_an_older_env_version_is_refused_saying_so(tmp_path):
+    from policy_fixtures import write_untrained_policy
+
+    from factionsim.agents import make_agent
+    from factionsim.envs import env_version
+
+    path = write_untrained_policy(tmp_path / "old.json")
+    d = json.loads(path.read_text())
+    d["env_version"] = env_version("wwn") - 1
+    path.write_text(json.dumps(d))
+    agent = make_agent(f"policy:{path}", "wwn")
+    with pytest.raises(CampaignError) as err:
+        agent.check_fits(load_campaign(default_campaign_path()))
+    assert str(err.value) == (
+        f"policy {path} was trained on wwn env version {env_version('wwn') - 1}; this "
+        f"factionsim encodes wwn games with version {env_version('wwn')} (the spaces changed: "
+        "retrain it with 'factionsim train --ruleset wwn', see docs/training.md)")
 
 
 NO_TORCH = """
 import sys
+from pathlib import Path
 for name in ("torch", "gymnasium", "pettingzoo", "stable_baselines3", "sb3_contrib"):
     sys.modules[name] = None  # importing any of them now fails: numpy alone must do
+import factionsim.models
+factionsim.models.SHIPPED = Path(sys.argv[3])  # the folder the tests' shipped policy is in
 from factionsim.cli import main
 code = main(["run", sys.argv[1], "--turns", "2", "--out", sys.argv[2], "--quiet"])
 heavy = [m for m in ("torch", "gymnasium", "pettingzoo") if sys.modules.get(m) is not None]
@@ -57,10 +99,11 @@ def trained_campaign(tmp_path: Path, factions: tuple[int, ...] = (0, 2)) -> Path
     return path
 
 
-def test_trained_plays_a_campaign_with_numpy_alone(tmp_path):
+def test_trained_plays_a_campaign_with_numpy_alone(tmp_path, shipped_folder):
     campaign = trained_campaign(tmp_path)
     out = tmp_path / "out"
-    r = subprocess.run([sys.executable, "-c", NO_TORCH, str(campaign), str(out)],
+    r = subprocess.run([sys.executable, "-c", NO_TORCH, str(campaign), str(out),
+                        str(shipped_folder)],
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["0", "[]"]

@@ -100,8 +100,10 @@ def test_a_zip_converts_only_with_trust_and_gives_the_same_policy(trained_run, t
                                read_policy(policy).logits(obs), rtol=1e-6)
 
 
-def test_eval_only_evaluates_and_trains_nothing(tmp_path, capsys):
+def test_eval_only_evaluates_and_trains_nothing(tmp_path, capsys, monkeypatch, shipped_folder):
     from factionsim.cli import main
+
+    monkeypatch.setattr("factionsim.models.SHIPPED", shipped_folder)  # one that fits this env
 
     out = tmp_path / "run"
     for policy in ("random", "trained"):

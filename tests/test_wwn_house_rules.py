@@ -173,6 +173,40 @@ factions:
 """
 
 
+# ------------------------------------------------------------------ relations_change (our rule)
+#: (relations listed, rule) -> relations after red's asset attacks blue's, and the events' causes
+RELATION_CHANGES = [
+    ([["red", "blue", "neutral"]], "attacks",
+     {("red", "blue"): "hostile", ("red", "green"): "neutral"}, ["attacked"]),
+    ([["red", "blue", "allied"]], "attacks",
+     {("red", "blue"): "hostile", ("red", "green"): "neutral"}, ["attacked"]),
+    ([["red", "blue", "neutral"], ["blue", "green", "allied"]], "attacks",
+     {("red", "blue"): "hostile", ("red", "green"): "hostile"}, ["attacked", "ally-attacked"]),
+    ([["red", "blue", "neutral"], ["blue", "green", "allied"], ["red", "green", "allied"]],
+     "attacks", {("red", "blue"): "hostile", ("red", "green"): "allied"}, ["attacked"]),
+    ([["red", "blue", "neutral"], ["blue", "green", "allied"]], "none",
+     {("red", "blue"): "neutral", ("red", "green"): "neutral"}, []),
+]
+
+
+@pytest.mark.parametrize("listed, rule, after, causes", RELATION_CHANGES)
+def test_relations_change(listed, rule, after, causes):
+    """Our house rule ``relations_change`` (chapter 6 never changes a relation): ``attacks``: "the
+    attacked faction, if it was allied or neutral to the attacker, becomes hostile to it; each
+    ally of the attacked faction that was neutral to the attacker becomes hostile to it too (an
+    ally of both keeps both alliances)"; ``none``: relations stay as the campaign sets them."""
+    from factionsim.rules.wwn import relations
+
+    s = make_state([faction("red"), faction("blue", headquarters="c"),
+                    faction("green", headquarters="c")],
+                   relations=listed, rng=ScriptedRng(8, 1, 1),
+                   house_rules={"relations_default": "neutral", "relations_change": rule})
+    events = []
+    relations.on_attack(s, "red", "blue", events)
+    assert {pair: s.relation(*pair) for pair in after} == after
+    assert [e.data["cause"] for e in events if e.kind == "relation"] == causes
+
+
 @pytest.mark.parametrize("rule, message", [
     ("xp_cost: tabel", "line 4, house_rules.xp_cost: unknown value 'tabel' (did you mean "
                        "'table'?); allowed: example, table."),
@@ -185,7 +219,8 @@ factions:
     ("max_turns: 0", "house_rules.max_turns: must be a whole number >= 1 or null (got 0)."),
     ("xp_costs: table", "house_rules.xp_costs: unknown house rule 'xp_costs' (did you mean "
                         "'xp_cost'?); allowed: xp_cost, transport_once_per_turn, "
-                        "paralysis_blocks_abilities, relations_default, max_turns."),
+                        "paralysis_blocks_abilities, relations_default, relations_change, "
+                        "max_turns."),
 ])
 def test_a_bad_house_rule_is_named_with_file_line_and_allowed_values(tmp_path, rule, message):
     path = tmp_path / "c.yaml"
@@ -235,28 +270,33 @@ def test_the_schema_knows_the_block():
     props = schema["properties"]["house_rules"]["properties"]
     assert {k: v["default"] for k, v in props.items()} == {
         "xp_cost": "example", "transport_once_per_turn": False,
-        "paralysis_blocks_abilities": True, "relations_default": "hostile", "max_turns": None}
+        "paralysis_blocks_abilities": True, "relations_default": "hostile",
+        "relations_change": "attacks", "max_turns": None}
 
 
 # ------------------------------------------------------------------ the chronicle's header
 def test_house_rules_head_the_chronicles(tmp_path):
     """``factionsim run``'s chronicle and ``factionsim turn``'s GM and players' chronicles open
-    with the campaign's house rules, those differing from our reading starred."""
+    with the campaign's house rules, those differing from our reading starred, then who plays
+    each faction (a faction with no ``agent:`` line: the heuristic)."""
     campaign = tmp_path / "c.yaml"
     data = yaml.safe_load(CAMPAIGN.format(rule="{xp_cost: table}").replace("house_rules:\n  ",
                                                                             "house_rules: "))
     data["factions"][1]["headquarters"] = "a"
+    data["factions"][1]["agent"] = "random"  # red names no agent: the heuristic plays it
     campaign.write_text(yaml.safe_dump(data))
+    played = "Played by: red (heuristic), blue (random)."
     line = ("House rules: xp_cost table*, transport_once_per_turn false, "
-            "paralysis_blocks_abilities true, relations_default hostile, max_turns none "
+            "paralysis_blocks_abilities true, relations_default hostile, "
+            "relations_change attacks, max_turns none "
             "(* differs from factionsim's reading).")
     assert main(["run", str(campaign), "--turns", "1", "--out", str(tmp_path / "out"),
                  "--quiet"]) == 0
-    assert (tmp_path / "out" / "chronicle.md").read_text().split("\n")[2] == line
+    assert (tmp_path / "out" / "chronicle.md").read_text().split("\n")[2:5] == [line, "", played]
     assert main(["turn", str(campaign), "--quiet"]) == 0
     for name in ("c.chronicle.md", "c.players.md"):
         text = (tmp_path / name).read_text()
-        assert text.split("\n")[2] == line and text.count("House rules:") == 1
+        assert text.split("\n")[2:5] == [line, "", played] and text.count("House rules:") == 1
     assert main(["turn", str(campaign), "--quiet"]) == 0     # a second turn: still one header
     assert Path(tmp_path / "c.chronicle.md").read_text().count("House rules:") == 1
 

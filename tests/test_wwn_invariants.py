@@ -21,11 +21,14 @@ def check_invariants(s) -> None:
         assert 0 <= f.hp <= f.max_hp, (f.id, f.hp, f.max_hp)
         assert f.treasure >= 0, (f.id, f.treasure)
         assert 1 <= f.force <= 8 and 1 <= f.cunning <= 8 and 1 <= f.wealth <= 8
-        if f.alive and not f.headquarters_lost:  # (a destroyed headquarters is not rebuilt)
+        if not f.alive:
+            assert f.hp == 0 and not s.assets_of(f.id), f.id
+        elif not f.headquarters_lost:  # (a destroyed headquarters is not rebuilt)
             hq = s.headquarters_base(f.id)
             assert hq is not None and hq.max_hp == f.max_hp, (f.id, hq)
-        else:
-            assert f.hp == 0 and not s.assets_of(f.id), f.id
+        # A living faction may have lost its headquarters: Repair Asset heals the faction's HP
+        # apart from its Bases ("also be used to repair damage done to the faction"), so the
+        # headquarters Base can fall while the faction still has HP left.
     ask = s.ctx.get("ask") if s.phase == "react" else None
     # an asset brought to 0 HP stays in play while its owner decides whether to save it (Healers)
     saving = ask["args"].get("defender") if ask and ask.get("then") == "attack-save" else None
@@ -144,3 +147,24 @@ def test_saved_mid_turn_continues_exactly(cut):
         assert str(a) == str(b)
         assert [e.to_dict() for e in s.apply(a)] == [e.to_dict() for e in copy.apply(b)]
     assert dump_campaign_text(copy) == dump_campaign_text(s)
+
+
+def test_a_turn_saved_with_purchase_discounts_pending_loads():
+    """A campaign saved mid-turn after Usurers earmarked themselves and a Merchant Prince rolled
+    its discount (``in_progress.ctx.usurers`` / ``prince_discounts``) loads again: the
+    validator knows both fields (it refused them as unknown)."""
+    from wwn_helpers import faction, make_state, play_to
+
+    from factionsim.rules.wwn import turn as T
+    from factionsim.rulesets import build_campaign
+
+    s = make_state([faction("us", wealth=6, assets=[{"type": "usurers", "location": "a"},
+                                                    {"type": "merchant-prince", "location": "a"}]),
+                    faction("them", headquarters="c")])
+    play_to(s, T.ACTION, "us")
+    s.ctx["usurers"] = ["usurers#1"]
+    s.ctx["prince_discounts"] = [{"source": "merchant-prince#2", "faction": "us",
+                                  "location": "a", "amount": 3}]
+    again = build_campaign(s.to_dict(), {}, "saved mid-turn")
+    assert again.ctx["usurers"] == ["usurers#1"]
+    assert again.ctx["prince_discounts"][0]["amount"] == 3

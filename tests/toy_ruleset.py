@@ -13,7 +13,15 @@ from typing import Any
 import numpy as np
 
 from factionsim.core.campaign import FieldChecker
-from factionsim.core.game import Action, CampaignError, Event, GameState, IllegalActionError, View
+from factionsim.core.game import (
+    Action,
+    ActionTable,
+    CampaignError,
+    Event,
+    GameState,
+    IllegalActionError,
+    View,
+)
 from factionsim.core.names import Names
 from factionsim.core.presentation import Presentation
 from factionsim.core.ruleset import DEFAULT_AGENT, RulesetInfo
@@ -24,8 +32,7 @@ from factionsim.rules import IDLE, MANUAL, RANDOM
 class Take(Action):
     stones: int
 
-    def __str__(self) -> str:
-        return f"take {self.stones}"
+    TEXT = "take {stones}"
 
 
 @dataclass
@@ -124,8 +131,8 @@ class NimView(View):
 
 def validate(data: dict[str, Any], source: str, lines: Any = None) -> dict[str, Any]:
     where = FieldChecker(source, lines or {})
-    if not isinstance(data.get("pile"), int) or data["pile"] < 1:
-        raise CampaignError(f"{where.where(('pile',))}: must be a whole number of at least 1.")
+    if not isinstance(data.get("pile"), int) or data["pile"] < 0:  # 0: a game over, saved
+        raise CampaignError(f"{where.where(('pile',))}: must be a whole number of at least 0.")
     players = data.get("players")
     if not isinstance(players, list) or len(players) < 2:
         raise CampaignError(f"{where.where(('players',))}: must list at least two players.")
@@ -151,7 +158,7 @@ PRESENTATION = Presentation(
 RULESET = RulesetInfo(
     name="nim", title="Nim", state_class=NimState, validate=validate, faction_field="players",
     prose=PROSE, present=PRESENTATION, default_campaign="nim.yaml",
-    agents=(RANDOM, IDLE, MANUAL), docs="docs/architecture.md")
+    agents=(RANDOM, IDLE, MANUAL), docs="docs/architecture.md", actions=ActionTable("nim", Take))
 
 CAMPAIGN = """\
 ruleset: nim

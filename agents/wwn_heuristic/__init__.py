@@ -48,38 +48,50 @@ from factionsim.rules.wwn.goals import GOALS
 from . import goals as goal_ai
 from .abilities import answer_reaction, choose_free_ability
 from .personality import TEMPERAMENTS, Personality
+from .steering import STEERING_OPTIONS, Steering
 from .tactics import XP, Situation, income_of, pct
 
-__all__ = ["HeuristicAgent", "Personality"]
+__all__ = ["HeuristicAgent", "Personality", "Steering"]
 
 
 class HeuristicAgent(Agent):
     """Goal-driven WWN player. Options: ``temperament`` (aggressive, cautious, greedy, scheming,
-    balanced; default from the faction's tags and best attribute)."""
+    balanced; default from the faction's tags and best attribute) and the steering options of
+    :mod:`.steering` (``focus``, ``enemy``, ``protect``, ``avoid``, ``story``)."""
 
     name = "heuristic"
     OPTIONS = {"temperament": OptionSpec(str, "how it weighs goals and risks (default: from the "
                                               "faction's tags and best attribute)",
-                                         choices=TEMPERAMENTS)}
+                                         choices=TEMPERAMENTS),
+               **STEERING_OPTIONS}
 
     def __init__(self, temperament: str | None = None, **options: Any):
         self.temperament = temperament
+        self.steering = Steering.of(options)
         self.options = options
         self.last_reason: str | None = None
         self._personality: dict[tuple, Personality] = {}
 
     # ------------------------------------------------------------------ entry point
+    def situation(self, view: Any) -> Situation:
+        """What it knows at this decision (its personality and steering included)."""
+        return Situation(view, self.personality(view.faction), self.steering)
+
     def act(self, view: Any, legal_actions: list[Any], rng: Any) -> Any:
         if len(legal_actions) == 1:
             self.last_reason = None
             return legal_actions[0]
-        sit = Situation(view, self.personality(view.faction))
+        sit = self.situation(view)
         handler = _PHASES.get(view.phase)
         choice, reason = handler(sit, legal_actions) if handler else (legal_actions[0], None)
         if choice not in legal_actions:  # defensive: never return an illegal action
             choice, reason = legal_actions[0], None
         self.last_reason = reason
         return choice
+
+    def temperament_of(self, faction) -> str:
+        """The temperament it plays ``faction`` with (the option, else from the faction)."""
+        return self.personality(faction).temperament
 
     def personality(self, faction) -> Personality:
         key = (faction.id, faction.force, faction.cunning, faction.wealth)
@@ -89,25 +101,50 @@ class HeuristicAgent(Agent):
 
     # scores of the faction actions, for the planner's ordering
     def action_scores(self, view: Any, legal_actions: list[Any]) -> dict[Any, float]:
-        sit = Situation(view, self.personality(view.faction))
-        return {a: _action_value(sit, a.kind)[0] for a in legal_actions
-                if isinstance(a, ChooseAction)}
+        """The Faction Actions worth considering (those that would do something and the
+        steering allows, and ``pass``) and their values."""
+        sit = self.situation(view)
+        out = {}
+        for a in legal_actions:
+            if isinstance(a, ChooseAction):
+                if a.kind == "pass":
+                    out[a] = 0.0
+                elif not sit.steer.avoids(a.kind):
+                    value, _, useful = _action_value(sit, a.kind)
+                    if useful:
+                        out[a] = value
+        return out
 
     def goal_scores(self, view: Any, legal_actions: list[Any]) -> dict[Any, float]:
-        sit = Situation(view, self.personality(view.faction))
+        """The goal choices the steering allows and their values (XP points per turn)."""
+        sit = self.situation(view)
         return {c: v for v, c, _ in goal_ai.rank_choices(
             sit, [a for a in legal_actions if isinstance(a, ChooseGoal)])}
+
+    def goal_verdict(self, view: Any, legal_actions: list[Any]) -> Any:
+        """What this heuristic would do with its current goal at the goal step: the
+        :class:`KeepGoal` (or :class:`Bribe`) it would keep with, or the choice it would switch
+        to; ``None`` without a current goal."""
+        sit = self.situation(view)
+        if sit.goal is None:
+            return None
+        return _goal(sit, legal_actions)[0]
 
 
 def explain(agent: HeuristicAgent, view: Any, action: Any) -> str:
     """A one-line reason for a faction action or goal choice someone else (the planner) made."""
-    sit = Situation(view, agent.personality(view.faction))
+    sit = agent.situation(view)
     if isinstance(action, ChooseAction):
+        if action.kind == "pass":
+            return _pass_reason(sit)
         why = _action_value(sit, action.kind)[1]
         return why or f"chooses to {action.kind}"
     if isinstance(action, ChooseGoal):
-        value, why = goal_ai.estimate(sit, action.goal, action.target)
-        return f"sets out for {_goal_text(sit, action)}" + (f": {why}" if why else "")
+        e = goal_ai.estimate(sit, action.goal, action.target)
+        text = f"sets out for {_goal_text(sit, action)}" + (f": {e.why}" if e.why else "")
+        if sit.goal is not None:
+            text = f"abandons {GOALS[sit.goal.id]} and " + text
+        return text + _steer_note(sit, action)
     if isinstance(action, KeepGoal) and sit.goal is not None:
         return f"keeps to its goal {GOALS[sit.goal.id]} ({sit.goal.progress}/{sit.goal.needed})"
     return str(action)
@@ -141,41 +178,82 @@ def _asset_name(sit, aid):
 
 # ====================================================================== the faction action
 def _action(sit: Situation, legal):
+    """The most valuable Faction Action among those that would *do* something (a Move with
+    somewhere worth going, an Attack it expects to win...) and the steering allows. When none
+    is worth its cost, a deliberate pass with its reason (saving for a named purchase, lying low
+    before a stronger rival, bribing for Wealth of Kingdoms)."""
     best, best_value, best_why = None, -1e9, ""
     for a in _of(legal, ChooseAction):
-        value, why = _action_value(sit, a.kind)
-        if value > best_value:
+        if a.kind == "pass" or sit.steer.avoids(a.kind):
+            continue
+        value, why, useful = _action_value(sit, a.kind)
+        if useful and value > best_value:
             best, best_value, best_why = a, value, why
-    return best, best_why
+    wait = _pass_value(sit)
+    if best is not None and best_value > max(0.0, wait[0]):
+        return best, best_why
+    return ChooseAction("pass"), wait[1]
 
 
-def _action_value(sit: Situation, kind: str) -> tuple[float, str]:
+def _pass_value(sit: Situation) -> tuple[float, str]:
+    """What passing is worth and why: saving for bribes or a purchase close at hand pays."""
+    g = sit.goal.id if sit.goal else ""
+    if g == "wealth-of-kingdoms":
+        return 1.0, f"saves its Treasure for bribes: {sit.goal_name()}"
+    want = goal_ai.purchase_for(sit)
+    if want is not None and want[2] <= 2:
+        kind, cost, wait = want
+        return 0.5, (f"saves its Treasure for {kind.name} ({sit.me.treasure}/{cost}, "
+                     f"{wait} turn(s) of income away)")
+    return 0.0, _pass_reason(sit)
+
+
+def _pass_reason(sit: Situation) -> str:
+    """Why a faction passes when nothing is worth doing: it names what it waits for."""
+    g = sit.goal.id if sit.goal else ""
+    if g == "wealth-of-kingdoms":
+        return f"saves its Treasure for bribes: {sit.goal_name()}"
+    want = goal_ai.purchase_for(sit)
+    if want is not None:
+        kind, cost, wait = want
+        return f"saves its Treasure for {kind.name} ({sit.me.treasure}/{cost})"
+    threat = max(((sit.threat_to(a.location), a.location) for a in sit.mine if a.is_base),
+                 default=(0.0, ""))
+    if threat[0] >= 1:
+        rivals = sorted({e.owner for e in sit.hostile_present(threat[1])})
+        return (f"lies low: {', '.join(sit.fname(r) for r in rivals)} would punish any move it "
+                f"could make")
+    return "holds its hand: every action open to it would cost more than it gains"
+
+
+def _action_value(sit: Situation, kind: str) -> tuple[float, str, bool]:
+    """(value, reason, useful) of Faction Action ``kind``: ``useful`` is False when taking it
+    would change nothing (no move worth making, no attack it expects to win...)."""
     g = sit.goal.id if sit.goal else ""
     goal = sit.goal_name()
     if kind == "pass":
-        if g == "wealth-of-kingdoms":
-            return 1.0, f"saves its Treasure: {goal}"
-        return 0.0, "nothing worth doing this turn"
+        value, why = _pass_value(sit)
+        return value, why, True
     if kind == "attack":
         plans = [p for a in sit.mine if (p := sit.best_attack(a)) and sit.attack_ready(p)]
         if not plans:
-            return -1.0, ""
+            return -1.0, "", False
         value = sum(p.value for p in plans)
         if g == "peaceable-kingdom":
             value -= XP * (1 + sit.goal.progress)
         best = max(plans, key=lambda p: p.value)
-        return value, (f"goes to war on {sit.fname(best.target)}: {_why_fight(sit)}, "
-                       f"{len(plans)} blow(s) it expects to win")
+        return value, (f"goes to war on {sit.fname(best.target)}: {_why_fight(sit, best.target)}, "
+                       f"{len(plans)} blow(s) it expects to win"), True
     if kind == "repair":
         vals = [sit.repair_value(a, 0) for a in sit.mine if a.damaged]
         if sit.me.hp < sit.me.max_hp:
             vals.append(sit.faction_repair_value())
         value = sum(v for v in vals if v > 0)
-        return value, f"mends its wounds ({sit.me.hp}/{sit.me.max_hp} HP)"
+        return value, f"mends its wounds ({sit.me.hp}/{sit.me.max_hp} HP)", value > 0
     if kind == "expand":
         spots = sit.expansion_spots()
         if not spots:
-            return -1.0, ""
+            return -1.0, "", False
         safe = max(sit.expand_score(s) for s in spots)
         value = 2.0 * sit.p.greed
         if g == "expand-influence":
@@ -183,27 +261,42 @@ def _action_value(sit: Situation, kind: str) -> tuple[float, str]:
         if g == "wealth-of-kingdoms":
             value -= 4
         value = value * min(1.0, safe) - (1 - min(1.0, safe)) * 6
-        return value, f"plants a new Base: {goal}"
+        return value, f"plants a new Base: {goal}", True
     if kind == "create":
         return _create_value(sit)
     if kind == "move":
         moves = _move_values(sit)
-        value = sum(v for v, _, _ in moves.values() if v > 0)
-        movers = len({a for a, _ in moves})
-        return value, f"redeploys {movers} asset(s): {goal}"
+        if not moves:
+            return 0.0, "", False
+        value = sum(_best_per_asset(moves).values())
+        (_, dest), (_, why, _) = max(moves.items(), key=lambda kv: (kv[1][0], kv[0]))
+        return value, f"redeploys: {why}", True
     if kind == "hide":
-        value = sum(v for v, _ in _hide_values(sit).values() if v > 0)
-        return value, f"slips its agents into the shadows: {goal}"
+        vals = [v for v, _ in _hide_values(sit).values() if v > 0]
+        value = sum(vals[:sit.me.treasure // 2])
+        return value, f"slips its agents into the shadows: {goal}", value > 0 and \
+            sit.me.treasure >= 2
     if kind == "sell":
-        value = max((v for v, _ in _sell_values(sit).values()), default=-1.0)
-        return value, "sells what it cannot keep"
-    return -5.0, ""
+        values = _sell_values(sit)
+        value = max((v for v, _ in values.values()), default=-1.0)
+        return value, "sells what it cannot keep", bool(values)
+    return -5.0, "", False
+
+
+def _best_per_asset(moves: dict) -> dict[str, float]:
+    """Each asset's best move value (an asset moves once per action)."""
+    best: dict[str, float] = {}
+    for (asset, _), (v, _, _) in moves.items():
+        best[asset] = max(best.get(asset, 0.0), v)
+    return best
 
 
 # ====================================================================== attacking
 def _attack(sit: Situation, legal):
     best, best_plan = None, None
     for a in _of(legal, Attack):
+        if a.target not in sit.target_ids:
+            continue
         plan = sit.attack_plan(sit.state.assets[a.asset], a.target)
         if plan and sit.attack_ready(plan) and (best_plan is None or plan.value > best_plan.value):
             best, best_plan = a, plan
@@ -212,15 +305,27 @@ def _attack(sit: Situation, legal):
     d = sit.state.assets[best_plan.defender]
     kill = f", {pct(best_plan.kill)} to destroy it" if best_plan.kill >= 0.5 else ""
     return best, (f"attacks {sit.aname(d)} with its {sit.state.assets[best.asset].kind.name}: "
-                  f"{_why_fight(sit)}, {pct(best_plan.chance)} to hit{kill}")
+                  f"{_why_fight(sit, best.target)}, {pct(best_plan.chance)} to hit{kill}")
 
 
-def _why_fight(sit: Situation) -> str:
-    return sit.goal_name() if sit.war_goal() else "an opening too good to miss"
+def _why_fight(sit: Situation, target: str | None = None) -> str:
+    if target is not None and target == sit.steer.enemy:
+        return f"{sit.fname(target)} is its sworn enemy"
+    if sit.war_goal():
+        return sit.goal_name()
+    if target in sit.shared_enemy_ids:
+        return f"{sit.fname(target)} threatens its friends"
+    if target in sit.rival_ids:
+        return f"{sit.fname(target)} is its rival"
+    return "an opening too good to miss"
 
 
 def _rival_attack(sit: Situation, legal):
     builder = T.acting(sit.state).id
+    if builder not in sit.target_ids:  # an ally, a neutral or a faction it protects
+        relation = ("it protects them" if builder == sit.steer.protect
+                    else f"they are {sit.state.relation(sit.fid, builder)}")
+        return _done(legal), f"lets {sit.fname(builder)}'s new Base stand: {relation}"
     choice, reason = _attack(sit, legal)
     if isinstance(choice, Attack):
         return choice, f"strikes at {sit.fname(builder)}'s new Base: " + reason.split(": ", 1)[-1]
@@ -238,21 +343,30 @@ def _defend(sit: Situation, legal):
 
 # ====================================================================== moving
 def _move_values(sit: Situation) -> dict[tuple[str, str], tuple[float, str, Any]]:
-    """(asset, destination) -> (value, reason, _) for each useful move."""
+    """(asset, destination) -> (value, reason, _) for each move worth making."""
+    from factionsim.rules.wwn.abilities import usable
+    from factionsim.rules.wwn.movement import destinations, forbids
+
     state = sit.state
     g = sit.goal
     out: dict[tuple[str, str], tuple[float, str, Any]] = {}
     spots = sit.good_expansion_spots()
-    hostile_base_locs = {b.location for b in sit.hostile_bases()}
+    inside = g is not None and g.id == "inside-enemy-territory"
+    routes = {r.asset: r for r in goal_ai.inside_routes(sit)[2]} if inside else {}
     for a in sit.mine:
-        if a.is_base:
+        if a.is_base or not usable(state, a):
             continue
-        from factionsim.rules.wwn.movement import destinations, forbids
-
+        if inside and goal_ai._counts_inside(sit, a):
+            continue  # it already counts where it stands
         here_plan = sit.best_attack(a)
         here = here_plan.value if sit.attack_ready(here_plan) else 0.0
         exposed = forbids(state, a.location, a)
-        for dest in destinations(state, a):
+        dests = destinations(state, a)
+        sneak = _sneak(sit, a, routes.get(a.id), dests)
+        march = _march(sit, a, dests) if here <= 0 else None
+        new_ground = _toward_new_ground(sit, a, dests) \
+            if g and g.id == "expand-influence" and not spots else None
+        for dest in dests:
             value, why = -0.5, ""
             if exposed:
                 value = sit.asset_value(a) * 0.6
@@ -262,24 +376,99 @@ def _move_values(sit: Situation) -> dict[tuple[str, str], tuple[float, str, Any]
                 if v > value:
                     value = v
                     why = f"sends its {a.kind.name} to {sit.place(dest)}: Expand Influence"
-            if g and g.id == "inside-enemy-territory" and a.stealth and dest in hostile_base_locs \
-                    and a.location not in hostile_base_locs:
-                v = XP * 2 / max(1, g.needed)
-                if v > value:
-                    value, why = v, (f"slips its hidden {a.kind.name} into {sit.place(dest)}: "
-                                     f"Inside Enemy Territory")
-            if a.kind.can_attack_normally and sit.war_goal():
+            elif new_ground is not None and dest == new_ground[0] and new_ground[1] > value:
+                value, why = new_ground[1], new_ground[2]
+            if sneak is not None and dest == sneak[0] and sneak[1] > value:
+                value, why = sneak[1], sneak[2]
+            if a.kind.can_attack_normally and (sit.war_goal() or sit.shared_enemy_ids
+                                               or sit.steer.enemy in sit.target_ids) \
+                    and not (a.stealth and inside):
                 plan = sit.best_attack(a, dest)
-                if plan and sit.attack_ready(plan):
+                if plan and sit.attack_ready(plan) and (
+                        sit.war_goal() or plan.target in sit.shared_enemy_ids
+                        or plan.target == sit.steer.enemy):
                     v = 0.4 * plan.value - here  # a blow next turn, not this one
                     if g.id == "root-out-the-enemy" and dest == g.target.partition("@")[2]:
                         v += XP * 0.5
                     if v > value:
                         value, why = v, (f"marches its {a.kind.name} on {sit.place(dest)}: "
-                                         f"{sit.goal_name()}")
+                                         f"{_why_fight(sit, plan.target)}")
+            if march is not None and dest == march[0] and march[1] > value:
+                value, why = march[1], march[2]
             if value > 0:
                 out[(a.id, dest)] = (value, why, None)
     return out
+
+
+def _toward_new_ground(sit: Situation, asset, dests: list[str]) -> tuple[str, float, str] | None:
+    """``(destination, value, reason)`` of the step that brings ``asset`` closer to the nearest
+    place with no Base of ours (for Expand Influence), or None."""
+    ground = sorted((sit.steps_to(asset, loc), loc) for loc in sit.state.map.locations
+                    if not sit.base_here(loc))
+    ground = [g for g in ground if 0 < g[0] < float("inf")]
+    if not ground:
+        return None
+    steps, loc = ground[0]
+    dest = sit.next_step(asset, loc, dests)
+    if dest is None:
+        return None
+    return dest, XP * 0.6 / steps, (f"sends its {asset.kind.name} towards {sit.place(loc)}, "
+                                    f"new ground: Expand Influence")
+
+
+def _march(sit: Situation, asset, dests: list[str]) -> tuple[str, float, str] | None:
+    """``(destination, value, reason)`` of the step that brings ``asset`` (an attacker with no
+    blow worth striking where it stands) closer to what its war goal wants struck, or to the
+    GM's ``enemy``; None when there is nothing to march on."""
+    if not asset.kind.can_attack_normally or (asset.stealth and sit.goal is not None
+                                              and sit.goal.id == "inside-enemy-territory"):
+        return None
+    prey = goal_ai.war_prey(sit, sit.goal.id, sit.goal.target) if sit.war_goal() else []
+    if not prey and sit.steer.enemy in sit.target_ids:
+        prey = [e for e in sit.enemies if e.owner == sit.steer.enemy and not e.stealth]
+    reachable = sorted((sit.steps_to(asset, e.location), e.location, e.id) for e in prey)
+    reachable = [r for r in reachable if 0 < r[0] < float("inf")]
+    if not reachable:
+        return None
+    steps, location, target = reachable[0]
+    dest = sit.next_step(asset, location, dests)
+    if dest is None:
+        return None
+    prey_asset = sit.state.assets[target]
+    return dest, XP * 0.3 / steps, (f"marches its {asset.kind.name} towards {sit.aname(prey_asset)}"
+                                    f" at {sit.place(location)}: "
+                                    f"{_why_fight(sit, prey_asset.owner)}")
+
+
+def _sneak(sit: Situation, asset, route, dests: list[str]) -> tuple[str, float, str] | None:
+    """``(destination, value, reason)`` of the step an asset takes on its route to count for
+    Inside Enemy Territory (:func:`goals.inside_routes`): to the place it can hide in first, or,
+    Stealthed, into enemy ground; None when it has no route or is where it must hide."""
+    if route is None:
+        return None
+    g = sit.goal
+    share = XP * 2 / max(1, g.needed)
+    if route.hide_at is not None:
+        if route.hide_at == asset.location:
+            return None  # it hides here (the Hide action)
+        dest = sit.next_step(asset, route.hide_at, dests)
+        return None if dest is None else (
+            dest, share * 0.4, f"takes its {asset.kind.name} towards {sit.place(route.hide_at)}, "
+                               f"where it can hide: Inside Enemy Territory")
+    dest = _closer(sit, asset.location, route.target, dests)
+    if dest is None:
+        return None
+    arrive = dest == route.target
+    return dest, share * (1.0 if arrive else 0.6), (
+        f"slips its hidden {asset.kind.name} " + ("into" if arrive else "towards")
+        + f" {sit.place(dest if arrive else route.target)}: Inside Enemy Territory")
+
+
+def _closer(sit: Situation, here: str, target: str, dests: list[str]) -> str | None:
+    """The destination nearest ``target`` on the map, if nearer than ``here``."""
+    dist = sit.state.map.distance
+    best = min(dests, key=lambda d: (dist(d, target), d), default=None)
+    return best if best is not None and dist(best, target) < dist(here, target) else None
 
 
 def _move(sit: Situation, legal):
@@ -336,16 +525,16 @@ def _expand_hp(sit: Situation, legal):
 
 
 # ====================================================================== buying
-def _create_value(sit: Situation) -> tuple[float, str]:
+def _create_value(sit: Situation) -> tuple[float, str, bool]:
     opts = T._create_options(sit.state) if T.acting(sit.state).id == sit.fid else []
     if not opts:
-        return -1.0, ""
+        return -1.0, "", False
     best = max(opts, key=lambda c: sit.purchase_value(c.asset_type, c.location))
     value = min(12.0, 0.35 * sit.purchase_value(best.asset_type, best.location))  # an investment
     g = sit.goal.id if sit.goal else ""
     if g == "wealth-of-kingdoms":
         value -= 6 * sit.p.greed
-    return value, f"buys {sit.state.asset_types[best.asset_type].name}: {sit.goal_name()}"
+    return value, f"buys {sit.state.asset_types[best.asset_type].name}: {sit.goal_name()}", True
 
 
 def _create(sit: Situation, legal):
@@ -362,20 +551,28 @@ def _create(sit: Situation, legal):
 
 # ====================================================================== hiding and selling
 def _hide_values(sit: Situation) -> dict[str, tuple[float, str]]:
+    """Asset -> (value, reason) of hiding it, best first. For Inside Enemy Territory only as
+    many as the goal still needs, those closest to enemy ground."""
     out = {}
     g = sit.goal
+    inside = g is not None and g.id == "inside-enemy-territory"
+    wanted: set[str] = set()
+    if inside:  # those whose route to enemy ground starts with hiding here
+        assets = sit.state.assets
+        wanted = {r.asset for r in goal_ai.inside_routes(sit)[2]
+                  if r.hide_at == assets[r.asset].location}
     for a in sit.mine:
         if a.is_base or a.stealth:
             continue
         if any(b.is_base and b.owner != sit.fid for b in sit.by_loc.get(a.location, ())):
             continue
         v = -2.0
-        if g and g.id == "inside-enemy-territory":
+        if a.id in wanted:
             v = XP * 2 / max(1, g.needed) - 2
         elif sit.threat_to(a.location) >= a.hp:
             v = sit.asset_value(a) * 0.4 * sit.p.caution - 2
         out[a.id] = (v, f"hides its {a.kind.name}")
-    return out
+    return dict(sorted(out.items(), key=lambda kv: -kv[1][0]))
 
 
 def _hide(sit: Situation, legal):
@@ -387,6 +584,9 @@ def _hide(sit: Situation, legal):
 
 
 def _sell_values(sit: Situation) -> dict[str, tuple[float, str]]:
+    """Asset -> (value, reason) of selling it: assets beyond a rating's limit (they cost
+    upkeep), and, when an attribute has no room left and Treasure is piling up, its weakest
+    asset, to make room for a much better one (see :func:`_upgrade`)."""
     out = {}
     counts: dict[str, list] = {}
     for a in sit.mine:
@@ -396,41 +596,96 @@ def _sell_values(sit: Situation) -> dict[str, tuple[float, str]]:
         excess = len(owned) - sit.me.rating(attr)
         for a in sorted(owned, key=lambda x: sit.asset_value(x))[:max(0, excess)]:
             gain = 0 if a.damaged else a.kind.cost // 2
-            out[a.id] = (1.0 + gain, "sells an asset it cannot upkeep")
+            out[a.id] = (1.0 + gain, "more than it can upkeep")
+        upgrade = _upgrade(sit, attr, owned) if excess == 0 else None
+        if upgrade is not None:
+            worst, better, gain = upgrade
+            out[worst.id] = (gain, f"to make room for {better.name}")
     return out
+
+
+def _upgrade(sit: Situation, attr: str, owned: list):
+    """``(asset to sell, better kind, value)`` when ``attr`` has no room for another asset, the
+    Treasure in hand pays for a better one after the sale, and the better one is clearly worth
+    more (its worth to us beyond the weakest asset's, less the half of the price lost)."""
+    bases = [a.location for a in sit.mine if a.is_base]
+    if not bases or not owned:
+        return None
+    me = sit.me
+    worst = min(owned, key=lambda a: (sit.gross_value(a.kind), a.id))
+    cash = me.treasure + (0 if worst.damaged else worst.kind.cost // 2)
+    best, best_gain = None, 0.0
+    for kind in sit.state.asset_types.values():
+        if kind.attribute != attr or kind.rating > me.rating(attr) \
+                or kind.magic_level > me.magic_level or kind.id == worst.type:
+            continue
+        cost = purchase_cost(sit.state, me, kind, bases[0])
+        if cost > cash or cost > me.treasure + income_of(me):
+            continue
+        gain = sit.gross_value(kind) - sit.gross_value(worst.kind) - 0.25 * worst.kind.cost
+        if gain > best_gain:
+            best, best_gain = kind, gain
+    if best is None or best_gain < 3.0:
+        return None
+    return worst, best, best_gain * 0.3
 
 
 def _sell(sit: Situation, legal):
     values = _sell_values(sit)
     for s in _of(legal, Sell):
         if s.asset in values:
-            return s, f"sells its {sit.state.assets[s.asset].kind.name}: more than it can upkeep"
+            return s, f"sells its {sit.state.assets[s.asset].kind.name}: {values[s.asset][1]}"
     return _done(legal), "sells nothing more"
 
 
 # ====================================================================== goals and XP
 def _goal(sit: Situation, legal):
-    me, g = sit.me, sit.goal
+    """Bribe for Wealth of Kingdoms every turn it can; keep the current goal unless
+    :func:`goals.why_abandon` finds it impossible or clearly beaten (the turn of paralysis
+    counted); with no goal, the best one the steering allows."""
+    g = sit.goal
     bribe = next((a for a in legal if isinstance(a, Bribe)), None)
-    if bribe is not None and g is not None:
-        remaining = g.needed - g.progress
-        if bribe.amount >= remaining or me.treasure >= 2 * income_of(me):
-            return bribe, (f"spends {bribe.amount} Treasure on bribes and influence: "
-                           f"Wealth of Kingdoms ({g.progress + bribe.amount}/{g.needed})")
     choices = _of(legal, ChooseGoal)
     keep = next((a for a in legal if isinstance(a, KeepGoal)), None)
     if keep is not None:
-        why_drop = goal_ai.hopeless(sit)
-        ranked = goal_ai.rank_choices(sit, choices) if why_drop else []
-        if not why_drop or not ranked or ranked[0][0] <= 0:
-            return keep, f"keeps to its goal {GOALS[g.id]} ({g.progress}/{g.needed})"
-        value, choice, why = ranked[0]
+        drop = goal_ai.why_abandon(sit, choices)
+        if drop is None or (bribe is not None and not goal_ai.impossible(sit)):
+            if bribe is not None:
+                return bribe, (f"spends {bribe.amount} Treasure on bribes and influence: "
+                               f"Wealth of Kingdoms ({g.progress + bribe.amount}/{g.needed})")
+            return keep, f"keeps to its goal {GOALS[g.id]} ({g.progress}/{g.needed})" + (
+                ": the story it was given" if sit.steer.story else "")
+        why_drop, choice, why = drop
         return choice, (f"abandons {GOALS[g.id]} ({why_drop}) for {_goal_text(sit, choice)}: "
-                        f"{why}")
+                        f"{why}" + _steer_note(sit, choice))
     ranked = goal_ai.rank_choices(sit, choices)
     value, choice, why = ranked[0]
-    return choice, f"sets out for {_goal_text(sit, choice)}: {why}" if why else \
-        f"sets out for {_goal_text(sit, choice)}"
+    return choice, (f"sets out for {_goal_text(sit, choice)}" + (f": {why}" if why else "")
+                    + _steer_note(sit, choice))
+
+
+def _steer_note(sit: Situation, choice: ChooseGoal) -> str:
+    """What the GM's steering had to do with a goal choice (empty when nothing)."""
+    focus = sit.steer.focus
+    if focus and choice.goal == focus:
+        return " (the GM's focus)"
+    if focus:
+        return f" (its focus {GOALS[focus]} cannot be taken up now)"
+    enemy = sit.steer.enemy
+    if enemy and _aimed_at(sit, choice) == enemy:
+        return f" (aimed at {sit.fname(enemy)}, its sworn enemy)"
+    return ""
+
+
+def _aimed_at(sit: Situation, choice: ChooseGoal) -> str | None:
+    """The faction a goal choice targets (Root Out, Eliminate Target), if any."""
+    if choice.goal == "root-out-the-enemy":
+        return choice.target.partition("@")[0]
+    if choice.goal == "eliminate-target" and choice.target in sit.state.assets:
+        return sit.state.assets[choice.target].owner
+    if choice.goal == "destroy-the-foe" and sit.steer.enemy in sit.target_ids:
+        return sit.steer.enemy
+    return None
 
 
 def _goal_text(sit: Situation, c: ChooseGoal) -> str:
@@ -444,11 +699,18 @@ def _goal_text(sit: Situation, c: ChooseGoal) -> str:
 
 
 def _raise(sit: Situation, legal):
+    """Raise the focus attribute when it can; but Wealth first when the Treasure in hand would
+    pay Wealth of Kingdoms at once once Wealth has risen (the goal is closed until it does);
+    another attribute when the focus cannot rise any more."""
     raises = {r.attribute: r for r in _of(legal, RaiseRating)}
     focus = sit.p.focus
+    me = sit.me
+    if "wealth" in raises and me.wealth <= me.wealth_at_last_kingdoms \
+            and me.treasure >= 4 * (me.wealth + 1):
+        return raises["wealth"], (f"raises its Wealth: its {me.treasure} Treasure can pay for "
+                                  f"Wealth of Kingdoms again")
     if focus in raises:
         return raises[focus], f"raises its {focus.title()}, the heart of its power"
-    me = sit.me
     focus_next = me.rating(focus) + 1
     blocked = focus_next > 8 or not T.can_raise(_with_xp(me, 99), focus)
     if raises and blocked:

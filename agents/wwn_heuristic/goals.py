@@ -1,169 +1,471 @@
-"""Which goal fits the faction now: each goal's expected XP per turn, weighed by personality.
+"""Which goal fits the faction now: for each goal an estimate of the turns it would take from the
+faction's real position, the chance it gets done, and so the XP it brings per turn, weighed by
+personality (:func:`estimate` -> :class:`GoalEstimate`).
 
-``estimate(sit, choice)`` returns ``(points per turn, why)``; the heuristic adopts the best and
-abandons its current goal only when it has become hopeless (a wasted turn costs too).
+The heuristic adopts the goal with the best value (:func:`rank_choices`) and keeps it while it
+remains the better bet (:func:`why_abandon`): a goal is dropped only when it has become
+impossible, or when the best other goal, *paying the turn of paralysis that abandoning costs*,
+would bring clearly more XP per turn than finishing this one. The turns left to finish a goal
+are re-estimated from the position each turn, and never taken as less than what the progress
+made so far predicts: a goal whose estimate keeps growing loses out to one that can be finished.
+
+Steering options (:mod:`.steering`): ``focus`` leaves only that goal to choose; ``enemy`` makes
+the goals that name a target prefer it; ``story`` keeps a goal unless it becomes impossible.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from factionsim.rules.wwn.data import ATTRIBUTES
-from factionsim.rules.wwn.movement import destinations
+from factionsim.rules.wwn.economy import purchase_cost
+from factionsim.rules.wwn.goals import GOALS
+from factionsim.rules.wwn.movement import move_range
 
 from .odds import attack_chance, damage_mean
 from .tactics import XP, Situation, income_of
 
+#: goals whose failure needs no abandoning (no turn of paralysis)
+FAILS_FREELY = ("eliminate-target",)
+#: how much more XP per turn another goal must promise before this one is abandoned
+SWITCH_MARGIN = 5.0
+#: turns a new goal is kept before switching is considered at all
+SETTLE_TURNS = 4
+#: a goal this close to done (estimated turns left) is finished, whatever else beckons
+CLOSE_TURNS = 12
 
-def _kill_rate(sit: Situation, predicate) -> tuple[float, float]:
-    """(expected damage per turn, hits-to-kill proxy) our attackers deal to matching enemies
-    where they stand or one move away."""
+
+@dataclass(frozen=True)
+class GoalEstimate:
+    """What a goal would bring: ``turns`` left to complete it (``inf``: not from here),
+    ``chance`` it gets done, ``xp`` it pays, ``value`` (XP points per turn, personality
+    weighed) and ``why`` (a few words for the reason)."""
+
+    value: float
+    turns: float
+    chance: float
+    xp: float
+    why: str
+
+    @property
+    def possible(self) -> bool:
+        return self.turns < math.inf and self.chance > 0
+
+
+#: what a goal that has to be abandoned costs, in XP points: the turn of paralysis
+ABANDON_COST = XP * 1.0
+
+
+def _rate(turns: float, chance: float, xp: float, weight: float, fails_freely: bool = False
+          ) -> float:
+    """XP points per turn a goal is expected to bring: its XP if it gets done, less the cost of
+    abandoning it if it does not (nothing for a goal that fails by itself, Eliminate Target)."""
+    if turns == math.inf:
+        return 0.0
+    risk = 0.0 if fails_freely else (1 - chance) * ABANDON_COST
+    return weight * (chance * xp * XP - risk) / (turns + 0.5)
+
+
+#: the least chance of success of a blow our estimates count on (the heuristic does not
+#: strike at long odds, see ``Situation.attack_ready``)
+LONG_ODDS = 0.3
+
+
+def _damage_rate(sit: Situation, predicate) -> float:
+    """Expected damage per turn our attackers deal to visible hostile assets matching
+    ``predicate``: each attacker's best blow at odds it would take, spread over the moves it
+    needs to get there (a blow two moves away counts a third), and a turn in two spent on
+    other things than the Attack action."""
     rate = 0.0
     for a in sit.mine:
-        if not a.kind.can_attack_normally:
+        if not a.kind.can_attack_normally or a.stealth and _counts_inside(sit, a):
             continue
         best = 0.0
         for e in sit.enemies:
-            if e.stealth or not predicate(e):
+            if e.stealth or e.owner not in sit.target_ids or not predicate(e):
                 continue
-            dist = sit.state.map.distance(a.location, e.location)
-            if dist > 1:
+            steps = sit.steps_to(a, e.location)
+            if steps == math.inf:
                 continue
-            p = attack_chance(sit.me, a.kind.attack, sit.state.factions[e.owner])
-            best = max(best, p * damage_mean(a.kind.attack.damage) / (1 + dist))
+            p = attack_chance(sit.me, a.kind.attack, sit.state.factions[e.owner], a, e)
+            if p >= LONG_ODDS:
+                best = max(best, p * damage_mean(a.kind.attack.damage) / (1 + steps))
         rate += best
-    return rate, 0.0
+    return rate / 2
 
 
 def _target_turns(sit: Situation, asset) -> float:
-    """Rough turns for us to destroy ``asset`` (inf when nothing of ours can reach it)."""
+    """Rough turns for us to destroy ``asset``: the moves to reach it, then the blows (inf when
+    nothing of ours can reach it)."""
     best = math.inf
-    rivals = sum(1 for e in sit.by_loc.get(asset.location, ())
+    guards = sum(1 for e in sit.by_loc.get(asset.location, ())
                  if e.owner == asset.owner and not e.stealth)
     for a in sit.mine:
         if not a.kind.can_attack_normally:
             continue
-        dist = sit.state.map.distance(a.location, asset.location)
-        if dist > 1:
+        steps = sit.steps_to(a, asset.location)
+        if steps == math.inf:
             continue
         p = attack_chance(sit.me, a.kind.attack, sit.state.factions[asset.owner], a, asset)
-        per = p * damage_mean(a.kind.attack.damage) / max(1, rivals)
+        per = p * damage_mean(a.kind.attack.damage) / max(1, guards)
         if per > 0:
-            best = min(best, dist + asset.hp / per)
+            best = min(best, steps + asset.hp / per)
     return best
 
 
-def estimate(sit: Situation, goal: str, target: str = "") -> tuple[float, str]:
+def _steps_to_new_ground(sit: Situation) -> float:
+    """Moves our nearest non-Base asset needs to reach another place with no Base of ours
+    (where it stands is no good: it would be an expansion spot already)."""
+    best = math.inf
+    for a in sit.mine:
+        if a.is_base:
+            continue
+        for loc in sit.state.map.locations:
+            if loc != a.location and not sit.base_here(loc):
+                best = min(best, sit.steps_to(a, loc))
+    return best
+
+
+def war_prey(sit: Situation, goal: str, target: str = "") -> list:
+    """The visible enemy assets a war goal wants struck (empty for other goals)."""
+    me = sit.me
+    enemies = [e for e in sit.enemies if not e.stealth and e.owner in sit.target_ids]
+    if goal == "blood-the-enemy":
+        return enemies
+    if goal == "destroy-the-foe":
+        foe = _foe(sit)
+        return [e for e in enemies if foe is not None and e.owner == foe.id and e.is_base]
+    if goal == "eliminate-target":
+        return [e for e in enemies if e.id == target]
+    if goal == "invincible-valor":
+        return [e for e in enemies if e.attribute == "force" and e.kind.rating > me.force]
+    if goal == "root-out-the-enemy":
+        owner, _, loc = target.partition("@")
+        return [e for e in enemies if e.is_base and e.owner == owner and e.location == loc]
+    if goal == "sphere-dominance":
+        return [e for e in enemies if not e.is_base and e.attribute == target]
+    return []
+
+
+def _foe(sit: Situation):
+    """The faction Destroy the Foe aims at: the GM's ``enemy`` if hostile, else the weakest."""
+    if sit.steer.enemy in sit.target_ids:
+        return sit.state.factions[sit.steer.enemy]
+    foes = [sit.state.factions[h] for h in sit.target_ids]
+    return min(foes, key=lambda f: (f.hp, f.id), default=None)
+
+
+# ---------------------------------------------------------------- Inside Enemy Territory
+def _inside_locations(sit: Situation) -> set[str]:
+    return {b.location for b in sit.hostile_bases()}
+
+
+def _counts_inside(sit: Situation, asset) -> bool:
+    """Whether ``asset`` counts for Inside Enemy Territory now (Stealthed where a hostile Base
+    stands, and not one of the pairs that already counted when the goal was adopted)."""
+    g = sit.goal
+    if g is None or g.id != "inside-enemy-territory" or not asset.stealth:
+        return False
+    return asset.location in _inside_locations(sit) and \
+        f"{asset.id}@{asset.location}" not in (g.baseline or ())
+
+
+def _hide_spot(sit: Situation, location: str) -> bool:
+    """Whether an asset may be hidden at ``location``: no other faction's Base stands there."""
+    return not any(b.is_base and b.owner != sit.fid for b in sit.state.assets_at(location))
+
+
+@dataclass(frozen=True)
+class InsideRoute:
+    """How one asset gets to count for Inside Enemy Territory: ``turns`` it needs, the place
+    where it hides first (``None``: it is Stealthed already) and the place it heads for."""
+
+    asset: str
+    turns: float
+    hide_at: str | None
+    target: str
+
+
+def _moves(distance: float, reach: int) -> float:
+    """Moves of ``reach`` edges each to cover ``distance`` edges (inf: no way there)."""
+    return math.ceil(distance / reach) if distance < math.inf else math.inf
+
+
+def _route(sit: Situation, asset, targets: set[str], baseline: set[str]) -> InsideRoute | None:
+    state, reach = sit.state, move_range(sit.state, sit.fid)
+    goals = [t for t in targets if f"{asset.id}@{t}" not in baseline]
+    if not goals:
+        return None
+
+    def walk(frm: str) -> tuple[float, str]:  # Stealthed: every place may be entered
+        return min((_moves(state.map.distance(frm, t), reach), t) for t in goals)
+
+    if asset.stealth:
+        turns, target = walk(asset.location)
+        return InsideRoute(asset.id, turns, None, target) if turns < math.inf else None
+    best = None
+    for spot in state.map.locations:
+        if not _hide_spot(sit, spot):
+            continue
+        there = sit.steps_to(asset, spot)
+        if there == math.inf:
+            continue
+        rest, target = walk(spot)
+        turns = there + 1 + rest
+        if turns == math.inf:
+            continue
+        if best is None or (turns, spot) < (best.turns, best.hide_at):
+            best = InsideRoute(asset.id, turns, spot, target)
+    return best
+
+
+def inside_routes(sit: Situation) -> tuple[int, int, list[InsideRoute]]:
+    """(assets counting now, assets still needed, the quickest routes for as many of the
+    others as are needed) for Inside Enemy Territory."""
+    g = sit.goal
+    baseline = set(g.baseline or ()) if g is not None and g.id == "inside-enemy-territory" else set()
+    targets = _inside_locations(sit)
+    done, routes = 0, []
+    for a in sit.mine:
+        if a.is_base:
+            continue
+        if a.stealth and a.location in targets and f"{a.id}@{a.location}" not in baseline:
+            done += 1
+            continue
+        r = _route(sit, a, targets, baseline)
+        if r is not None:
+            routes.append(r)
+    left = max(0, sit.me.cunning - done)
+    routes.sort(key=lambda r: (r.turns, r.asset))
+    return done, left, routes[:left]
+
+
+def inside_plan(sit: Situation) -> tuple[float, int, int, str]:
+    """(turns, assets still to place, Treasure it needs, why) for Inside Enemy Territory from
+    here: assets to buy (one a turn), to hide (2 Treasure each, never where another faction has
+    a Base: it may have to walk to a place it can hide in first) and to walk, Stealthed, to a
+    place where a hostile Base stands."""
+    me = sit.me
+    concealed = me.has_tag("concealed")
+    if not _inside_locations(sit) or (me.cunning < 3 and not concealed):
+        return math.inf, 0, 0, "it has no enemy ground it could slip into"
+    done, left, routes = inside_routes(sit)
+    buys = left - len(routes)
+    dist = sit.state.map.distance
+    if buys and not any(b.is_base and dist(b.location, t) < math.inf
+                        for b in sit.mine for t in _inside_locations(sit)):
+        return math.inf, left, 0, "no road leads from its Bases to enemy ground"
+    walk = max((r.turns for r in routes), default=0) + (3 if buys else 0)
+    hides = sum(1 for r in routes if r.hide_at is not None) + (0 if concealed else buys)
+    cash = 2 * hides + buys * 3
+    saving = max(0, cash - me.treasure) / max(1, income_of(me))
+    turns = buys + walk + saving
+    why = (f"{done}/{me.cunning} hidden agents in place, "
+           + (f"{len(routes)} more can get there" if routes else "the rest must be bought"))
+    return turns, left, cash, why
+
+
+# ---------------------------------------------------------------- every goal
+def estimate(sit: Situation, goal: str, target: str = "") -> GoalEstimate:
+    """The :class:`GoalEstimate` of adopting (or, for the current goal, finishing) ``goal``."""
     me = sit.me
     w = sit.p.goal_weight.get(goal, 1.0)
+    current = sit.goal if sit.goal is not None and sit.goal.id == goal \
+        and sit.goal.target == target else None
     xp, turns, chance, why = 1.0, math.inf, 1.0, ""
     if goal == "blood-the-enemy":
-        rate, _ = _kill_rate(sit, lambda e: True)
-        xp, turns = 2, sum(me.ratings) / max(rate, 0.05) + 1
+        rate = _damage_rate(sit, lambda e: True)
+        left = (current.needed - current.progress) if current else sum(me.ratings)
+        xp, turns, chance = 2, left / max(rate, 0.05), 0.6
         why = f"its forces can draw about {rate:.1f} blood a turn"
     elif goal == "destroy-the-foe":
-        foes = [sit.state.factions[h] for h in sit.hostile_ids]
-        weakest = min(foes, key=lambda f: f.hp, default=None)
+        weakest = _foe(sit)
         if weakest is not None:
-            rate, _ = _kill_rate(sit, lambda e: e.owner == weakest.id and e.is_base)
-            xp = 2 + math.ceil(sum(me.ratings) / 3)
-            turns, chance = weakest.hp / max(rate, 0.05) + 2, 0.5
+            rate = _damage_rate(sit, lambda e: e.owner == weakest.id and e.is_base)
+            xp = 2 + math.ceil(sum(weakest.ratings) / 3)
+            turns, chance = weakest.hp / max(rate, 0.05) + 1, 0.3
             why = f"{weakest.name} is down to {weakest.hp} HP"
     elif goal == "eliminate-target":
         a = sit.state.assets.get(target)
-        if a is not None and not a.stealth:
+        if a is not None and not a.stealth and a.owner in sit.target_ids:
             t = _target_turns(sit, a)
-            turns, chance = t + 1, (0.8 if t <= 2 else 0.4 if t <= 3 else 0.05)
+            turns, chance = t, (0.8 if t <= 2 else 0.4 if t <= 3 else 0.0)
             why = f"the {sit.aname(a)} at {sit.place(a.location)} is within reach"
     elif goal == "expand-influence":
         spots = sit.good_expansion_spots()
-        movable = any(not sit.base_here(d) for a in sit.mine if not a.is_base
-                      for d in destinations(sit.state, a))
-        if me.treasure + income_of(me) >= 1 and (spots or movable):
-            turns = 1 if spots else 2
+        walk = _steps_to_new_ground(sit)
+        if spots or walk < math.inf:
+            turns = 1 if spots else 1 + walk
             contested = [s for s in spots if sit.hostile_present(s)]
             xp = 1.3 if contested else 1
             chance = 0.9 if len(contested) < len(spots) or not spots else 0.6
             why = "it has a foothold to build on" if spots else "it can send an asset to new ground"
+        elif sit.expansion_spots():  # only ground its rivals may tear a new Base down on
+            turns, chance = 1, 0.4
+            why = "it has a foothold, if a contested one"
     elif goal == "inside-enemy-territory":
-        can_hide = me.cunning >= 3 or me.has_tag("concealed")
-        bases = sit.hostile_bases()
-        if can_hide and bases:
-            need = me.cunning
-            have = sum(1 for a in sit.mine if not a.is_base)
-            cash = 2 * need if not me.has_tag("concealed") else 0
-            saving = max(0, cash - me.treasure) / max(1, income_of(me))
-            turns = 2 + max(0, need - have) * 1.5 + saving
-            xp, chance = 2, 0.7
-            why = f"it needs {need} hidden agents among its enemies"
+        turns, left, cash, why = inside_plan(sit)
+        xp, chance = 2, (0.75 if left <= 2 else 0.6 if left <= 4 else 0.4)
     elif goal == "invincible-valor":
-        prey = [e for e in sit.enemies if e.attribute == "force" and e.kind.rating > me.force]
+        prey = [e for e in sit.enemies if e.attribute == "force" and e.kind.rating > me.force
+                and e.owner in sit.target_ids]
         if prey:
             t = min(_target_turns(sit, e) for e in prey)
-            xp, turns, chance = 2, t + 1, 0.6
+            xp, turns, chance = 2, t, 0.6
             why = "a mighty enemy force is within reach"
     elif goal == "peaceable-kingdom":
         threat = sum(sit.threat_to(a.location) for a in sit.mine if a.is_base)
-        xp, turns, chance = 1, 4, 0.95
+        left = (current.needed - current.progress) if current else 4
+        xp, turns = 1, left
+        # peace costs the blows it forgoes: less likely kept when enemies are at the gates
+        chance = 0.95 if threat < 1 else 0.8
         why = "its borders are quiet" if threat < 1 else "it would rather not fight"
     elif goal == "root-out-the-enemy":
         owner, _, loc = target.partition("@")
         base = next((a for a in sit.by_loc.get(loc, ()) if a.is_base and a.owner == owner), None)
-        if base is not None:
-            ruler = sit.state.factions[owner]
+        if base is not None and owner in sit.target_ids:
+            from factionsim.rules.wwn.goals import ruling_faction
+
+            ruler = ruling_faction(sit.state, target)
             t = _target_turns(sit, base)
             xp = math.ceil(math.ceil(sum(ruler.ratings) / 3) / 2)
-            turns, chance = t + 1, 0.5
-            why = f"{ruler.name}'s Base at {sit.place(loc)} looks weak"
+            # a Base others are also striking at may fall to them first: the goal is then lost
+            others = any(e.owner not in (owner, sit.fid) and e.kind.can_attack_normally
+                         and sit.state.hostile(e.owner, owner) for e in sit.by_loc.get(loc, ()))
+            turns, chance = t, 0.3 * (0.5 if others else 1.0)
+            why = f"{sit.fname(owner)}'s Base at {sit.place(loc)} looks weak"
+            if owner == sit.steer.enemy:
+                w *= 1.5
     elif goal == "sphere-dominance" and target in ATTRIBUTES:
-        need = me.rating(target)
-        rate, _ = _kill_rate(sit, lambda e: e.attribute == target)
-        prey = sum(1 for e in sit.enemies if e.attribute == target)
+        need = current.needed - current.progress if current else me.rating(target)
+        rate = _damage_rate(sit, lambda e: e.attribute == target)
+        prey = sum(1 for e in sit.enemies if e.attribute == target and e.owner in sit.target_ids)
         if prey:
-            xp = math.ceil(need / 2)
-            turns = need * 5 / max(rate, 0.05) + 1
-            chance = min(1.0, prey / need)
+            xp = math.ceil(me.rating(target) / 2)
+            turns = need * 5 / max(rate, 0.05)
+            chance = min(1.0, prey / max(1, need)) * 0.4
             why = f"{prey} rival {target} assets are in view"
     elif goal == "wealth-of-kingdoms":
-        need = 4 * me.wealth - me.treasure
-        xp, turns = 2, 1 + max(0, need) / max(1, income_of(me))
+        left = (current.needed - current.progress) if current else 4 * me.wealth
+        xp, turns = 2, max(0, left - me.treasure) / max(1, income_of(me))
         why = f"its coffers fill by {income_of(me)} a turn"
-    value = w * chance * xp * XP / (turns + 0.5) if turns < math.inf else 0.0
-    return value, why
+    if goal in ("eliminate-target", "destroy-the-foe") and target and target == sit.steer.enemy:
+        w *= 1.5
+    if current is not None and turns < math.inf:
+        turns = max(turns, _observed_turns(sit, current))
+    return GoalEstimate(_rate(turns, chance, xp, w, goal in FAILS_FREELY), turns, chance, xp, why)
+
+
+def _observed_turns(sit: Situation, g) -> float:
+    """Turns left as the time already spent says: at the pace of the progress made so far
+    (goals measured in progress points), and for any goal without progress at least half the
+    turns already spent on it (an estimate that never comes true keeps growing)."""
+    age = max(1, sit.state.current_turn - g.started)
+    if g.id in ("blood-the-enemy", "sphere-dominance") and g.progress:
+        return (g.needed - g.progress) / (g.progress / age)
+    if not g.progress and g.id != "peaceable-kingdom":
+        return age / 2
+    return 0.0
+
+
+def allowed(sit: Situation, choices) -> list:
+    """The goal choices the steering leaves: only ``focus`` goals when there are some."""
+    if sit.steer.focus:
+        focused = [c for c in choices if c.goal == sit.steer.focus]
+        if focused:
+            return focused
+    return list(choices)
 
 
 def rank_choices(sit: Situation, choices) -> list[tuple[float, object, str]]:
-    """``[(points per turn, choice, why)]``, best first (ties in legal order)."""
+    """``[(points per turn, choice, why)]``, best first (ties in legal order), of the choices the
+    steering allows."""
     scored = []
-    for i, c in enumerate(choices):
-        value, why = estimate(sit, c.goal, c.target)
-        scored.append((value, -i, c, why))
+    for i, c in enumerate(allowed(sit, choices)):
+        e = estimate(sit, c.goal, c.target)
+        scored.append((e.value, -i, c, e.why))
     scored.sort(key=lambda t: (t[0], t[1]), reverse=True)
     return [(v, c, why) for v, _, c, why in scored]
 
 
-def hopeless(sit: Situation) -> str | None:
-    """Why the current goal should be dropped now, or None to keep at it."""
+def impossible(sit: Situation) -> str | None:
+    """Why the current goal cannot be completed any more, or None."""
     g = sit.goal
     if g is None:
         return None
-    age = sit.state.current_turn - g.started
     if g.id == "root-out-the-enemy":
         owner, _, loc = g.target.partition("@")
         if not any(a.is_base and a.owner == owner for a in sit.by_loc.get(loc, ())):
             return "its target Base is gone"
-    if g.id == "destroy-the-foe" and not sit.hostile_ids:
+    if g.id == "destroy-the-foe" and not sit.target_ids:
         return "no foe is left"
-    if g.id == "eliminate-target":
-        return None  # fails by itself, with no wasted turn
-    if g.id in ("peaceable-kingdom", "wealth-of-kingdoms"):
-        return None  # always reachable
-    if g.id == "expand-influence" and age >= 3 and g.progress == 0 \
-            and not sit.good_expansion_spots():
-        return f"{age} turns without safe ground to build on"
-    value, _ = estimate(sit, g.id, g.target)
-    if age >= 4 and g.progress == 0 and value < 3.0:
-        return f"{age} turns without progress"
-    if age >= 8 and value < 5.0:
-        return f"{age} turns and still far from it"
+    if g.id in ("sphere-dominance", "invincible-valor", "blood-the-enemy") and not sit.target_ids:
+        return "it has no enemy left to fight"
+    if g.id == "inside-enemy-territory" and not _inside_locations(sit):
+        return "no enemy Base is left to slip into"
+    age = sit.state.current_turn - g.started
+    if g.id not in FAILS_FREELY and age >= SETTLE_TURNS \
+            and not estimate(sit, g.id, g.target).possible:
+        return "nothing it has can bring it about"
     return None
+
+
+def why_abandon(sit: Situation, choices) -> tuple[str, object, str] | None:
+    """``(why the current goal goes, the goal that replaces it, why that one)`` or None to keep
+    it (see the module docstring)."""
+    g = sit.goal
+    if g is None or g.id in FAILS_FREELY:
+        return None  # Eliminate Target fails by itself, with no turn of paralysis
+    ranked = rank_choices(sit, choices)
+    if not ranked:
+        return None
+    value, choice, why = ranked[0]
+    if value <= 0:
+        return None
+    gone = impossible(sit)
+    if gone:
+        return gone, choice, why
+    focus = sit.steer.focus
+    if sit.steer.story or (focus == g.id):
+        return None
+    if focus and choice.goal == focus:  # a GM's focus, adoptable now: worth the paralysis
+        return f"the GM's focus is {GOALS[focus]}", choice, why
+    age = sit.state.current_turn - g.started
+    if age < SETTLE_TURNS:
+        return None
+    keep = estimate(sit, g.id, g.target)
+    if keep.turns < CLOSE_TURNS:
+        return None
+    other = estimate(sit, choice.goal, choice.target)
+    # the other goal starts a turn late (paralysis): its XP per turn over that longer wait
+    switch = _rate(other.turns + 1, other.chance, other.xp,
+                   sit.p.goal_weight.get(choice.goal, 1.0), choice.goal in FAILS_FREELY)
+    # (what abandoning the current goal later might cost is no reason to abandon it now)
+    staying = _rate(keep.turns, keep.chance, keep.xp, sit.p.goal_weight.get(g.id, 1.0), True)
+    if switch > SWITCH_MARGIN * staying:
+        left = "out of reach" if keep.turns == math.inf else f"{keep.turns:.0f} more turns away"
+        return f"{age} turns on and still {left}", choice, why
+    return None
+
+
+def purchase_for(sit: Situation):
+    """The asset most worth saving for: ``(kind, cost, turns to afford it)`` of the best-valued
+    asset it could buy at one of its Bases with more Treasure, or None."""
+    from dataclasses import replace
+
+    from factionsim.rules.wwn.economy import buyable
+
+    rich = replace(sit.me, treasure=10**6)
+    best, best_value = None, 0.0
+    for base in (a for a in sit.mine if a.is_base):
+        for type_id in buyable(sit.state, rich, base.location):
+            kind = sit.state.asset_types[type_id]
+            cost = purchase_cost(sit.state, sit.me, kind, base.location)
+            if cost <= sit.me.treasure:
+                continue
+            value = sit.purchase_value(type_id, base.location) - 0.3 * cost
+            if value > best_value:
+                wait = math.ceil((cost - sit.me.treasure) / max(1, income_of(sit.me)))
+                best, best_value = (kind, cost, wait), value
+    return best

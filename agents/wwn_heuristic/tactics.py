@@ -17,6 +17,7 @@ from factionsim.rules.wwn.goals import GOALS
 
 from .odds import attack_chance, damage_at_least, damage_distribution, damage_mean
 from .personality import Personality
+from .steering import Steering
 
 XP = 20.0  # points per XP: goals are what the score counts
 OWN_HP = 1.5  # points per faction HP of ours
@@ -40,16 +41,28 @@ class AttackPlan:
 class Situation:
     """One decision's worth of knowledge, built from a view."""
 
-    def __init__(self, view, personality: Personality):
+    def __init__(self, view, personality: Personality, steering: Steering | None = None):
         self.view = view
         self.state = view.state
         self.me = view.faction
         self.fid = self.me.id
         self.p = personality
+        self.steer = steering or Steering()
         self.assets = view.assets()
         self.mine = [a for a in self.assets if a.owner == self.fid]
-        self.hostile_ids = {f.id for f in self.state.living_factions()
-                            if self.state.hostile(self.fid, f.id)}
+        state = self.state
+        living = [f.id for f in state.living_factions() if f.id != self.fid]
+        self.hostile_ids = {f for f in living if state.hostile(self.fid, f)}
+        self.ally_ids = {f for f in living if state.relation(self.fid, f) == "allied"}
+        #: hostile factions the campaign names as our rivals (not hostile by default only)
+        self.rival_ids = {f for f in self.hostile_ids
+                          if state.relations.get(frozenset((self.fid, f))) == "hostile"}
+        #: the factions we would attack: the hostile ones, less the one we protect
+        self.target_ids = self.hostile_ids - {self.steer.protect}
+        friends = self.ally_ids | ({self.steer.protect} if self.steer.protect in living else set())
+        #: our targets that are also hostile to an ally or to the faction we protect
+        self.shared_enemy_ids = {f for f in self.target_ids
+                                 if any(state.hostile(friend, f) for friend in friends)}
         self.enemies = [a for a in self.assets if a.owner in self.hostile_ids]
         self.by_loc: dict[str, list] = {}
         for a in self.assets:
@@ -61,6 +74,8 @@ class Situation:
         self._type_values: dict[str, float] = {}  # purchase_value's part per asset type
         self._hits: dict[tuple[str, str], tuple] = {}
         self._best_attacks: dict[tuple[str, str | None], AttackPlan | None] = {}
+        self._steps: dict[tuple[str, str, bool], dict[str, int]] = {}
+        self._walks: dict[tuple[str, str], dict[str, int]] = {}
 
     # ------------------------------------------------------------ names for reasons
     def fname(self, fid: str) -> str:
@@ -132,6 +147,30 @@ class Situation:
             out = self._hits[key] = (p, dealt, kill, taken, lost)
         return out
 
+    def target_weight(self, faction: str) -> float:
+        """How much more a blow against ``faction`` is worth than against any hostile faction:
+        a rival the campaign names (x1.25), an enemy of an ally or of the faction we protect
+        (x1.25), the ``enemy`` a GM named (x2)."""
+        w = 1.0
+        if faction in self.rival_ids:
+            w *= 1.25
+        if faction in self.shared_enemy_ids:
+            w *= 1.25
+        if faction == self.steer.enemy:
+            w *= 2.0
+        return w
+
+    def stealth_value(self, asset) -> float:
+        """What keeping ``asset`` Stealthed is worth (an attack would reveal it): the Treasure
+        hiding it cost, and its share of Inside Enemy Territory where it counts for the goal."""
+        if not asset.stealth:
+            return 0.0
+        g = self.goal
+        value = 2.0
+        if g is not None and g.id == "inside-enemy-territory":
+            value += XP * 2 / max(1, g.needed) * 1.5
+        return value
+
     def attack_value(self, attacker, defender) -> tuple[float, float, float]:
         """(value to us, chance, kill chance) of ``attacker`` (ours) striking ``defender``."""
         p, dealt, kill, taken, lost = self.hit_outcome(attacker, defender)
@@ -139,8 +178,10 @@ class Situation:
             + kill * (self.asset_value(defender) * 1.5 + 3 + self.goal_kill_bonus(defender))
         if defender.is_base:
             gain += dealt * ENEMY_HP
+        gain *= self.target_weight(defender.owner)
         loss = taken * 0.3 + lost * self.asset_value(attacker)
-        return p * gain * self.p.aggression - (1 - p) * loss * self.p.caution, p, kill
+        return (p * gain * self.p.aggression - (1 - p) * loss * self.p.caution
+                - self.stealth_value(attacker)), p, kill
 
     def defence_loss(self, attacker, defender) -> float:
         """Expected points the defender's owner loses if ``defender`` meets ``attacker``."""
@@ -179,7 +220,7 @@ class Situation:
             return self._best_attacks[key]
         loc = location or attacker.location
         targets = dict.fromkeys(a.owner for a in self.by_loc.get(loc, ())
-                                if a.owner in self.hostile_ids and not a.stealth)
+                                if a.owner in self.target_ids and not a.stealth)
         plans = [p for t in targets if (p := self.attack_plan(attacker, t, location))]
         best = self._best_attacks[key] = max(plans, key=lambda p: p.value, default=None)
         return best
@@ -237,6 +278,11 @@ class Situation:
             value += (1.5 if self.war_goal() else 0.5) * (2 - min(2, self._enemy_distance(location)))
         return value
 
+    def gross_value(self, kind) -> float:
+        """What an asset of ``kind`` is worth to us, its price left aside (for comparing one we
+        own with one we could buy)."""
+        return self._type_value(kind) + kind.cost * (0.8 if self.p.greed > 1.2 else 0.5)
+
     def _type_value(self, kind) -> float:
         """The part of :meth:`purchase_value` that does not depend on where it is bought."""
         g = self.goal.id if self.goal else ""
@@ -282,6 +328,76 @@ class Situation:
             near = self._distance_cache[location] = min(
                 (self.state.map.distance(location, e.location) for e in self.enemies), default=3)
         return near
+
+    # ------------------------------------------------------------ getting there
+    def steps_to(self, asset, location: str) -> float:
+        """Move Asset actions ``asset`` needs to reach ``location`` without entering ground it
+        is forbidden (0 where it stands, ``inf`` when it cannot get there); kept for this
+        decision."""
+        if asset.location == location:
+            return 0
+        key = (asset.id, asset.location, asset.stealth)  # (a hypothetical copy may differ)
+        if key not in self._steps:
+            self._steps[key] = self._walk_to_all(asset)
+        return self._steps[key].get(location, math.inf)
+
+    def _walk_to_all(self, asset) -> dict[str, int]:
+        """Moves from where ``asset`` stands to every place it may reach (a breadth-first
+        search over the places it may enter; the map's edges go both ways)."""
+        from factionsim.rules.wwn.movement import forbids, move_range
+
+        state = self.state
+        reach = move_range(state, asset.owner)
+        dist = {asset.location: 0}
+        frontier = [asset.location]
+        while frontier:
+            nxt = []
+            for y in frontier:
+                for x in state.map.within(y, reach):
+                    if x not in dist and not forbids(state, x, asset):
+                        dist[x] = dist[y] + 1
+                        nxt.append(x)
+            frontier = nxt
+        return dist
+
+    def _walk_from(self, asset, location: str) -> dict[str, int]:
+        """Moves to ``location`` from every place ``asset`` could start from (a reverse
+        breadth-first search over the places it may enter)."""
+        from factionsim.rules.wwn.movement import forbids, move_range
+
+        key = (asset.id, location)
+        if key in self._walks:
+            return self._walks[key]
+        state = self.state
+        if forbids(state, location, asset):
+            self._walks[key] = {}
+            return {}
+        reach = move_range(state, asset.owner)
+        dist = {location: 0}
+        frontier = [location]
+        while frontier:
+            nxt = []
+            for y in frontier:
+                for x in state.map.within(y, reach):
+                    if x not in dist and (x == asset.location or not forbids(state, x, asset)):
+                        dist[x] = dist[y] + 1
+                        nxt.append(x)
+            frontier = nxt
+        self._walks[key] = dist
+        return dist
+
+    def next_step(self, asset, location: str, destinations: list[str]) -> str | None:
+        """The destination among ``destinations`` (one move) that brings ``asset`` closest to
+        ``location`` (None when none brings it closer)."""
+        here = self.steps_to(asset, location)
+        best = None
+        for d in destinations:
+            if d == location:
+                return d
+            left = self._walk_from(asset, location).get(d, math.inf)
+            if left < here and (best is None or left < best[0]):
+                best = (left, d)
+        return best[1] if best else None
 
     # ------------------------------------------------------------ where things stand
     def base_here(self, loc: str) -> bool:

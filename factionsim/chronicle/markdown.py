@@ -58,8 +58,8 @@ def render_markdown(events: Iterable[Event], names: Names, title: str = "Chronic
     Names and ``title`` are plain text (escaped here); every sentence stays on its line."""
     names = names.markdown()
     lines = [f"# {markdown_text(title)}", ""]
-    if names.notes:
-        lines += [*(markdown_line(note) for note in names.notes), ""]
+    for note in names.notes:  # each its own paragraph
+        lines += [markdown_line(note), ""]
     current_faction: str | None = None
     reasons: list[str] = []  # decisions waiting for the event they caused
     for e in events:

@@ -19,7 +19,9 @@ def add_parser(subparsers) -> None:
         description="Play RUNS independent histories of CAMPAIGN for TURNS turns each (run r's "
         "dice seeded from the master seed and r), with the agents the campaign names. Writes "
         "DIR/run-XXXX/chronicle.md and events.jsonl per run, DIR/summary.json (per faction: "
-        "survival rate, win rate, goals completed, mean final numbers and mean per-turn curves), "
+        "survival rate, win rate, goals completed, mean final numbers and mean per-turn curves; "
+        "behaviour: stall rate, goals per 10 turns, attacks per turn and more, per faction, "
+        "agent and temperament), "
         "DIR/curves.csv and DIR/summary.html (the table and a chart per curve). The results are "
         "identical for any --backend and --workers.")
     p.add_argument("campaign", nargs="?", default=None,
@@ -65,6 +67,11 @@ def _cmd_batch(args: argparse.Namespace) -> int:
         for fid, f in summary["factions"].items():
             goals, finals = goals_and_finals(f)
             print(f"{fid:<20}{f['survival_rate']:>10.1%}{f['win_rate']:>8.1%}{goals:>8}  {finals}")
+        if summary.get("behaviour"):
+            from factionsim.behaviour import behaviour_text
+
+            print("\nHow they played (see summary.json's behaviour.metrics):")
+            print(behaviour_text(summary["behaviour"], {}))
         print(f"wrote {out}/summary.html (open it in a browser), {out}/summary.json, "
               f"{out}/curves.csv and {summary['runs']} run folders")
     return 0

@@ -108,6 +108,21 @@ class DecisionState(GameState):
         self.order_index = int(ip["order_index"])
         self.ctx = copy.deepcopy(ip["ctx"])
 
+    def next_in_order(self, faction_start: str) -> bool:
+        """A faction's turn is over, in a ruleset that plays in turn order (``order``,
+        ``order_index``): on to the next faction (phase ``faction_start``; True), or, after the
+        last, the turn is counted and ends (False; the ruleset then reports it)."""
+        self.order_index += 1
+        self.ctx = {}
+        if self.order_index < len(self.order):
+            self.phase = faction_start
+            return True
+        self.turn += 1
+        self.phase = self.decision_module.TURN_START
+        self.actor = None
+        self.order, self.order_index = [], 0
+        return False
+
     def current_actor(self) -> str | None:
         """The faction that decides now, or ``None`` when the game is over."""
         self._advance()

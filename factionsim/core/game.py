@@ -2,7 +2,9 @@
 
 Every ruleset's state is a :class:`GameState`, modelled on OpenSpiel's ``State``:
 
-- ``current_actor()`` -> the faction id that must decide now, or ``None`` when the game is over;
+- ``current_actor()`` -> the faction id that must decide now, or ``None`` when the game is over
+  and its last turn played out (a game that ends mid-turn, a faction collapsing, is over at
+  once, but its turn in progress may still be played to its end: ``runner.finish_turn``);
 - ``legal_actions()`` -> the actions open to it, small immutable values with a stable text form;
 - ``apply(action)`` -> mutates the state and returns the :class:`Event` objects it caused; all dice,
   income, upkeep and automatic steps happen inside, up to the next decision point;
@@ -29,6 +31,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from factionsim.core import actiontext
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -47,10 +51,25 @@ class CampaignError(FactionsimError, ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """Base of every ruleset's actions: an immutable value whose ``str`` is its stable text form."""
+    """Base of every ruleset's actions: an immutable value whose ``str`` is its stable text form,
+    written from the class's template ``TEXT`` (:mod:`factionsim.core.actiontext`, which also
+    reads it back) unless the class writes its own ``__str__``."""
 
-    def __str__(self) -> str:  # pragma: no cover - every subclass defines it
-        raise NotImplementedError
+    TEXT: ClassVar[str | tuple[str, ...]] = ()
+
+    def __init_subclass__(cls) -> None:  # (no super(): a slots dataclass is made anew)
+        if "__str__" not in vars(cls):  # its own TEXT, not a parent's writer
+            cls.__str__ = Action.__str__  # type: ignore[method-assign]
+
+    def __str__(self) -> str:
+        return actiontext.render(self)  # makes the class's writer and installs it as its __str__
+
+
+class ActionTable(actiontext.ActionTable):
+    """A ruleset's action classes and their text templates (:mod:`factionsim.core.actiontext`):
+    ``parse(text)`` reads an action back; an unknown text raises :class:`IllegalActionError`."""
+
+    error = IllegalActionError
 
 
 @dataclass(slots=True)
@@ -108,7 +127,8 @@ class GameState(ABC):
 
     @abstractmethod
     def current_actor(self) -> str | None:
-        """The faction that decides now, or ``None`` when the game is over."""
+        """The faction that decides now, or ``None`` when the game is over (and the turn in
+        progress, if it ended mid-turn, played out)."""
 
     @abstractmethod
     def legal_actions(self) -> list[Action]:
@@ -125,7 +145,8 @@ class GameState(ABC):
 
     @abstractmethod
     def is_over(self) -> bool:
-        """Whether the game has ended (too few factions left, the turn cap reached...)."""
+        """Whether the game has ended (too few factions left, the turn cap reached...); it may
+        end mid-turn, with decisions left to play out the turn (see :meth:`current_actor`)."""
 
     @abstractmethod
     def scores(self) -> dict[str, float]:
@@ -209,6 +230,16 @@ class View(ABC):
     def to_state(self, rng: np.random.Generator) -> GameState:
         """A playable state built from what this faction knows, its dice drawn from ``rng``."""
 
+    def lookalike(self, rng: np.random.Generator) -> GameState:
+        """Another state this faction cannot tell from the true one: everything it may not see
+        redrawn with ``rng``, everything it may see unchanged (the dice generator included).
+
+        This is the ruleset's declaration of what it hides, in executable form:
+        ``tests/test_contract.py`` checks that :meth:`to_state` and, when the faction is to
+        decide, its legal actions are the same for the true state and a lookalike. The default
+        is a copy: nothing is hidden (a ruleset that hides something overrides this)."""
+        return self.state.copy()
+
 
 _KIND_WORDS = {int: "a whole number", float: "a number", str: "text", bool: "true or false"}
 
@@ -217,7 +248,9 @@ _KIND_WORDS = {int: "a whole number", float: "a number", str: "text", bool: "tru
 class OptionSpec:
     """One option an agent takes in a campaign file (``agent_options: {name: value}``): its type,
     and the values allowed (``choices``, or a range: ``minimum``/``maximum`` inclusive, ``above``
-    exclusive). An int is accepted where a float is asked."""
+    exclusive). An int is accepted where a float is asked. ``kind=list`` asks for a list whose
+    items are all among ``choices``. ``refers="faction"``: the value names another faction of
+    the campaign (checked where the campaign is known, when it loads)."""
 
     kind: type
     doc: str
@@ -225,9 +258,18 @@ class OptionSpec:
     minimum: float | None = None
     maximum: float | None = None
     above: float | None = None
+    refers: str | None = None
 
     def allowed(self) -> str:
-        """The allowed values in words."""
+        """The allowed values in words.
+
+        >>> OptionSpec(list, "actions to leave out", choices=("attack", "move")).allowed()
+        'a list of: attack, move'
+        """
+        if self.kind is list:
+            return "a list of: " + ", ".join(map(str, self.choices))
+        if self.refers == "faction":
+            return "the id of another faction of the campaign"
         if self.choices:
             return "one of " + ", ".join(map(str, self.choices))
         words = _KIND_WORDS.get(self.kind, self.kind.__name__)
@@ -249,6 +291,10 @@ class OptionSpec:
         'a number above 0 and at most 1'
         """
         bad = f"must be {self.allowed()}, not {value!r}"
+        if self.kind is list:
+            ok = isinstance(value, list) and all(
+                isinstance(v, str | int | float) and v in self.choices for v in value)
+            return None if ok else bad
         if self.choices:
             return None if value in self.choices else bad
         if self.kind is float:

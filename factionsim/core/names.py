@@ -33,8 +33,13 @@ class Names:
 
     @classmethod
     def from_state(cls, state: Any) -> Names:
-        """The names of a game state (its ``display_names()``)."""
-        return cls(**state.display_names())
+        """The names of a game state (its ``display_names()``), with a last note that says who
+        plays each faction (:func:`players_note`)."""
+        names = cls(**state.display_names())
+        played = players_note(state, names)
+        if played:
+            names.notes = (*names.notes, played)
+        return names
 
     def markdown(self) -> Names:
         """These names escaped for markdown (:func:`~factionsim.core.text.markdown_text`): the
@@ -68,3 +73,14 @@ class Names:
         """``"the Iron Legion's Knights"`` for ``knights#3`` owned by iron-legion."""
         kind = self.asset_types.get(aid.rsplit("#", 1)[0], self._own(aid))
         return f"{self.faction(owner)}'s {kind}" if owner else kind
+
+
+def players_note(state: Any, names: Names) -> str:
+    """``"Played by: The Iron Legion (heuristic), ..."``: each faction's agent as its campaign
+    entry names it (every ruleset's factions carry an ``agent``), empty if they carry none. A
+    line of the chronicles' header: the names in it are escaped for markdown."""
+    factions = getattr(state, "factions", {})
+    shown = names.markdown()
+    parts = [f"{shown.faction(fid)} ({markdown_text(str(f.agent))})" for fid, f in factions.items()
+             if getattr(f, "agent", None)]
+    return f"Played by: {', '.join(parts)}." if parts else ""

@@ -25,13 +25,15 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from factionsim.core.behaviour import BehaviourSpec
 from factionsim.core.forecasting import Forecasting
-from factionsim.core.game import Agent, Event, GameState, OptionSpec
+from factionsim.core.game import ActionTable, Agent, Event, GameState, OptionSpec
 from factionsim.core.names import Names
 from factionsim.core.presentation import Presentation
 from factionsim.core.records import NOTE, RecordSpec
 
-__all__ = ["DEFAULT_AGENT", "DEFAULT_RULESET", "AgentSpec", "OptionSpec", "RulesetInfo", "agent_problem"]
+__all__ = ["DEFAULT_AGENT", "DEFAULT_RULESET", "AgentSpec", "OptionSpec", "RulesetInfo",
+           "agent_options_schema", "agent_problem", "option_schema"]
 
 #: The ruleset of the campaign played when none is named (``factionsim run`` with no file).
 DEFAULT_RULESET = "wwn"
@@ -65,11 +67,13 @@ def _close(word: str, options: Sequence[str]) -> str:
 
 
 def agent_problem(name: Any, options: Any, offered: Mapping[str, AgentSpec],
-                  ruleset: str) -> tuple[tuple[str, ...], str] | None:
+                  ruleset: str, factions: Sequence[str] | None = None,
+                  own: str | None = None) -> tuple[tuple[str, ...], str] | None:
     """What is wrong with the agent ``name`` and its ``options`` for a ruleset that offers
     ``offered``: ``(field, message)``, the field within the faction's entry (``("agent",)``,
     ``("agent_options", key)``...), or ``None``. Unknown names and option keys are errors, with
-    a suggestion."""
+    a suggestion. Given the campaign's ``factions`` (ids) and the faction's ``own`` id, an option
+    that names a faction (``OptionSpec.refers == "faction"``) must name another one of them."""
     usages = ", ".join(sorted(spec.usage for spec in offered.values()))
     if not isinstance(name, str) or not name.strip():
         return ("agent",), f"must be an agent name; the {ruleset} ruleset offers: {usages}"
@@ -92,9 +96,58 @@ def agent_problem(name: Any, options: Any, offered: Mapping[str, AgentSpec],
             return ("agent_options", option), (f"agent {key!r} has no option {option!r}"
                                f"{_close(str(option), list(declared))}; {takes}")
         bad = known.problem(value)
+        if bad is None and known.refers == "faction" and factions is not None \
+                and (value not in factions or value == own):
+            others = [f for f in factions if f != own]
+            bad = (f"must name another faction of this campaign{_close(str(value), others)}, "
+                   f"not {value!r}; its factions: {', '.join(others)}")
         if bad is not None:
             return ("agent_options", option), f"agent {key!r} option {option!r} {bad}"
     return None
+
+
+_JSON_TYPES = {int: "integer", float: "number", str: "string", bool: "boolean", list: "array"}
+
+
+def option_schema(spec: OptionSpec) -> dict[str, Any]:
+    """The JSON Schema of one agent option.
+
+    >>> option_schema(OptionSpec(int, "rollouts", minimum=1))
+    {'type': 'integer', 'description': 'rollouts', 'minimum': 1}
+    """
+    out: dict[str, Any] = {"type": _JSON_TYPES.get(spec.kind, "string"), "description": spec.doc}
+    if spec.kind is list:
+        out["items"] = {"enum": list(spec.choices)}
+        out["uniqueItems"] = True
+    elif spec.choices:
+        out["enum"] = list(spec.choices)
+    if spec.refers == "faction":
+        out["description"] += " (the id of another faction of this campaign)"
+    for key, value in (("minimum", spec.minimum), ("maximum", spec.maximum),
+                       ("exclusiveMinimum", spec.above)):
+        if value is not None:
+            out[key] = value
+    return out
+
+
+def agent_options_schema(agents: Sequence[AgentSpec]) -> list[dict[str, Any]]:
+    """JSON Schema conditions (for a faction entry's ``allOf``): for each agent with options,
+    ``if`` the faction names it (or names none and it is :data:`DEFAULT_AGENT`) ``then`` its
+    ``agent_options`` may hold exactly those options."""
+    out = []
+    for spec in agents:
+        options = spec.load().OPTIONS
+        if not options:
+            continue
+        named: dict[str, Any] = ({"pattern": f"^{spec.name}:"} if spec.argument
+                                 else {"const": spec.name})
+        condition: dict[str, Any] = {"properties": {"agent": named}, "required": ["agent"]}
+        if spec.name == DEFAULT_AGENT:
+            condition = {"anyOf": [condition, {"not": {"required": ["agent"]}}]}
+        out.append({"if": condition, "then": {"properties": {"agent_options": {
+            "type": "object", "additionalProperties": False,
+            "properties": {k: option_schema(v) for k, v in options.items()}}}}})
+    return out
 
 
 @dataclass(frozen=True)
@@ -119,6 +172,11 @@ class RulesetInfo:
     - ``forecasting``: what ``factionsim forecast`` and ``odds`` ask beyond the contract
       (:class:`~factionsim.core.forecasting.Forecasting`), or ``None``: forecasts from the
       contract alone, no ``odds``;
+    - ``behaviour``: what ``factionsim batch`` counts of how its factions play
+      (:class:`~factionsim.core.behaviour.BehaviourSpec`), or ``None``;
+    - ``actions``: its action classes and their text forms
+      (:class:`~factionsim.core.game.ActionTable`: reads an action back from its text), or
+      ``None``;
     - ``records``: what a GM may record between turns (``factionsim record``,
       :class:`~factionsim.core.records.RecordSpec`); a ruleset that declares none takes ``note``
       only (:meth:`gm_records`).
@@ -137,6 +195,8 @@ class RulesetInfo:
     schema: Callable[[Sequence[str]], dict[str, Any]] | None = None
     docs: str = ""
     forecasting: Forecasting | None = None
+    behaviour: BehaviourSpec | None = None
+    actions: ActionTable | None = None
     records: tuple[RecordSpec, ...] = ()
 
     def gm_records(self) -> dict[str, RecordSpec]:

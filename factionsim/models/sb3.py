@@ -21,8 +21,6 @@ from typing import Any
 import numpy as np
 from torch import nn
 
-from factionsim.envs.codec import ENV_VERSION
-
 from .files import PolicyModel, check_description
 from .network import ModelFileError, Network
 
@@ -102,8 +100,9 @@ def policy_from_sb3_zip(path: str | Path) -> PolicyModel:
     """A stable-baselines3 zip as a numpy policy (UNPICKLES it, see :func:`load_sb3_zip`). It
     fits any ruleset whose spaces match (``ruleset: any``)."""
     network, arrays, (n_obs, n_actions) = load_sb3_zip(path)
+    # ruleset "any": its env version is unknown (1 is a placeholder); it plays where its sizes fit
     d = {"format": "factionsim-policy", "format_version": 1, "ruleset": "any",
-         "env_version": ENV_VERSION, "spaces": {"observation": n_obs, "actions": n_actions},
+         "env_version": 1, "spaces": {"observation": n_obs, "actions": n_actions},
          "codec": {"limits": {}}, "network": network,
          "weights": {"file": "converted.npz", "sha256": ""},
          "training": {"converted_from": str(path)}}

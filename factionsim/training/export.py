@@ -15,7 +15,6 @@ from typing import Any
 import torch
 from torch import nn
 
-from factionsim.envs.codec import ENV_VERSION
 from factionsim.models import PolicyModel, campaign_shape, write_policy
 from factionsim.models.network import Network
 from factionsim.models.sb3 import TORCH_ACTIVATIONS, load_sb3_zip, network_from_sb3
@@ -28,7 +27,7 @@ _TORCH = {name: cls for cls, name in TORCH_ACTIVATIONS.items()}
 def description(codec: Any, state: Any, network: dict[str, Any], training: dict[str, Any],
                 campaign: str | None = None) -> dict[str, Any]:
     """A policy description (without ``weights``) for a network trained on ``codec``'s spaces."""
-    return {"ruleset": state.ruleset, "env_version": ENV_VERSION,
+    return {"ruleset": state.ruleset, "env_version": codec.ENV_VERSION,
             "spaces": {"observation": int(codec.obs_size), "actions": int(codec.n_actions)},
             "codec": {"limits": dataclasses.asdict(codec.limits)},
             "trained_on": {"campaign": campaign or "the bundled campaign",

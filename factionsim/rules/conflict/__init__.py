@@ -13,7 +13,7 @@ from factionsim.core.game import Agent
 from factionsim.core.ruleset import AgentSpec, RulesetInfo
 from factionsim.rules import IDLE, MANUAL, POLICY, RANDOM, TRAINED
 
-from . import present, prose, validate
+from . import actions, behaviour, present, prose, validate
 from .state import ConflictState
 
 
@@ -35,4 +35,5 @@ RULESET = RulesetInfo(
     present=present.PRESENTATION, default_campaign="conflict_bridge.yaml",
     agents=(RANDOM, IDLE, AgentSpec("heuristic", "plays by simple rules of thumb, explains each decision",
                                     _heuristic), MANUAL, POLICY, TRAINED),
-    codec=_codec, docs="docs/ruleset-conflict.md")
+    codec=_codec, docs="docs/ruleset-conflict.md", behaviour=behaviour.BEHAVIOUR,
+    actions=actions.ACTIONS)

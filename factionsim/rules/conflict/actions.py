@@ -11,14 +11,9 @@ Plan(char='ash', category='spell')
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-from factionsim.core.game import Action, IllegalActionError
-
-
-def _signed(n: int) -> str:
-    return f"{n:+d}" if n else "0"
+from factionsim.core.game import Action, ActionTable
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,8 +23,7 @@ class Plan(Action):
     char: str
     category: str
 
-    def __str__(self) -> str:
-        return f"plan {self.char} {self.category}"
+    TEXT = "plan {char} {category}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,8 +34,7 @@ class Replan(Action):
     char: str
     category: str
 
-    def __str__(self) -> str:
-        return f"replan {self.char} {self.category}"
+    TEXT = "replan {char} {category}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,8 +44,7 @@ class Hold(Action):
     char: str
     shift: int
 
-    def __str__(self) -> str:
-        return f"hold {self.char} {_signed(self.shift)}"
+    TEXT = "hold {char} {shift:+}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,8 +54,7 @@ class Stand(Action):
     char: str
     shift: int
 
-    def __str__(self) -> str:
-        return f"stand {self.char} {_signed(self.shift)}"
+    TEXT = "stand {char} {shift:+}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,8 +65,7 @@ class Harm(Action):
     target: str
     skill: str
 
-    def __str__(self) -> str:
-        return f"harm {self.char} -> {self.target} {self.skill}"
+    TEXT = "harm {char} -> {target} {skill}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,8 +76,7 @@ class Advantage(Action):
     skill: str
     target: str
 
-    def __str__(self) -> str:
-        return f"advantage {self.char} {self.skill} -> {self.target}"
+    TEXT = "advantage {char} {skill} -> {target}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,8 +88,7 @@ class Trick(Action):
     trick: str
     target: str
 
-    def __str__(self) -> str:
-        return f"trick {self.char} {self.trick} -> {self.target}"
+    TEXT = "trick {char} {trick} -> {target}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,8 +98,7 @@ class Assist(Action):
     char: str
     ally: str
 
-    def __str__(self) -> str:
-        return f"assist {self.char} -> {self.ally}"
+    TEXT = "assist {char} -> {ally}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,8 +108,7 @@ class Remove(Action):
     char: str
     advantage: str
 
-    def __str__(self) -> str:
-        return f"remove {self.char} {self.advantage}"
+    TEXT = "remove {char} {advantage}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,8 +117,7 @@ class Ritual(Action):
 
     char: str
 
-    def __str__(self) -> str:
-        return f"ritual {self.char}"
+    TEXT = "ritual {char}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,8 +127,7 @@ class Parley(Action):
     char: str
     target: str
 
-    def __str__(self) -> str:
-        return f"parley {self.char} -> {self.target}"
+    TEXT = "parley {char} -> {target}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,8 +138,7 @@ class Cast(Action):
     spell: str
     target: str
 
-    def __str__(self) -> str:
-        return f"cast {self.char} {self.spell} -> {self.target}"
+    TEXT = "cast {char} {spell} -> {target}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,8 +151,7 @@ class Dash(Action):
     shift: int
     mode: str = "free"
 
-    def __str__(self) -> str:
-        return f"dash {self.char} {_signed(self.shift)}" + ("" if self.mode == "free" else f" {self.mode}")
+    TEXT = "dash {char} {shift:+}[ {mode}]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,8 +161,7 @@ class TieChoice(Action):
     char: str
     choice: str
 
-    def __str__(self) -> str:
-        return f"tie {self.char} {self.choice}"
+    TEXT = "tie {char} {choice}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,8 +171,7 @@ class Reroll(Action):
     char: str
     partner: str
 
-    def __str__(self) -> str:
-        return f"reroll {self.char} with {self.partner}"
+    TEXT = "reroll {char} with {partner}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,8 +180,7 @@ class Accept(Action):
 
     char: str
 
-    def __str__(self) -> str:
-        return f"accept {self.char}"
+    TEXT = "accept {char}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,44 +189,16 @@ class Proceed(Action):
 
     side: str
 
-    def __str__(self) -> str:
-        return f"proceed {self.side}"
+    TEXT = "proceed {side}"
 
 
-_ID = r"([a-z0-9][a-z0-9-]*)"
-_NUM = r"([+-]?\d+)"
-_PATTERNS: list[tuple[re.Pattern[str], type[Action]]] = [
-    (re.compile(rf"^plan {_ID} (\w+)$"), Plan),
-    (re.compile(rf"^replan {_ID} (\w+)$"), Replan),
-    (re.compile(rf"^hold {_ID} {_NUM}$"), Hold),
-    (re.compile(rf"^stand {_ID} {_NUM}$"), Stand),
-    (re.compile(rf"^harm {_ID} -> {_ID} (\w+)$"), Harm),
-    (re.compile(rf"^advantage {_ID} (\w+) -> {_ID}$"), Advantage),
-    (re.compile(rf"^trick {_ID} {_ID} -> {_ID}$"), Trick),
-    (re.compile(rf"^assist {_ID} -> {_ID}$"), Assist),
-    (re.compile(rf"^remove {_ID} (adv#\d+)$"), Remove),
-    (re.compile(rf"^ritual {_ID}$"), Ritual),
-    (re.compile(rf"^parley {_ID} -> {_ID}$"), Parley),
-    (re.compile(rf"^cast {_ID} {_ID} -> {_ID}$"), Cast),
-    (re.compile(rf"^dash {_ID} {_NUM}(?: (check|break))?$"), Dash),
-    (re.compile(rf"^tie {_ID} (succeed|fail)$"), TieChoice),
-    (re.compile(rf"^reroll {_ID} with {_ID}$"), Reroll),
-    (re.compile(rf"^accept {_ID}$"), Accept),
-    (re.compile(rf"^proceed {_ID}$"), Proceed),
-]
+#: Every action's text, in the order they are read (``str(action)`` writes them).
+ACTIONS = ActionTable(
+    "conflict", Plan, Replan, Hold, Stand, Harm, Advantage, Trick, Assist, Remove, Ritual, Parley,
+    Cast, Dash, TieChoice, Reroll, Accept, Proceed,
+)
 
 
 def parse_action(text: str) -> Action:
     """The action whose text form is ``text``; :class:`IllegalActionError` if none."""
-    text = " ".join(text.strip().split())
-    for pattern, cls in _PATTERNS:
-        m = pattern.match(text)
-        if not m:
-            continue
-        args: list[object] = [g for g in m.groups()]
-        if cls in (Hold, Stand):
-            args[1] = int(str(args[1]))
-        if cls is Dash:
-            args = [args[0], int(str(args[1])), args[2] or "free"]
-        return cls(*args)
-    raise IllegalActionError(f"not a conflict action: {text!r}")
+    return ACTIONS.parse(text)

@@ -20,7 +20,7 @@ from factionsim.core.game import View
 from factionsim.core.ruleset import DEFAULT_AGENT
 
 from . import turn
-from .model import ACTIVE, APPROACHES, DEFAULT_SETTINGS, Character, Side, Spell
+from .model import ACTIVE, APPROACHES, CATEGORIES, DEFAULT_SETTINGS, Character, Side, Spell
 
 
 class ConflictState(DecisionState):
@@ -74,8 +74,9 @@ class ConflictState(DecisionState):
         return out
 
     def standing(self, side: str) -> float:
-        members = [self.chars[c] for c in self.factions[side].characters]
-        return sum(c.health() for c in members) / max(1, len(members))
+        chars = self.chars
+        members = self.factions[side].characters
+        return sum([chars[c].health() for c in members]) / max(1, len(members))
 
     def view(self, faction: str) -> ConflictView:
         return ConflictView(self, faction)
@@ -225,17 +226,25 @@ def _character(cd: dict[str, Any], side: Side, rng: np.random.Generator) -> Char
 
 
 class ConflictView(View):
-    """What one side knows: everything but the plans of enemy characters that have not acted
-    yet this round. ``to_state(rng)`` rebuilds a playable state from that knowledge (unknown
-    enemy plans are guessed as ``harm``) with dice from ``rng``."""
+    """What one side knows: everything but the plans of enemy characters whose category has not
+    begun yet this round (when it begins, its queue is announced). ``to_state(rng)`` rebuilds a
+    playable state from that knowledge (unknown enemy plans are guessed as ``harm``) with dice
+    from ``rng``."""
 
-    def known_plan(self, cid: str) -> str | None:
+    def known_plan(self, cid: str, round_passes: list[list[str]] | None = None) -> str | None:
+        """``cid``'s plan if this side knows it, else None (``round_passes``: see
+        :meth:`known_plans`)."""
         c = self.state.chars[cid]
         if c.side == self.faction_id or c.acted:
             return c.plan
-        if c.plan is not None and turn.is_past(self.state, c, c.plan):
-            return c.plan
+        if c.plan is not None and not turn.is_ahead(self.state, c, c.plan, round_passes):
+            return c.plan  # its category has begun: the queue was announced
         return None
+
+    def known_plans(self) -> dict[str, str | None]:
+        """:meth:`known_plan` of every character, the round's passes worked out once."""
+        round_passes = turn.passes(self.state)
+        return {cid: self.known_plan(cid, round_passes) for cid in self.state.chars}
 
     def to_state(self, rng: np.random.Generator) -> ConflictState:
         d = self.state.to_dict()
@@ -250,4 +259,17 @@ class ConflictView(View):
         s = ConflictState.from_dict(d)
         s.rng = rng
         return s
+
+    def lookalike(self, rng: np.random.Generator) -> ConflictState:
+        """The state with every hidden enemy plan redrawn among the categories still ahead of
+        its character (a plan known or behind it is kept)."""
+        d = self.state.to_dict()
+        for sd in d["sides"]:
+            for cd in sd["characters"] if sd["id"] != self.faction_id else ():
+                rnd, c = cd.get("round"), self.state.chars[cd["id"]]
+                if not rnd or not rnd.get("plan") or self.known_plan(c.id) is not None:
+                    continue
+                ahead = [cat for cat in CATEGORIES if turn.is_ahead(self.state, c, cat)]
+                rnd["plan"] = ahead[int(rng.integers(len(ahead)))] if ahead else rnd["plan"]
+        return ConflictState.from_dict(d)
 

@@ -12,8 +12,9 @@
    At the start of each category after the first of a pass (``replan`` phase), each side may
    also move characters that planned a later category into this one: plans change "any time",
    only never back to a past category.
-3. Mid-action questions (``question`` phase): a tied check (succeed with a consequence or fail
-   with an opportunity) and, after a failed check, sacrificing a minor Bond level for a reroll.
+3. Mid-action questions (``state.question`` set; the phase stays as it was): a tied check
+   (succeed with a consequence or fail with an opportunity) and, after a failed check,
+   sacrificing a minor Bond level for a reroll.
 
 Each action becomes a short list of *jobs* (plain data, saved with the state): a check, then its
 effect. A decision with exactly one legal action is applied automatically.
@@ -67,7 +68,6 @@ if TYPE_CHECKING:
 TURN_START = "turn-start"
 PLAN = "plan"
 ACT = "act"
-QUESTION = "question"
 REPLAN = "replan"
 N_CATEGORIES = len(CATEGORIES)
 
@@ -107,13 +107,15 @@ def in_pass(state: ConflictState, c: Character) -> bool:
     return c.side in passes(state)[min(state.category // N_CATEGORIES, len(passes(state)) - 1)]
 
 
-def is_past(state: ConflictState, c: Character, category: str) -> bool:
-    """Has ``category`` already been resolved for ``c``'s side this round?"""
+def is_ahead(state: ConflictState, c: Character, category: str,
+             round_passes: list[list[str]] | None = None) -> bool:
+    """Has ``category`` not begun yet for ``c``'s side this round? (``round_passes``:
+    ``passes(state)`` when the caller has it already.)"""
     if state.phase not in (ACT, REPLAN):
-        return False
-    p = next(i for i, sides in enumerate(passes(state)) if c.side in sides)
+        return True
+    p = next(i for i, sides in enumerate(round_passes or passes(state)) if c.side in sides)
     now = state.category // N_CATEGORIES
-    return p < now or (p == now and CATEGORIES.index(category) < state.category % N_CATEGORIES)
+    return p > now or (p == now and CATEGORIES.index(category) > state.category % N_CATEGORIES)
 
 
 def enemies(state: ConflictState, c: Character) -> list[Character]:
@@ -985,4 +987,4 @@ _JOBS = {"hit": _job_hit, "advantage": _job_advantage, "remove": _job_remove,
          "ritual": _job_ritual, "parley": _job_parley, "move": _job_move,
          "end-turn": _job_end_turn}
 
-__all__ = ["ACT", "ACTIVE", "PLAN", "QUESTION", "TURN_START", "legal_actions", "settle", "apply"]
+__all__ = ["ACT", "ACTIVE", "PLAN", "TURN_START", "legal_actions", "settle", "apply"]

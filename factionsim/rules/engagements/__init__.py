@@ -12,7 +12,7 @@ from factionsim.core.game import Agent
 from factionsim.core.ruleset import AgentSpec, RulesetInfo
 from factionsim.rules import IDLE, MANUAL, POLICY, RANDOM, TRAINED
 
-from . import present, prose, validate
+from . import actions, behaviour, present, prose, validate
 from .state import EngagementsState
 
 
@@ -34,4 +34,5 @@ RULESET = RulesetInfo(
     present=present.PRESENTATION, default_campaign="ashen_thrones.yaml",
     agents=(RANDOM, IDLE, AgentSpec("heuristic", "plays by simple rules of thumb, explains each decision",
                                     _heuristic), MANUAL, POLICY, TRAINED),
-    codec=_codec, docs="docs/ruleset-engagements.md")
+    codec=_codec, docs="docs/ruleset-engagements.md", behaviour=behaviour.BEHAVIOUR,
+    actions=actions.ACTIONS)

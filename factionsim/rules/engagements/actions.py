@@ -14,10 +14,9 @@ True
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-from factionsim.core.game import Action, IllegalActionError
+from factionsim.core.game import Action, ActionTable
 
 STATS = ("competence", "defense")
 
@@ -26,8 +25,7 @@ STATS = ("competence", "defense")
 class Done(Action):
     """End the current step (spending, inviting, committing pillars, the Fanatical option)."""
 
-    def __str__(self) -> str:
-        return "done"
+    TEXT = "done"
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,8 +35,7 @@ class Convert(Action):
     amount: int
     rival: str
 
-    def __str__(self) -> str:
-        return f"convert {self.amount} -> {self.rival}"
+    TEXT = "convert {amount} -> {rival}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,8 +45,7 @@ class Build(Action):
     competence: int
     defense: int
 
-    def __str__(self) -> str:
-        return f"build c{self.competence} d{self.defense}"
+    TEXT = "build c{competence} d{defense}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,8 +55,7 @@ class Raise(Action):
     pillar: str
     stat: str
 
-    def __str__(self) -> str:
-        return f"raise {self.pillar} {self.stat}"
+    TEXT = "raise {pillar} {stat}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,8 +64,7 @@ class Heal(Action):
 
     pillar: str
 
-    def __str__(self) -> str:
-        return f"heal {self.pillar}"
+    TEXT = "heal {pillar}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,8 +73,7 @@ class Engage(Action):
 
     rival: str
 
-    def __str__(self) -> str:
-        return f"engage {self.rival}"
+    TEXT = "engage {rival}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,8 +84,7 @@ class Invite(Action):
     faction: str
     price: int = 0
 
-    def __str__(self) -> str:
-        return f"hire {self.faction} for {self.price}" if self.price else f"invite {self.faction}"
+    TEXT = ("invite {faction}", "hire {faction} for {price}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,24 +96,21 @@ class Commission(Action):
     rival: str
     price: int
 
-    def __str__(self) -> str:
-        return f"commission {self.faction} -> {self.rival} for {self.price}"
+    TEXT = "commission {faction} -> {rival} for {price}"
 
 
 @dataclass(frozen=True, slots=True)
 class Join(Action):
     """Accept an invitation (or a mercenary contract) to join an engagement."""
 
-    def __str__(self) -> str:
-        return "join"
+    TEXT = "join"
 
 
 @dataclass(frozen=True, slots=True)
 class Decline(Action):
     """Refuse an invitation."""
 
-    def __str__(self) -> str:
-        return "decline"
+    TEXT = "decline"
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,8 +119,7 @@ class Commit(Action):
 
     pillar: str
 
-    def __str__(self) -> str:
-        return f"commit {self.pillar}"
+    TEXT = "commit {pillar}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,8 +128,7 @@ class Fanatical(Action):
 
     pillar: str
 
-    def __str__(self) -> str:
-        return f"fanatical {self.pillar}"
+    TEXT = "fanatical {pillar}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,8 +137,7 @@ class Draw(Action):
 
     n: int
 
-    def __str__(self) -> str:
-        return f"draw {self.n}"
+    TEXT = "draw {n}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,38 +147,16 @@ class Allocate(Action):
     n: int
     pillar: str
 
-    def __str__(self) -> str:
-        return f"allocate {self.n} -> {self.pillar}"
+    TEXT = "allocate {n} -> {pillar}"
 
 
-_PATTERNS: list[tuple[re.Pattern[str], type]] = [
-    (re.compile(r"^done$"), Done),
-    (re.compile(r"^convert (\d+) -> (\S+)$"), Convert),
-    (re.compile(r"^build c(\d+) d(\d+)$"), Build),
-    (re.compile(r"^raise (\S+) (competence|defense)$"), Raise),
-    (re.compile(r"^heal (\S+)$"), Heal),
-    (re.compile(r"^engage (\S+)$"), Engage),
-    (re.compile(r"^invite (\S+)$"), Invite),
-    (re.compile(r"^join$"), Join),
-    (re.compile(r"^decline$"), Decline),
-    (re.compile(r"^commit (\S+)$"), Commit),
-    (re.compile(r"^fanatical (\S+)$"), Fanatical),
-    (re.compile(r"^draw (\d+)$"), Draw),
-    (re.compile(r"^allocate (\d+) -> (\S+)$"), Allocate),
-    (re.compile(r"^commission (\S+) -> (\S+) for (\d+)$"), Commission),
-]
-_HIRE = re.compile(r"^hire (\S+) for (\d+)$")
+#: Every action's text, in the order they are read (``str(action)`` writes them).
+ACTIONS = ActionTable(
+    "engagements", Done, Convert, Build, Raise, Heal, Engage, Invite, Join, Decline, Commit,
+    Fanatical, Draw, Allocate, Commission,
+)
 
 
 def parse_action(text: str) -> Action:
     """Read an action back from its text form (raises :class:`IllegalActionError`)."""
-    text = " ".join(text.split())
-    m = _HIRE.match(text)
-    if m:
-        return Invite(m.group(1), int(m.group(2)))
-    for pattern, cls in _PATTERNS:
-        m = pattern.match(text)
-        if m:
-            args = [int(g) if g.isdigit() else g for g in m.groups()]
-            return cls(*args)
-    raise IllegalActionError(f"not an engagements action: {text!r}")
+    return ACTIONS.parse(text)

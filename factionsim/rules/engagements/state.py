@@ -188,7 +188,7 @@ class EngagementsView(View):
     """What one faction knows: everything but its rivals' faction dice and engagement pools.
 
     ``to_state(rng)`` rebuilds a playable state from this knowledge (rivals' hidden dice and
-    pools set to 0), the dice drawn from ``rng``.
+    pools set to 0, the rivals each may engage kept as they are), the dice drawn from ``rng``.
     """
 
     def faction_dice(self, fid: str) -> int | None:
@@ -201,9 +201,20 @@ class EngagementsView(View):
         d = self.state.to_dict()
         for fd in d["factions"]:
             if fd["id"] != self.faction_id:
+                fd["may_engage"] = list(self.state.factions[fd["id"]].may_engage)  # seen: kept
                 fd["faction_dice"] = 0
                 fd.pop("engagement", None)
         d.pop("rng", None)
         s = EngagementsState.from_dict(d)
         s.rng = rng
         return s
+
+    def lookalike(self, rng: Any) -> EngagementsState:
+        """The state with rivals' faction dice and engagement pools redrawn (0 to 6 each)."""
+        d = self.state.to_dict()
+        for fd in d["factions"]:
+            if fd["id"] != self.faction_id:
+                fd["may_engage"] = list(self.state.factions[fd["id"]].may_engage)
+                fd["faction_dice"] = int(rng.integers(7))
+                fd["engagement"] = {r: int(rng.integers(1, 7)) for r in fd.get("engagement", {})}
+        return EngagementsState.from_dict(d)

@@ -100,15 +100,8 @@ def _end_faction_turn(state: EngagementsState, events: list[Event]) -> None:
     for f in state.factions.values():
         if f.alive and not f.pillars:
             collapse(state, f, events)
-    state.order_index += 1
-    state.ctx = {}
-    if state.order_index < len(state.order):
-        state.phase = FACTION_START
+    if state.next_in_order(FACTION_START):
         return
-    state.turn += 1
-    state.phase = TURN_START
-    state.actor = None
-    state.order, state.order_index = [], 0
     events.append(Event(state.turn, "turn-end", None, {"factions": {
         fid: {"pillars": len(x.pillars), "faction_dice": x.faction_dice,
               "score": round(s, 2)}

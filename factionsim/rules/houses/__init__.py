@@ -12,7 +12,7 @@ from factionsim.core.game import Agent
 from factionsim.core.ruleset import AgentSpec, RulesetInfo
 from factionsim.rules import IDLE, MANUAL, POLICY, RANDOM, TRAINED
 
-from . import forecast, present, prose, validate
+from . import actions, behaviour, forecast, present, prose, validate
 from .state import HousesState
 
 
@@ -35,4 +35,5 @@ RULESET = RulesetInfo(
     agents=(RANDOM, IDLE, AgentSpec("heuristic", "plays by simple rules of thumb, explains each decision",
                                     _heuristic), MANUAL, POLICY, TRAINED),
     codec=_codec, docs="docs/ruleset-houses.md",
-    forecasting=forecast.FORECASTING)
+    forecasting=forecast.FORECASTING, behaviour=behaviour.BEHAVIOUR,
+    actions=actions.ACTIONS)

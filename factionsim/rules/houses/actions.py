@@ -10,10 +10,9 @@ Advance(option='attribute', trait='physical', other='social')
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-from factionsim.core.game import Action, IllegalActionError
+from factionsim.core.game import Action, ActionTable
 
 #: The eight House actions of the seed, plus passing. The last three are recovery actions
 #: (also the only kinds of the free recovery at the end of the season).
@@ -28,8 +27,7 @@ class ChooseAction(Action):
 
     kind: str
 
-    def __str__(self) -> str:
-        return f"action {self.kind}"
+    TEXT = "action {kind}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,8 +36,7 @@ class Target(Action):
 
     house: str
 
-    def __str__(self) -> str:
-        return f"target {self.house}"
+    TEXT = "target {house}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,8 +46,7 @@ class Trait(Action):
 
     trait: str
 
-    def __str__(self) -> str:
-        return f"trait {self.trait}"
+    TEXT = "trait {trait}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,24 +56,21 @@ class PickDistinction(Action):
     distinction: str
     hinder: bool = False
 
-    def __str__(self) -> str:
-        return f"distinction {self.distinction}" + (" d4" if self.hinder else "")
+    TEXT = "distinction {distinction}[ d4{hinder?}]"
 
 
 @dataclass(frozen=True, slots=True)
 class PickAttribute(Action):
     attribute: str
 
-    def __str__(self) -> str:
-        return f"attribute {self.attribute}"
+    TEXT = "attribute {attribute}"
 
 
 @dataclass(frozen=True, slots=True)
 class PickSkill(Action):
     skill: str
 
-    def __str__(self) -> str:
-        return f"skill {self.skill}"
+    TEXT = "skill {skill}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,16 +79,14 @@ class Commit(Action):
 
     asset: str
 
-    def __str__(self) -> str:
-        return f"commit {self.asset}"
+    TEXT = "commit {asset}"
 
 
 @dataclass(frozen=True, slots=True)
 class RollPool(Action):
     """The pool is complete: roll it."""
 
-    def __str__(self) -> str:
-        return "roll"
+    TEXT = "roll"
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,16 +94,14 @@ class SpendPlotPoint(Action):
     """Spend a Plot Point: add a die to the total, solidify an asset for the season, make a
     complication long-lasting, or inflict Trauma instead of Stress (the decision point says)."""
 
-    def __str__(self) -> str:
-        return "plot point"
+    TEXT = "plot point"
 
 
 @dataclass(frozen=True, slots=True)
 class Keep(Action):
     """Spend no Plot Point here."""
 
-    def __str__(self) -> str:
-        return "keep"
+    TEXT = "keep"
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,8 +109,7 @@ class InflictBoth(Action):
     """The winner of Attack a Faction spends a Plot Point for a second effect die: the effect
     lands as Stress and the second die as Trauma ("Stress and/or Trauma")."""
 
-    def __str__(self) -> str:
-        return "plot point both"
+    TEXT = "plot point both"
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,8 +117,7 @@ class Oppose(Action):
     """A rival opposes the asset being created: it rolls its own pool instead of the GM's
     difficulty ("The GM sets the difficulty if no one is opposing you")."""
 
-    def __str__(self) -> str:
-        return "oppose"
+    TEXT = "oppose"
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,16 +126,14 @@ class Sacrifice(Action):
 
     trait: str
 
-    def __str__(self) -> str:
-        return f"sacrifice {self.trait}"
+    TEXT = "sacrifice {trait}"
 
 
 @dataclass(frozen=True, slots=True)
 class Accept(Action):
     """Take what is left of the incoming Stress or Trauma."""
 
-    def __str__(self) -> str:
-        return "accept"
+    TEXT = "accept"
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,43 +145,21 @@ class Advance(Action):
     trait: str = ""
     other: str = ""
 
-    def __str__(self) -> str:
-        return " ".join(x for x in ("advance", self.option, self.trait, self.other) if x)
+    TEXT = "advance {option}[ {trait}][ {other}]"
 
 
 @dataclass(frozen=True, slots=True)
 class Done(Action):
-    def __str__(self) -> str:
-        return "done"
+    TEXT = "done"
 
 
-_PATTERNS: list[tuple[re.Pattern[str], type[Action], tuple]] = [
-    (re.compile(r"^action (\S+)$"), ChooseAction, (str,)),
-    (re.compile(r"^target (\S+)$"), Target, (str,)),
-    (re.compile(r"^trait (\S+)$"), Trait, (str,)),
-    (re.compile(r"^distinction (\S+)( d4)?$"), PickDistinction, (str, bool)),
-    (re.compile(r"^attribute (\S+)$"), PickAttribute, (str,)),
-    (re.compile(r"^skill (\S+)$"), PickSkill, (str,)),
-    (re.compile(r"^commit (\S+)$"), Commit, (str,)),
-    (re.compile(r"^roll$"), RollPool, ()),
-    (re.compile(r"^plot point$"), SpendPlotPoint, ()),
-    (re.compile(r"^plot point both$"), InflictBoth, ()),
-    (re.compile(r"^oppose$"), Oppose, ()),
-    (re.compile(r"^keep$"), Keep, ()),
-    (re.compile(r"^sacrifice (\S+)$"), Sacrifice, (str,)),
-    (re.compile(r"^accept$"), Accept, ()),
-    (re.compile(r"^advance (\S+)(?: (\S+))?(?: (\S+))?$"), Advance, (str, str, str)),
-    (re.compile(r"^done$"), Done, ()),
-]
+#: Every action's text, in the order they are read (``str(action)`` writes them).
+ACTIONS = ActionTable(
+    "Great Houses", ChooseAction, Target, Trait, PickDistinction, PickAttribute, PickSkill, Commit,
+    RollPool, SpendPlotPoint, InflictBoth, Oppose, Keep, Sacrifice, Accept, Advance, Done,
+)
 
 
 def parse_action(text: str) -> Action:
     """Read an action back from its text form; raises :class:`IllegalActionError` if unknown."""
-    text = " ".join(text.split())
-    for pattern, cls, types in _PATTERNS:
-        m = pattern.match(text)
-        if m:
-            args = [(bool(g) if t is bool else (t(g) if g is not None else ""))
-                    for t, g in zip(types, m.groups(), strict=True)]
-            return cls(*args)
-    raise IllegalActionError(f"not a Great Houses action: {text!r}")
+    return ACTIONS.parse(text)

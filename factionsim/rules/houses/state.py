@@ -11,6 +11,7 @@ Houses in a Succession War.
 from __future__ import annotations
 
 import copy
+import operator
 from typing import Any
 
 import numpy as np
@@ -23,6 +24,17 @@ from . import turn
 from .dice import steps
 from .model import DEFAULT_RULES, SKILLS, Asset, House
 from .outcomes import slug
+
+
+class _Steps(dict):
+    """Die size -> :func:`steps` (the usual dice looked up, any other worked out)."""
+
+    def __missing__(self, die: int) -> int:
+        return steps(die)
+
+
+_STEPS = _Steps({d: steps(d) for d in (0, 4, 6, 8, 10, 12)})
+_SKILLS_OF = operator.itemgetter(*SKILLS)
 
 
 class HousesState(DecisionState):
@@ -54,18 +66,19 @@ class HousesState(DecisionState):
         """0 for a fallen House; else 1 + 3 per Holding + the steps of every Holding, Resource
         and Signature Asset above d4 + a quarter of the Skill steps above d4, less the steps of
         its Stress (half) and Trauma (whole). Never below 0.1 for a House still standing."""
+        owned = dict.fromkeys(self.houses, 0)  # whole numbers: one pass over the assets
+        for a in self.assets.values():
+            if a.duration == "permanent" and a.owner in owned:
+                owned[a.owner] += _STEPS[a.die] + (3 if a.kind == "holding" else 0)
         out = {}
         for h in self.houses.values():
             if not h.alive:
                 out[h.id] = 0.0
                 continue
-            v = 1.0
-            for a in self.assets.values():
-                if a.owner == h.id and a.duration == "permanent":
-                    v += steps(a.die) + (3 if a.kind == "holding" else 0)
-            v += sum(steps(h.skills[s]) for s in SKILLS) / 4
-            v -= (steps(h.stress) + 1) / 2 if h.stress else 0
-            v -= steps(h.trauma) + 1 if h.trauma else 0
+            v = 1.0 + owned[h.id]
+            v += sum(map(_STEPS.__getitem__, _SKILLS_OF(h.skills))) / 4
+            v -= (_STEPS[h.stress] + 1) / 2 if h.stress else 0
+            v -= _STEPS[h.trauma] + 1 if h.trauma else 0
             out[h.id] = round(max(0.1, v), 4)
         return out
 

@@ -13,10 +13,10 @@ abilities), ``validate`` (campaign files), ``schema`` (their JSON Schema), ``gen
 from __future__ import annotations
 
 from factionsim.core.game import Agent
-from factionsim.core.ruleset import AgentSpec, RulesetInfo
+from factionsim.core.ruleset import AgentSpec, RulesetInfo, agent_options_schema
 from factionsim.rules import IDLE, MANUAL, POLICY, RANDOM, TRAINED
 
-from . import forecast, present, prose, records, schema, validate
+from . import actions, behaviour, forecast, present, prose, records, schema, validate
 from .state import WwnState
 
 
@@ -38,6 +38,11 @@ def _codec() -> type:
     return WwnCodec
 
 
+def _schema(agents: list[str]) -> dict:
+    """The campaign schema, each agent's ``agent_options`` included (their classes declare them)."""
+    return schema.campaign_schema(agents, agent_options_schema(RULESET.agents))
+
+
 RULESET = RulesetInfo(
     name="wwn", title="Worlds Without Number factions", state_class=WwnState,
     validate=validate.validate, faction_field="factions", prose=prose.PROSE,
@@ -46,5 +51,6 @@ RULESET = RulesetInfo(
             AgentSpec("heuristic", "goal-driven, explains each decision", _heuristic),
             AgentSpec("planner", "looks ahead with the rules as its forward model", _planner),
             MANUAL, POLICY, TRAINED),
-    codec=_codec, schema=schema.campaign_schema, docs="docs/rules-wwn.md",
-    forecasting=forecast.FORECASTING, records=records.RECORDS)
+    codec=_codec, schema=_schema, docs="docs/rules-wwn.md",
+    forecasting=forecast.FORECASTING, behaviour=behaviour.BEHAVIOUR,
+    actions=actions.ACTIONS, records=records.RECORDS)

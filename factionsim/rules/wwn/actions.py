@@ -13,10 +13,9 @@ ChooseGoal(goal='sphere-dominance', target='wealth')
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-from factionsim.core.game import Action, IllegalActionError
+from factionsim.core.game import Action, ActionTable
 
 #: The seven faction actions of 6.6.0, plus passing.
 ACTION_KINDS = ("attack", "move", "repair", "expand", "create", "hide", "sell", "pass")
@@ -28,24 +27,21 @@ class ChooseAction(Action):
 
     kind: str
 
-    def __str__(self) -> str:
-        return f"action {self.kind}"
+    TEXT = "action {kind}"
 
 
 @dataclass(frozen=True, slots=True)
 class Done(Action):
     """Finish the current step (stop attacking, moving, repairing, using abilities...)."""
 
-    def __str__(self) -> str:
-        return "done"
+    TEXT = "done"
 
 
 @dataclass(frozen=True, slots=True)
 class Decline(Action):
     """Let a reaction pass (no reroll, no sacrifice, no payment...)."""
 
-    def __str__(self) -> str:
-        return "decline"
+    TEXT = "decline"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +51,7 @@ class Attack(Action):
     asset: str
     target: str
 
-    def __str__(self) -> str:
-        return f"attack {self.asset} -> {self.target}"
+    TEXT = "attack {asset} -> {target}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,8 +60,7 @@ class Defend(Action):
 
     asset: str
 
-    def __str__(self) -> str:
-        return f"defend with {self.asset}"
+    TEXT = "defend with {asset}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,8 +68,7 @@ class Move(Action):
     asset: str
     destination: str
 
-    def __str__(self) -> str:
-        return f"move {self.asset} -> {self.destination}"
+    TEXT = "move {asset} -> {destination}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,16 +77,14 @@ class Repair(Action):
 
     asset: str
 
-    def __str__(self) -> str:
-        return f"repair {self.asset}"
+    TEXT = "repair {asset}"
 
 
 @dataclass(frozen=True, slots=True)
 class RepairFaction(Action):
     """Spend 1 Treasure to heal the faction itself (once per turn)."""
 
-    def __str__(self) -> str:
-        return "repair faction"
+    TEXT = "repair faction"
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,8 +93,7 @@ class ExpandAt(Action):
 
     location: str
 
-    def __str__(self) -> str:
-        return f"expand at {self.location}"
+    TEXT = "expand at {location}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,8 +102,7 @@ class BaseHp(Action):
 
     hp: int
 
-    def __str__(self) -> str:
-        return f"base hp {self.hp}"
+    TEXT = "base hp {hp}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,24 +110,21 @@ class Create(Action):
     asset_type: str
     location: str
 
-    def __str__(self) -> str:
-        return f"create {self.asset_type} at {self.location}"
+    TEXT = "create {asset_type} at {location}"
 
 
 @dataclass(frozen=True, slots=True)
 class Hide(Action):
     asset: str
 
-    def __str__(self) -> str:
-        return f"hide {self.asset}"
+    TEXT = "hide {asset}"
 
 
 @dataclass(frozen=True, slots=True)
 class Sell(Action):
     asset: str
 
-    def __str__(self) -> str:
-        return f"sell {self.asset}"
+    TEXT = "sell {asset}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,8 +135,7 @@ class UseAbility(Action):
     source: str
     option: str = ""
 
-    def __str__(self) -> str:
-        return f"use {self.source}" + (f" {self.option}" if self.option else "")
+    TEXT = "use {source}[ {option:rest}]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,8 +144,7 @@ class Bribe(Action):
 
     amount: int
 
-    def __str__(self) -> str:
-        return f"bribe {self.amount}"
+    TEXT = "bribe {amount}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,14 +154,12 @@ class ChooseGoal(Action):
     goal: str
     target: str = ""
 
-    def __str__(self) -> str:
-        return f"goal {self.goal}" + (f" {self.target}" if self.target else "")
+    TEXT = "goal {goal}[ {target}]"
 
 
 @dataclass(frozen=True, slots=True)
 class KeepGoal(Action):
-    def __str__(self) -> str:
-        return "keep goal"
+    TEXT = "keep goal"
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,38 +168,16 @@ class RaiseRating(Action):
 
     attribute: str
 
-    def __str__(self) -> str:
-        return f"raise {self.attribute}"
+    TEXT = "raise {attribute}"
 
 
-_PATTERNS: list[tuple[re.Pattern[str], type[Action], tuple[type, ...]]] = [
-    (re.compile(r"^action (\S+)$"), ChooseAction, (str,)),
-    (re.compile(r"^done$"), Done, ()),
-    (re.compile(r"^decline$"), Decline, ()),
-    (re.compile(r"^attack (\S+) -> (\S+)$"), Attack, (str, str)),
-    (re.compile(r"^defend with (\S+)$"), Defend, (str,)),
-    (re.compile(r"^move (\S+) -> (\S+)$"), Move, (str, str)),
-    (re.compile(r"^repair faction$"), RepairFaction, ()),
-    (re.compile(r"^repair (\S+)$"), Repair, (str,)),
-    (re.compile(r"^expand at (\S+)$"), ExpandAt, (str,)),
-    (re.compile(r"^base hp (\d+)$"), BaseHp, (int,)),
-    (re.compile(r"^create (\S+) at (\S+)$"), Create, (str, str)),
-    (re.compile(r"^hide (\S+)$"), Hide, (str,)),
-    (re.compile(r"^sell (\S+)$"), Sell, (str,)),
-    (re.compile(r"^use (\S+)(?: (.+))?$"), UseAbility, (str, str)),
-    (re.compile(r"^bribe (\d+)$"), Bribe, (int,)),
-    (re.compile(r"^goal (\S+)(?: (\S+))?$"), ChooseGoal, (str, str)),
-    (re.compile(r"^keep goal$"), KeepGoal, ()),
-    (re.compile(r"^raise (\S+)$"), RaiseRating, (str,)),
-]
+#: Every action's text, in the order they are read (``str(action)`` writes them).
+ACTIONS = ActionTable(
+    "WWN", ChooseAction, Done, Decline, Attack, Defend, Move, RepairFaction, Repair, ExpandAt,
+    BaseHp, Create, Hide, Sell, UseAbility, Bribe, ChooseGoal, KeepGoal, RaiseRating,
+)
 
 
 def parse_action(text: str) -> Action:
     """Read an action back from its text form; raises :class:`IllegalActionError` if unknown."""
-    text = " ".join(text.split())
-    for pattern, cls, types in _PATTERNS:
-        m = pattern.match(text)
-        if m:
-            args = [t(g) if g is not None else "" for t, g in zip(types, m.groups(), strict=True)]
-            return cls(*args)
-    raise IllegalActionError(f"not a WWN action: {text!r}")
+    return ACTIONS.parse(text)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from factionsim.core.dice import Dice, Roll
 from factionsim.core.game import Event
 
-from . import abilities, flow, goals
+from . import abilities, flow, goals, relations
 from .actions import Decline
 from .checks import CheckResult, start_check
 
@@ -97,16 +97,21 @@ def collapse(state: WwnState, faction_id: str, source: str | None, events: list[
         goals.on_collapse(state, source, faction_id)
 
 
-def begin_attack(state: WwnState, attacker: Asset, events: list[Event]) -> None:
+def begin_attack(state: WwnState, attacker: Asset, events: list[Event],
+                 target: str | None = None) -> None:
     """``attacker`` attacks: with the Attack action, or with an ability whose text calls its roll
     an attack (Cryptomancers, Informers, Vigilant Agents). It acts (qualities held "until it acts"
     lapse) and a Stealthed attacker loses its Stealth: 6.3.0, Stealth is lost "when the Stealthed
-    Asset Attacks something". The one rule for every asset that attacks."""
+    Asset Attacks something". The one rule for every asset that attacks. ``target``: the
+    faction attacked, whose relation to the attacker may change (house rule
+    ``relations_change``, :mod:`.relations`)."""
     abilities.on_act(state, attacker, events)
     if attacker.stealth:
         attacker.stealth = False
         events.append(Event(state.current_turn, "revealed", attacker.owner,
                              {"asset": attacker.id, "reason": "attacked"}))
+    if target is not None:
+        relations.on_attack(state, attacker.owner, target, events)
 
 
 def start_attack(state: WwnState, attacker: Asset, defender: Asset, events: list[Event],
@@ -114,7 +119,7 @@ def start_attack(state: WwnState, attacker: Asset, defender: Asset, events: list
     """Begin one asset's attack on another; the chain may pause for reactions (rerolls, Useful
     Idiots, Healers...). Run it with :func:`flow.run` so the game returns to the calling phase."""
     line = attacker.kind.attack
-    begin_attack(state, attacker, events)
+    begin_attack(state, attacker, events, defender.owner)
     start_check(
         state, attacker.owner, line.attacker, defender.owner, line.defender, "attack-outcome",
         {"attacker": attacker.id, "defender": defender.id, "cause": cause}, events,

@@ -11,7 +11,16 @@
   attribute holds more assets than its rating (so no upkeep is owed on turn 1).
 - Every faction rules its headquarters; a large one also rules up to two places next to it, a
   medium one up to one. Assets start at the headquarters or in places it rules.
-- A goal each (one that needs no target, fitting the best attribute), one tag, a little Treasure.
+- A goal each (one that needs no target, fitting the best attribute and one the faction can
+  pursue from where it starts: Inside Enemy Territory only for a small faction with a rival close
+  by; no Blood the Enemy, as every rival's assets start on ground it rules, where a Force asset
+  may not go), one tag, a little Treasure.
+- **A web of relations** (:func:`relation_web`), written with the house rule
+  ``relations_default: neutral`` so that the pairs it does not list are at peace: every faction's
+  *rival* is the faction whose headquarters is nearest its own (hostile), and so is every
+  neighbour within two moves that shares its best attribute (they want the same things); a few
+  pairs that are not rivals but have a rival in common are *allies*; everyone else is neutral.
+  Relations change in play by the house rule ``relations_change`` (attacks make enemies).
 
 >>> a = generate_campaign(seed=3)
 >>> b = generate_campaign(seed=3)
@@ -38,9 +47,13 @@ RULED_NEIGHBOURS = {"small": 0, "medium": 1, "large": 2}
 MAGIC_BY_SIZE = {"small": ("none", "low", "medium", "high"), "medium": ("none", "low", "medium"),
                  "large": ("none", "low", "low", "medium")}
 TAG_OF = {"force": "martial", "cunning": "machiavellian", "wealth": "rich"}
-GOAL_OF = {"force": ("blood-the-enemy", "expand-influence"),
+GOAL_OF = {"force": ("expand-influence", "peaceable-kingdom"),
            "cunning": ("inside-enemy-territory", "expand-influence"),
            "wealth": ("wealth-of-kingdoms", "expand-influence", "peaceable-kingdom")}
+#: goals given only where they fit: (goal, needs a rival within two moves, small factions only)
+GOAL_NEEDS = {"blood-the-enemy": (True, False), "inside-enemy-territory": (True, True)}
+#: the most alliances a campaign of n factions gets: n // 3
+ALLIANCE_SHARE = 3
 
 _PLACE_HEADS = ("Ash", "Bren", "Cold", "Dun", "Elder", "Fen", "Grey", "High", "Iron", "Kar", "Lan",
                 "Marsh", "North", "Oak", "Raven", "Salt", "Stone", "Thorn", "Vel", "Wolf", "Wyn",
@@ -161,6 +174,45 @@ def starting_assets(rng: np.random.Generator, ratings: dict[str, int], magic: st
     return chosen
 
 
+def relation_web(rng: np.random.Generator, factions: list[dict[str, Any]],
+                 hq_distance: dict[tuple[str, str], int]) -> list[list[str]]:
+    """``[[a, b, relation]]`` for the pairs that are not neutral (see the module docstring):
+    rivalries from the homelands (nearest headquarters; neighbours within two moves with the
+    same best attribute) and alliances between factions with a rival in common (the farthest
+    apart first, at most ``n // 3``)."""
+    ids = [f["id"] for f in factions]
+    best = {f["id"]: max(ATTRIBUTES, key=lambda a, f=f: (f[a], -ATTRIBUTES.index(a)))
+            for f in factions}
+    hostile: set[frozenset[str]] = set()
+    for a in ids:
+        others = [b for b in ids if b != a]
+        near = min(hq_distance[(a, b)] for b in others)
+        closest = [b for b in others if hq_distance[(a, b)] == near]
+        hostile.add(frozenset((a, _pick(rng, closest))))
+        for b in others:
+            if hq_distance[(a, b)] <= 2 and best[a] == best[b]:
+                hostile.add(frozenset((a, b)))
+    rivals = {a: {b for b in ids if frozenset((a, b)) in hostile} for a in ids}
+    candidates = sorted(((-hq_distance[(a, b)], float(rng.random()), a, b)
+                         for i, a in enumerate(ids) for b in ids[i + 1:]
+                         if frozenset((a, b)) not in hostile and rivals[a] & rivals[b]))
+    allied: list[tuple[str, str]] = []
+    for _, _, a, b in candidates[:len(ids) // ALLIANCE_SHARE]:
+        allied.append((a, b))
+    order = {fid: i for i, fid in enumerate(ids)}
+    out = [[*sorted(pair, key=order.get), "hostile"] for pair in hostile]
+    out += [[a, b, "allied"] for a, b in allied]
+    return sorted(out, key=lambda r: (order[r[0]], order[r[1]]))
+
+
+def _fitting_goal(rng: np.random.Generator, primary: str, size: str, rival_near: bool) -> str:
+    """A starting goal for the faction's best attribute that it can pursue from where it is."""
+    fits = [g for g in GOAL_OF[primary]
+            if not (GOAL_NEEDS.get(g, (False, False))[0] and not rival_near)
+            and not (GOAL_NEEDS.get(g, (False, False))[1] and size != "small")]
+    return _pick(rng, fits)
+
+
 def generate_campaign(n_factions: int = 4, n_locations: int = 10, seed: int = 0,
                       agent: str = "heuristic", name: str | None = None) -> dict[str, Any]:
     """Campaign data (the campaign-file format) for ``n_factions`` factions on ``n_locations``."""
@@ -219,20 +271,23 @@ def generate_campaign(n_factions: int = 4, n_locations: int = 10, seed: int = 0,
             "id": fid, "name": ("The " if not fname.startswith("The ") else "") + fname,
             "force": ratings["force"], "cunning": ratings["cunning"], "wealth": ratings["wealth"],
             "magic": magic, "treasure": int(rng.integers(treasure_r[0], treasure_r[1] + 1)),
-            "tags": tags, "goal": _pick(rng, GOAL_OF[order[0]]), "agent": agent,
-            "headquarters": hq, "assets": assets, "_size": size,
+            "tags": tags, "goal": None, "agent": agent,
+            "headquarters": hq, "assets": assets, "_size": size, "_primary": order[0],
         })
     for lid, fid in ruled.items():
         by_id[lid]["ruler"] = fid
-    relations = []
-    if n_factions >= 3:  # one pair keeps an uneasy peace
-        a, b = (int(x) for x in sorted(rng.choice(n_factions, size=2, replace=False)))
-        relations.append([factions[a]["id"], factions[b]["id"], "neutral"])
+    hops = {f["headquarters"]: _hop_distances(adj, f["headquarters"]) for f in factions}
+    hq_distance = {(a["id"], b["id"]): hops[a["headquarters"]].get(b["headquarters"], 99)
+                   for a in factions for b in factions if a is not b}
+    relations = relation_web(rng, factions, hq_distance)
+    for f in factions:
+        rival_near = any(f["id"] in r[:2] and r[2] == "hostile"
+                         and hq_distance[tuple(r[:2])] <= 2 for r in relations)
+        f["goal"] = _fitting_goal(rng, f.pop("_primary"), f.pop("_size"), rival_near)
     title = name or _pick(rng, _TITLES).format(p=place[_pick(rng, ids)].removeprefix("The "),
                                                a=_pick(rng, _ADJ))
-    for f in factions:
-        f.pop("_size")
     return {"ruleset": "wwn", "name": title, "seed": int(seed), "turn": 0,
+            "house_rules": {"relations_default": "neutral"},
             "locations": locations, "relations": relations, "factions": factions}
 
 
@@ -246,7 +301,12 @@ def campaign_text(data: dict[str, Any]) -> str:
         size = "large" if top >= 7 else "medium" if top >= 5 else "small"
         sizes.append(f"#   {f['name']}: {size}, F{f['force']} C{f['cunning']} W{f['wealth']}, "
                      f"magic {f['magic']}, goal {f['goal']}")
+    names = {f["id"]: f["name"] for f in data["factions"]}
+    ties = [f"#   {names[a]} and {names[b]}: {'rivals' if rel == 'hostile' else 'allies'}"
+            for a, b, rel in data.get("relations", ())]
     header = (f"# {data['name']}: generated by `factionsim new` (seed {data['seed']}) with the\n"
               "# faction creation rules of WWN 6.7.0. Edit freely; `factionsim validate` checks it.\n"
-              + "\n".join(sizes) + "\n")
+              + "\n".join(sizes) + "\n"
+              + ("# Relations (the pairs not listed are neutral):\n" + "\n".join(ties) + "\n"
+                 if ties else ""))
     return header + dump_campaign_data(data)

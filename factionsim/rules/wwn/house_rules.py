@@ -8,6 +8,7 @@ the reading factionsim plays by (``docs/rules-wwn.md`` documents each beside the
       transport_once_per_turn: true      # false (default) | true
       paralysis_blocks_abilities: false  # true (default) | false
       relations_default: neutral         # hostile (default) | neutral
+      relations_change: none             # attacks (default) | none
       max_turns: 20                      # none (default) | a whole number >= 1
 
 - ``xp_cost``: what raising a rating by one costs. ``example``: the worked example of 6.7.0
@@ -19,6 +20,11 @@ the reading factionsim plays by (``docs/rules-wwn.md`` documents each beside the
   special abilities" in its next turn: no free abilities and no start-of-turn abilities (Omniscient
   Seers). ``false``: the paralysis costs the Faction Action only.
 - ``relations_default``: the relation of two factions the campaign's ``relations`` do not list.
+- ``relations_change``: **our rule, not the text's** (chapter 6 never changes a relation).
+  ``attacks``: an attack makes enemies: the attacked faction, if it was not hostile to the
+  attacker, becomes hostile to it, and so do the attacked faction's allies that were neutral to the
+  attacker (an ally of both stays allied with both); each change is a ``relation`` event in the
+  chronicle. ``none``: relations stay as the campaign sets them.
 - ``max_turns``: the game ends after this many turns (the same setting as a top-level
   ``max_turns``, which older files use; WWN campaigns are saved with it here).
 
@@ -49,6 +55,9 @@ OPTIONS: dict[str, tuple[tuple[Any, ...] | None, str]] = {
     "paralysis_blocks_abilities": ((True, False),
                                    "a paralysed faction triggers no asset abilities"),
     "relations_default": (("hostile", "neutral"), "the relation of unlisted pairs of factions"),
+    "relations_change": (("attacks", "none"),
+                         "our rule: an attack makes the attacked faction and its neutral allies "
+                         "hostile to the attacker (none: relations never change)"),
     "max_turns": (None, "the game ends after this many turns (none: it never ends by turns)"),
 }
 BLOCK = "house_rules"
@@ -62,6 +71,7 @@ class HouseRules:
     transport_once_per_turn: bool = False
     paralysis_blocks_abilities: bool = True
     relations_default: str = "hostile"
+    relations_change: str = "attacks"
     max_turns: int | None = None
 
     @classmethod

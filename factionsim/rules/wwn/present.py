@@ -29,7 +29,7 @@ from .goals import GOALS
 
 CHARTS = (("hp", "Faction HP"), ("treasure", "Treasure"), ("assets", "Assets (not counting Bases)"))
 KEY_KINDS = ("goal-complete", "goal-failed", "goal-chosen", "collapse", "destroyed",
-             "base-planted", "base-lost", "raise", "gm-veto", "rumour")
+             "base-planted", "base-lost", "raise", "gm-veto", "rumour", "relation")
 #: the timeline leaves out the goals chosen (the turn panels list them)
 TIMELINE_KINDS = tuple(k for k in KEY_KINDS if k != "goal-chosen")
 

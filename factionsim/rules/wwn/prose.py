@@ -154,6 +154,10 @@ PROSE: dict[str, Callable[[Event, Names], str]] = {
         + (f" ({markdown_text(e.data['reason'])})" if e.data.get("reason") else "")
         + f" was overruled; the GM {'had it re-planned' if e.data.get('how') == 're-planned' else 'chose'}"
         f" {markdown_code(e.data['chosen'])}."),
+    "relation": lambda e, n: (
+        f"{n.faction(e.faction)} now counts {n.faction(e.data['with'])} among its enemies ("
+        + ("it was attacked" if e.data.get("cause") == "attacked"
+           else f"it attacked {n.faction(e.data.get('victim'))}, an ally") + ")."),
     "rumour": lambda e, n: (
         f"*Rumour:* {n.asset(e.data['asset'], e.faction)}, unseen until now, comes out of hiding"
         + (" to strike." if e.data.get("reason") == "attacked" else ".")),

@@ -24,9 +24,12 @@ from .validate import GOALS, TAGS
 SLUG_PATTERN = "^[a-z0-9][a-z0-9-]*$"
 
 
-def campaign_schema(agents: Sequence[str]) -> dict[str, Any]:
+def campaign_schema(agents: Sequence[str],
+                    agent_options: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
     """The schema as a dict (deterministic); ``agents``: the agents WWN offers, as campaign
-    files name them (``policy:PATH`` for one that takes an argument)."""
+    files name them (``policy:PATH`` for one that takes an argument); ``agent_options``: the
+    conditions that give each agent's options (see
+    :func:`factionsim.core.ruleset.agent_options_schema`)."""
     slug = {"type": "string", "pattern": SLUG_PATTERN}
     count = {"type": "integer", "minimum": 0}
     asset_descriptions = "; ".join(f"{k}: {t.name} ({t.attribute} {t.rating}, cost {t.cost})"
@@ -79,6 +82,7 @@ def campaign_schema(agents: Sequence[str]) -> dict[str, Any]:
                                   "destroyed (it is not rebuilt)"},
             "xp_earned": count, "goals_completed": count, "wealth_at_last_kingdoms": count,
         },
+        **({"allOf": list(agent_options)} if agent_options else {}),
     }
     location = {
         "type": "object", "additionalProperties": False, "required": ["id"],

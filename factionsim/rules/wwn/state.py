@@ -10,6 +10,7 @@ True
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
@@ -290,6 +291,27 @@ class WwnView(View):
         s = WwnState.from_dict(d)
         s.rng = rng
         return s
+
+    def lookalike(self, rng: np.random.Generator) -> WwnState:
+        """The state with rivals' Stealthed assets redrawn: each is dropped or kept at a random
+        location with random hit points, unless the pending decision names it."""
+        d = self.state.to_dict()
+        named = json.dumps(d.get("in_progress", {}).get("ctx", {}))
+        places = list(self.state.map.locations)
+        for fd in d["factions"]:
+            if fd["id"] == self.faction_id:
+                continue
+            kept = []
+            for a in fd["assets"]:
+                hidden = a.get("stealth") and f'"{a["type"]}#{a["id"]}"' not in named
+                if hidden and rng.random() < 0.5:
+                    continue
+                if hidden:
+                    a["location"] = places[int(rng.integers(len(places)))]
+                    a["hp"] = int(rng.integers(1, a.get("max_hp", a["hp"]) + 1))
+                kept.append(a)
+            fd["assets"] = kept
+        return WwnState.from_dict(d)
 
 
 def _location_dict(loc: Location) -> dict[str, Any]:

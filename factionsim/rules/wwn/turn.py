@@ -167,15 +167,9 @@ def _end_faction_turn(state: WwnState, events: list[Event]) -> None:
     f = acting(state)
     if f.alive:
         abilities.turn_end(state, f.id, events)
-    state.order_index += 1
-    state.ctx = {}
-    if state.order_index < len(state.order):
-        state.phase = FACTION_START
+    if state.next_in_order(FACTION_START):
         return
-    state.turn += 1
-    state.phase = TURN_START
-    state.actor = None
-    state.order, state.order_index, state.initiative = [], 0, {}
+    state.initiative = {}
     events.append(Event(state.turn, "turn-end", None, {
         "factions": {f.id: {"hp": f.hp, "treasure": f.treasure, "assets": len(state.assets_of(f.id))}
                      for f in state.factions.values() if f.alive}}))

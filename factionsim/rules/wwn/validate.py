@@ -142,6 +142,11 @@ CTX = Record("turn context", {
     "fixes": MapOf(Ref("asset"), Int(), "repair"), "healed": Bool(),
     "expand": Ref("location"), "base": ASSET_ID, "rivals": ListOf(Ref("faction"), "factions"),
     "rival_done": ListOf(ASSET_ID, "assets"), "contested": Bool(),
+    # this turn's purchase discounts (Merchant Prince, Usurers: ability/wealth.py)
+    "usurers": ListOf(ASSET_ID, "assets"),
+    "prince_discounts": ListOf(Record("discount", {
+        "source": ASSET_ID, "faction": Ref("faction"), "location": Ref("location"),
+        "amount": Int(0)}, required=("source", "faction", "location", "amount")), "discounts"),
     "resume": ListOf(DECISION, "decisions", hi=50),
     "ask": Record("question", {
         "actor": Ref("faction"), "options": ListOf(Text(empty=False), "actions", lo=1, hi=500),

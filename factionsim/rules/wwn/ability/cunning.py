@@ -196,7 +196,7 @@ def _crypto_options(state: WwnState, holder: Asset) -> list[str]:
 def _crypto_use(state: WwnState, holder: Asset, option: str, events: list[Event]) -> None:
 
     target = state.assets[option]
-    begin_attack(state, holder, events)
+    begin_attack(state, holder, events, target.owner)
     start_check(state, holder.owner, "cunning", target.owner, "cunning", "cryptomancers-outcome",
                 {"attacker": holder.id, "defender": target.id}, events,
                 attacking_asset=holder, defending_asset=target,
@@ -329,7 +329,7 @@ def _informers_options(state: WwnState, holder: Asset) -> list[str]:
 def _informers_use(state: WwnState, holder: Asset, option: str, events: list[Event]) -> None:
 
     _pay(state, holder.owner, 1)
-    begin_attack(state, holder, events)
+    begin_attack(state, holder, events, option)
     start_check(state, holder.owner, "cunning", option, "cunning", "informers-outcome",
                 {"source": holder.id, "target": option}, events, attacking_asset=holder)
 
@@ -746,7 +746,7 @@ def _agents_next(state: WwnState, args: dict[str, Any], events: list[Event]) -> 
         if agent is not None:
             from ..combat import begin_attack
 
-            begin_attack(state, agent, events)
+            begin_attack(state, agent, events, moved.owner)
             start_check(state, agent.owner, "cunning", moved.owner, "cunning", "agents-done",
                         {**args, "i": i}, events, attacking_asset=agent, defending_asset=moved)
             return

@@ -53,6 +53,18 @@ def _half_cost(asset: Asset) -> int:
     return ceil_div(asset.kind.cost, 2)
 
 
+def _pay_half_cost(state: WwnState, args: dict[str, Any], holder: Asset) -> tuple[Asset, int] | None:
+    """The holder's owner pays half the cost of the asset being saved (``args["defender"]``,
+    rounded up): that asset and the price, or ``None`` when it cannot pay (nothing is paid)."""
+    defender = state.assets[args["defender"]]
+    f = state.factions[holder.owner]
+    cost = _half_cost(defender)
+    if f.treasure < cost:
+        return None
+    f.treasure -= cost
+    return defender, cost
+
+
 def _visible_targets(state: WwnState, holder: Asset) -> list[Asset]:
     """Other factions' assets in the holder's location it can see (not Stealthed), Bases excluded."""
     return [a for a in state.assets_at(holder.location)
@@ -261,15 +273,13 @@ def _healers_options(state: WwnState, attacker: Asset, defender: Asset,
 
 @register("healers", "save_use")
 def _healers_use(state: WwnState, args: dict[str, Any], holder: Asset, events: list[Event]) -> bool:
-    defender = state.assets[args["defender"]]
-    f = state.factions[holder.owner]
-    cost = _half_cost(defender)
-    if f.treasure < cost:
+    paid = _pay_half_cost(state, args, holder)
+    if paid is None:
         return False
-    f.treasure -= cost
+    defender, cost = paid
     defender.hp = 1
     events.append(_event(state, holder, "restore", asset=defender.id, cost=cost, hp=1,
-                         treasure=f.treasure))
+                         treasure=state.factions[holder.owner].treasure))
     return True
 
 
@@ -291,19 +301,17 @@ def _los_options(state: WwnState, attacker: Asset, defender: Asset,
 
 @register("lead-or-silver", "save_use")
 def _los_use(state: WwnState, args: dict[str, Any], holder: Asset, events: list[Event]) -> bool:
-    defender = state.assets[args["defender"]]
-    f = state.factions[holder.owner]
-    cost = _half_cost(defender)
-    if f.treasure < cost:
+    paid = _pay_half_cost(state, args, holder)
+    if paid is None:
         return False
-    f.treasure -= cost
+    defender, cost = paid
     previous = defender.owner
     state.assets.reassign(defender, holder.owner)  # the one way to change an owner (keeps the index)
     defender.hp = 1
     defender.status.clear()
     defender.exposed = False
     events.append(_event(state, holder, "claim", asset=defender.id, previous_owner=previous,
-                         cost=cost, hp=1, treasure=f.treasure))
+                         cost=cost, hp=1, treasure=state.factions[holder.owner].treasure))
     return True
 
 

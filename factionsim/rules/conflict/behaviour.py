@@ -1,0 +1,71 @@
+"""ARC conflict behaviour metrics (:mod:`factionsim.core.behaviour`), counted from the events.
+
+A side's *turn* is a round it takes part in (the ``round`` event's ``order``). Per side: its
+characters' actions by kind (attack, cast, dash, hold, stand, assist, advantage, parley, ritual,
+item...), its attacks by mode (``attack_mode_<mode>``: harm, ...) and outcome, characters fallen,
+and the conflicts it won. A round *stalls* for a side when none of its characters acted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from factionsim.core.behaviour import BehaviourSpec, Rate, Tally
+
+#: events that are not a character's action
+NOT_ACTIONS = frozenset({"decision", "replan", "tie", "reroll", "concentration", "fallen",
+                         "advantage-expired", "advantage-failed", "spell-broken",
+                         "conflict-end", "category", "turn-end"})
+ACTION_KINDS = ("attack", "cast", "dash", "hold", "stand", "assist", "advantage", "parley",
+                "ritual", "item", "bond", "remove")
+
+
+def count(events: Sequence[Any], start: Mapping[str, Any], end: Mapping[str, Any],
+          first_turn: int) -> dict[str, Tally]:
+    """Each side's :class:`Tally` of one history (see the module docstring)."""
+    tallies: dict[str, Tally] = {}
+    acted: dict[str, bool] = {}
+
+    def close_round() -> None:
+        for sid, did in acted.items():
+            if not did:
+                tallies[sid].add("stalls")
+        acted.clear()
+
+    for e in events:
+        if e.kind == "round":
+            close_round()
+            for sid in e.data.get("order", ()):
+                tallies.setdefault(sid, Tally()).turns.append(e.turn - first_turn + 1)
+                acted[sid] = False
+            continue
+        t = tallies.get(e.faction) if e.faction is not None else None
+        if t is None:
+            continue
+        if e.kind == "fallen":
+            t.add("fallen")
+        elif e.kind == "conflict-end":
+            t.add("wins")
+        elif e.kind not in NOT_ACTIONS:
+            t.add(f"action_{e.kind}")
+            acted[e.faction] = True
+            if e.kind == "attack":
+                t.add(f"attack_mode_{e.data.get('mode', 'other')}")
+                if e.data.get("success"):
+                    t.add("attacks_landed")
+    close_round()
+    return tallies
+
+
+RATES = (
+    Rate("stall_rate", "stalls", "turns", "rounds in which none of its characters acted"),
+    *(Rate(f"{kind}_per_round", f"action_{kind}", "turns", f"{kind} actions per round")
+      for kind in ACTION_KINDS),
+    Rate("attack_harm_per_round", "attack_mode_harm", "turns", "attacks that harm, per round"),
+    Rate("attacks_landed_share", "attacks_landed", "action_attack", "attacks that succeeded"),
+    Rate("fallen_per_run", "fallen", "runs", "its characters fallen"),
+    Rate("win_rate", "wins", "runs", "conflicts it won"),
+)
+
+BEHAVIOUR = BehaviourSpec(count=count, rates=RATES)

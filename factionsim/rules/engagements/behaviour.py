@@ -1,0 +1,62 @@
+"""Anima Prime engagements behaviour metrics (:mod:`factionsim.core.behaviour`), counted from
+the events.
+
+Per faction: engagements it started (``engage``), joined when invited (``join``) and refused
+(``decline``), invitations it sent, the size of the engagements it started (factions taking
+part: aggressor, defender and allies, from ``engagement-end``), pillars it built, healed and
+lost, Faction Dice converted, and collapse. A turn *stalls* when the faction causes nothing but
+its income (and its decisions' reasons).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from factionsim.core.behaviour import BehaviourSpec, Rate, Tally, tally_turns
+
+BOOKKEEPING = frozenset({"decision", "income"})
+_COUNTED = {"engage": "engagements_started", "join": "engagements_joined",
+            "decline": "engagements_refused", "invite": "invitations", "build": "pillars_built",
+            "heal": "heals", "convert": "conversions", "collapse": "collapses"}
+
+
+def count(events: Sequence[Any], start: Mapping[str, Any], end: Mapping[str, Any],
+          first_turn: int) -> dict[str, Tally]:
+    """Each faction's :class:`Tally` of one history (see the module docstring)."""
+    tallies = tally_turns(events, first_turn, BOOKKEEPING)
+    for e in events:
+        t = tallies.get(e.faction) if e.faction is not None else None
+        if t is None:
+            continue
+        if e.kind in _COUNTED:
+            t.add(_COUNTED[e.kind])
+        elif e.kind == "engagement-end":
+            t.add("engagements_ended")
+            t.add("engagement_factions", 2 + len(e.data.get("allies", ())))
+        elif e.kind == "pillar-defeated":
+            t.add("pillars_lost")
+    for t in tallies.values():
+        t.counts["invitations_answered"] = (t.counts.get("engagements_joined", 0)
+                                            + t.counts.get("engagements_refused", 0))
+    return tallies
+
+
+RATES = (
+    Rate("stall_rate", "stalls", "turns", "turns in which it did nothing but collect income"),
+    Rate("engagements_started_per_turn", "engagements_started", "turns", "engagements it started"),
+    Rate("engagements_joined_per_turn", "engagements_joined", "turns",
+         "engagements it joined when invited"),
+    Rate("engagements_refused_per_turn", "engagements_refused", "turns",
+         "invitations it turned down"),
+    Rate("join_share", "engagements_joined", "invitations_answered",
+         "invitations it accepted, of those it answered"),
+    Rate("engagement_size", "engagement_factions", "engagements_ended",
+         "factions taking part in the engagements it started"),
+    Rate("pillars_built_per_turn", "pillars_built", "turns", "pillars built"),
+    Rate("pillars_lost", "pillars_lost", "runs", "its pillars defeated"),
+    Rate("collapse_rate", "collapses", "runs", "histories in which it collapsed"),
+)
+
+
+BEHAVIOUR = BehaviourSpec(count=count, rates=RATES)

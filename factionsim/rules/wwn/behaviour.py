@@ -1,0 +1,172 @@
+"""WWN behaviour metrics (:mod:`factionsim.core.behaviour`), counted from the events.
+
+A faction turn (from its ``faction-turn`` event to the next faction's) **stalls** when
+
+- it is paralysed (the faction abandoned its goal the turn before: ``paralysed``);
+- its Faction Action changed nothing: an ``action`` other than ``pass`` followed by no event of
+  its own before the goal step (a Move that moved nothing...), an *empty action*;
+- or it passed and did nothing else with the turn: a ``pass`` not followed by a ``bribe`` (Wealth
+  of Kingdoms is paid in the goal step, so a pass that bribes is the goal's work), an *idle pass*.
+
+Other counts: attacks (each ``attack`` event the faction strikes), Faction Actions by kind,
+creations, expansions (Bases planted), hides, Cunning acts (attacks by its Cunning assets and uses
+of its Cunning assets' abilities), income, Treasure and asset value (the listed cost of its
+non-Base assets) at the start and the end, assets lost to rivals (``destroyed`` by another
+faction) and to upkeep (``asset-lost`` for upkeep unpaid), goals completed (their turns),
+abandoned and failed, relation changes and collapse.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from factionsim.core.behaviour import BehaviourSpec, Rate, Tally, faction_turns
+
+from .data import ASSET_TYPES
+
+#: events of the goal step: they do not make a Faction Action do something
+GOAL_STEP = frozenset({"goal-complete", "goal-chosen", "goal-failed", "goal-abandoned", "bribe",
+                       "raise"})
+#: events that are not something happening (a decision is only its reason)
+NOT_EFFECTS = GOAL_STEP | {"decision"}
+
+
+def _kind(asset_id: str):
+    return ASSET_TYPES.get(asset_id.rsplit("#", 1)[0])
+
+
+def _value(frame: Mapping[str, Any], fid: str) -> tuple[float, float]:
+    """(Treasure, listed cost of the non-Base assets) of faction ``fid`` in a campaign frame."""
+    for f in frame.get("factions", ()):
+        if f["id"] == fid:
+            if not f.get("alive", True):
+                return 0.0, 0.0
+            value = sum(ASSET_TYPES[a["type"]].cost for a in f.get("assets") or ()
+                        if a["type"] in ASSET_TYPES)
+            return float(f.get("treasure", 0)), float(value)
+    return 0.0, 0.0
+
+
+def count(events: Sequence[Any], start: Mapping[str, Any], end: Mapping[str, Any],
+          first_turn: int) -> dict[str, Tally]:
+    """Each faction's :class:`Tally` of one history (see the module docstring)."""
+    fids = [f["id"] for f in start.get("factions", ())]
+    tallies = {fid: Tally(goal_turns=[]) for fid in fids}
+    for fid, t in tallies.items():
+        t.counts["treasure_start"], t.counts["value_start"] = _value(start, fid)
+        t.counts["treasure_end"], t.counts["value_end"] = _value(end, fid)
+        t.counts["worth_end"] = t.counts["treasure_end"] + t.counts["value_end"]
+    for fid, turn, turn_events in faction_turns(events):
+        if fid in tallies:
+            _count_turn(tallies[fid], fid, turn - first_turn + 1, turn_events)
+    for e in events:
+        _count_event(tallies, e, first_turn)
+    for t in tallies.values():
+        t.counts["treasure_available"] = t.counts["treasure_start"] + t.counts.get("income", 0)
+    return tallies
+
+
+def _count_turn(t: Tally, fid: str, turn: int, events: list[Any]) -> None:
+    t.turns.append(turn)
+    action = None
+    effects = bribed = False
+    for e in events:
+        if e.kind == "paralysed" and e.faction == fid:
+            t.add("paralysed")
+            t.add("stalls")
+            return
+        if e.kind == "action" and e.faction == fid:
+            action = e.data.get("action")
+            t.add(f"action_{action}")
+        elif action is not None and e.kind not in NOT_EFFECTS:
+            effects = True
+        if e.kind == "bribe" and e.faction == fid:
+            bribed = True
+    if action is None:
+        return  # it collapsed before it could act
+    if action == "pass":
+        if not bribed:
+            t.add("idle_passes")
+            t.add("stalls")
+    elif not effects:
+        t.add("empty_actions")
+        t.add(f"empty_{action}")
+        t.add("stalls")
+
+
+def _count_event(tallies: dict[str, Tally], e: Any, first_turn: int) -> None:
+    d, fid = e.data, e.faction
+    t = tallies.get(fid) if fid is not None else None
+    kind = e.kind
+    if kind == "destroyed":
+        owner = tallies.get(d.get("owner"))
+        if owner is not None and fid is not None and fid != d.get("owner"):
+            owner.add("lost_to_rivals")
+            if t is not None:
+                t.add("kills")
+        elif owner is not None:
+            owner.add("lost_other")
+        return
+    if t is None:
+        return
+    if kind == "attack":
+        t.add("attacks")
+        k = _kind(d.get("attacker", ""))
+        if k is not None and k.attribute == "cunning":
+            t.add("cunning_acts")
+    elif kind == "ability":
+        k = _kind(str(d.get("source", "")))
+        if k is not None and k.attribute == "cunning":
+            t.add("cunning_acts")
+    elif kind == "income":
+        t.add("income", d.get("amount", 0))
+    elif kind == "create":
+        t.add("creations")
+    elif kind == "base-planted":
+        t.add("expansions")
+    elif kind == "hide":
+        t.add("hides")
+    elif kind == "asset-lost":
+        t.add("lost_to_upkeep" if "upkeep" in str(d.get("reason", "")) else "lost_other")
+    elif kind == "goal-complete":
+        assert t.goal_turns is not None
+        t.goal_turns.append(e.turn - first_turn + 1)
+    elif kind == "goal-abandoned":
+        t.add("goals_abandoned")
+    elif kind == "goal-failed":
+        t.add("goals_failed")
+    elif kind == "collapse":
+        t.add("collapses")
+    elif kind == "relation":
+        t.add("relation_changes")
+
+
+RATES = (
+    Rate("stall_rate", "stalls", "turns", "faction turns that changed nothing: paralysed, an "
+         "empty Faction Action or an idle pass"),
+    Rate("paralysed_rate", "paralysed", "turns", "turns lost to reorganising after abandoning a goal"),
+    Rate("empty_action_rate", "empty_actions", "turns", "Faction Actions that did nothing"),
+    Rate("idle_pass_rate", "idle_passes", "turns", "passes with nothing else done (no bribe)"),
+    Rate("attacks_per_turn", "attacks", "turns", "attacks struck (each asset's blow counts)"),
+    Rate("attack_action_rate", "action_attack", "turns", "turns whose Faction Action is Attack"),
+    Rate("creations_per_turn", "creations", "turns", "assets bought"),
+    Rate("expansions_per_turn", "expansions", "turns", "Bases of Influence planted and kept"),
+    Rate("hides_per_turn", "hides", "turns", "assets hidden (Stealth bought)"),
+    Rate("cunning_acts_per_turn", "cunning_acts", "turns",
+         "attacks by Cunning assets and uses of Cunning assets' abilities"),
+    Rate("income_per_turn", "income", "turns", "Treasure earned as income"),
+    Rate("treasure_unspent_share", "treasure_end", "treasure_available",
+         "Treasure held at the end / (Treasure at the start + income)"),
+    Rate("final_treasure", "treasure_end", "runs", "Treasure at the end (0 if collapsed)"),
+    Rate("final_asset_value", "value_end", "runs", "listed cost of its non-Base assets at the end"),
+    Rate("final_worth", "worth_end", "runs", "Treasure + asset value at the end"),
+    Rate("assets_lost_to_rivals", "lost_to_rivals", "runs", "assets destroyed by other factions"),
+    Rate("assets_lost_to_upkeep", "lost_to_upkeep", "runs", "assets lost for upkeep unpaid"),
+    Rate("kills", "kills", "runs", "rivals' assets it destroyed"),
+    Rate("goals_abandoned", "goals_abandoned", "runs", "goals abandoned (a paralysed turn each)"),
+    Rate("relation_changes", "relation_changes", "runs", "relations changed by its deeds"),
+    Rate("collapse_rate", "collapses", "runs", "histories in which it collapsed"),
+)
+
+BEHAVIOUR = BehaviourSpec(count=count, rates=RATES)
