@@ -7,6 +7,13 @@ faction: it prints the legal actions, numbered, and reads a number or an action'
 it, asks for another plan, or types the action. A plan the GM turns down is recorded as a
 ``gm-veto`` event (``pending_events``, collected by :func:`factionsim.runner.play`).
 
+The GM is asked only where there is a real choice: a decision with one legal action is taken
+without a prompt, and so (unless ``ask_always``) is a plan to do nothing more (``done``, ``keep
+goal``: see :data:`QUIET`). Each prompt starts with the faction's sheet in one line (HP,
+Treasure, goal and progress: the ruleset's ``faction_line``), and every action shown carries the
+ruleset's note on it (cost, stats, odds: ``Presentation.note``); the command that plays the turn
+gives the agents the campaign's :class:`Table`.
+
 Input and output streams are injectable (tests drive them with ``io.StringIO``); by default they
 are ``sys.stdin`` / ``sys.stdout`` at the time of the call.
 
@@ -15,6 +22,8 @@ are ``sys.stdin`` / ``sys.stdout`` at the time of the call.
 >>> agent = ManualAgent(input=io.StringIO("2\\n"), output=out)
 >>> agent.act(None, ["done", "hide x#1"], None)
 'hide x#1'
+>>> agent.act(None, ["done"], None)  # no choice: no prompt
+'done'
 """
 
 from __future__ import annotations
@@ -23,6 +32,7 @@ import sys
 from typing import Any, TextIO
 
 from factionsim.core.game import Agent, Event, FactionsimError, View
+from factionsim.core.presentation import Presentation
 
 HELP = ("  a / Enter  accept the plan\n"
         "  r          ask the agent for another plan\n"
@@ -30,6 +40,10 @@ HELP = ("  a / Enter  accept the plan\n"
         "  l          list the legal actions\n"
         "  t          accept every plan of this faction for the rest of its turn\n"
         "  ?          this help")
+
+
+#: plans that do nothing more (end a step, keep the goal): accepted without asking the GM
+QUIET = frozenset({"done", "keep goal"})
 
 
 class GmInputEnded(FactionsimError):
@@ -41,6 +55,29 @@ def _describe(view: View | None) -> tuple[str, str, int | None]:
     if view is None:
         return "?", "", None
     return view.faction.name, str(view.phase), view.current_turn
+
+
+class Table:
+    """What the GM is shown at a prompt, from the campaign's ruleset's ``present``
+    (:class:`~factionsim.core.presentation.Presentation`; ``None``: names and actions only).
+    The command that plays the turn sets it (``agent.table``)."""
+
+    def __init__(self, present: Presentation | None = None):
+        self.present = present
+
+    def sheet(self, view: View | None) -> str:
+        """The deciding faction in one line (HP, Treasure, goal and progress), as ``turn``
+        prints it."""
+        if view is None:
+            return "?"
+        if self.present is None:
+            return str(view.faction.name)
+        return self.present.faction_line(view.state, view.faction_id)
+
+    def with_note(self, view: View | None, action: Any) -> str:
+        """``action`` and, in brackets, the ruleset's note on it (cost, stats, odds)."""
+        text = self.present.note(view.state, action) if view is not None and self.present else ""
+        return f"{action}  [{text}]" if text else str(action)
 
 
 def match_action(text: str, legal: list[Any]) -> Any | None:
@@ -58,6 +95,7 @@ def match_action(text: str, legal: list[Any]) -> Any | None:
 class _Console:
     def __init__(self, input: TextIO | None, output: TextIO | None):
         self._in, self._out = input, output
+        self.table = Table()
 
     @property
     def out(self) -> TextIO:
@@ -75,9 +113,9 @@ class _Console:
                                "file was not changed.")
         return line.strip()
 
-    def list_actions(self, legal: list[Any]) -> None:
+    def list_actions(self, legal: list[Any], view: View | None = None) -> None:
         for i, a in enumerate(legal, 1):
-            self.say(f"  {i:3d}. {a}")
+            self.say(f"  {i:3d}. {self.table.with_note(view, a)}")
 
 
 class ManualAgent(Agent):
@@ -89,16 +127,27 @@ class ManualAgent(Agent):
         self.console = _Console(input, output)
         self.last_reason: str | None = None
 
+    @property
+    def table(self) -> Table:
+        return self.console.table
+
+    @table.setter
+    def table(self, value: Table) -> None:
+        self.console.table = value
+
     def act(self, view: Any, legal_actions: list[Any], rng: Any) -> Any:
         name, phase, turn = _describe(view)
         c = self.console
-        c.say(f"\nTurn {turn}, {name} ({phase}): your decision." if turn is not None
-              else f"\n{name}: your decision.")
-        c.list_actions(legal_actions)
+        if len(legal_actions) == 1:  # no choice to make: nothing to ask, nothing to explain
+            self.last_reason = None
+            return legal_actions[0]
+        c.say(f"\nTurn {turn}, {c.table.sheet(view)}" if turn is not None else f"\n{name}:")
+        c.say(f"  {phase}: your decision.")
+        c.list_actions(legal_actions, view)
         while True:
             answer = c.ask("action (number or text, l to list)> ")
             if answer in ("l", "?", ""):
-                c.list_actions(legal_actions)
+                c.list_actions(legal_actions, view)
                 continue
             action = match_action(answer, legal_actions)
             if action is not None:
@@ -110,13 +159,17 @@ class ManualAgent(Agent):
 class GmReview(Agent):
     """Wraps an agent: the GM sees each plan with its reason and accepts, re-plans or overrides."""
 
-    def __init__(self, inner: Agent, input: TextIO | None = None, output: TextIO | None = None):
+    def __init__(self, inner: Agent, input: TextIO | None = None, output: TextIO | None = None,
+                 ask_always: bool = False):
         self.inner = inner
+        self.ask_always = ask_always
         self.name = f"gm-review({inner.name})"
         self.console = _Console(input, output)
         self.pending_events: list[Event] = []
         self.last_reason: str | None = None
         self._trust: tuple[Any, Any] | None = None
+
+    table = ManualAgent.table
 
     def act(self, view: Any, legal_actions: list[Any], rng: Any) -> Any:
         plan = self.inner.act(view, legal_actions, rng)
@@ -125,12 +178,14 @@ class GmReview(Agent):
         name, phase, turn = _describe(view)
         # this faction turn (or defence), where the ruleset plays factions in turn order
         slot = (turn, getattr(view.state, "order_index", None) if view is not None else None)
-        if self._trust == slot:
-            return plan
+        if self._trust == slot or len(legal_actions) == 1 or (
+                str(plan) in QUIET and not self.ask_always):
+            return plan  # trusted, no choice, or nothing more to do: no prompt
         first_plan, first_reason = plan, reason
         rejected: list[Any] = []
         c = self.console
-        c.say(f"\nTurn {turn}, {name} ({phase}) plans: {plan}"
+        c.say(f"\nTurn {turn}, {c.table.sheet(view)}" if turn is not None else f"\n{name}:")
+        c.say(f"  {phase} step, plans: {c.table.with_note(view, plan)}"
               + (f"\n  reason: {reason}" if reason else "\n  reason: (the agent gives none)"))
         how = ""
         while True:
@@ -146,7 +201,7 @@ class GmReview(Agent):
                 c.say(HELP)
                 continue
             if word in ("l", "list"):
-                c.list_actions(legal_actions)
+                c.list_actions(legal_actions, view)
                 continue
             if word in ("r", "re-plan", "replan"):
                 rejected.append(plan)
@@ -158,11 +213,12 @@ class GmReview(Agent):
                 plan = self.inner.act(view, remaining, rng)
                 reason = self.inner.last_reason
                 how = "re-planned"
-                c.say(f"  new plan: {plan}" + (f"\n  reason: {reason}" if reason else ""))
+                c.say(f"  new plan: {c.table.with_note(view, plan)}"
+                      + (f"\n  reason: {reason}" if reason else ""))
                 continue
             text = rest if word in ("e", "enter") else answer
             if not text:
-                c.list_actions(legal_actions)
+                c.list_actions(legal_actions, view)
                 text = c.ask("action (number or text)> ")
             action = match_action(text, legal_actions)
             if action is None:

@@ -21,7 +21,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from factionsim.commands import batch, forecast, foundry, gm, show, tools, tournament, train
+from factionsim.commands import batch, forecast, foundry, gm, record, show, tools, tournament, train
 from factionsim.commands.options import seed
 from factionsim.core.game import CampaignError, FactionsimError
 from factionsim.core.ruleset import DEFAULT_RULESET
@@ -29,24 +29,25 @@ from factionsim.models.trust import add_trust_argument, trusting_pickled_models
 
 #: Modules that add a subcommand: each has ``add_parser(subparsers)`` and imports its heavy
 #: dependencies only inside the command function.
-COMMAND_MODULES = (batch, forecast, foundry, gm, show, tools, tournament, train)
+COMMAND_MODULES = (batch, forecast, foundry, gm, record, show, tools, tournament, train)
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
     from factionsim.chronicle import Names, render_markdown
     from factionsim.configs import default_campaign_path
-    from factionsim.core.campaign import save_campaign
     from factionsim.core.dice import fresh_seed, reseed
     from factionsim.core.files import write_atomic
     from factionsim.core.lock import campaign_lock
+    from factionsim.core.roundtrip import campaign_text
     from factionsim.core.text import terminal_safe
-    from factionsim.rulesets import load_campaign
+    from factionsim.rulesets import load_campaign, ruleset_of
     from factionsim.runner import agents_from_campaign, event_lines, play
 
     path = Path(args.campaign) if args.campaign else default_campaign_path(args.ruleset)
     out = Path(args.out)
     _refuse_overwriting_input(path, out)
     state = load_campaign(path)
+    original = path.read_text(encoding="utf-8")  # its comments and layout go into the output
     if args.seed is not None:
         reseed(state, args.seed)
     elif state.seed is None:
@@ -64,7 +65,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         bar.close()
     out.mkdir(parents=True, exist_ok=True)
     with campaign_lock(out / "campaign.yaml"):  # it may be a campaign another command is writing
-        save_campaign(state, out / "campaign.yaml")
+        write_atomic(out / "campaign.yaml", campaign_text(state, original))
     write_atomic(out / "events.jsonl", "".join(line + "\n" for line in event_lines(events)))
     title = f"{state.name or path.stem}: turns {start + 1}-{state.turn}"
     write_atomic(out / "chronicle.md", render_markdown(events, Names.from_state(state), title))
@@ -79,9 +80,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
         print(f"Played {summary['turns_played']} turn(s) of {state.name or path.name} "
               f"(now turn {state.turn}, seed {state.seed}); wrote {out}/campaign.yaml, "
               f"events.jsonl ({len(events)} events), chronicle.md")
-        for fid, f in summary["factions"].items():
-            details = ", ".join(f"{k} {v}" for k, v in f.items() if k != "alive")
-            print(f"  {fid}: {details if f['alive'] else 'collapsed'}")
+        present = ruleset_of(state).present
+        for fid in state.factions:  # as 'turn' prints them: names, not ids
+            print(f"  {present.faction_line(state, fid)}")
     return 0
 
 
@@ -138,8 +139,12 @@ def build_parser() -> argparse.ArgumentParser:
     add_trust_argument(run)
     run.set_defaults(func=_cmd_run)
 
-    val = sub.add_parser("validate", help="check a campaign file and report the first problem")
-    val.add_argument("campaign")
+    val = sub.add_parser("validate", help="check a campaign file and report the first problem",
+                         description="Check CAMPAIGN as every command reads it (YAML limits, "
+                         "fields, values, references between them, the agents and their "
+                         "options) and report the first problem with its file, line, field and "
+                         "allowed values; exit status 0 when it is valid, 2 when not.")
+    val.add_argument("campaign", help="campaign file (YAML)")
     add_trust_argument(val)
     val.set_defaults(func=_cmd_validate)
     for module in COMMAND_MODULES:

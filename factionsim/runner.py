@@ -87,15 +87,21 @@ def agent_rng(state: GameState) -> np.random.Generator:
 
 
 def decide(state: GameState, agents: dict[str, Agent], rng: np.random.Generator,
-           events: list[Event]) -> tuple[str, Any] | None:
+           events: list[Event], on_events: Callable[[list[Event]], None] | None = None
+           ) -> tuple[str, Any] | None:
     """One decision: the automatic steps up to it, the deciding faction's agent's choice (with
     its reason, when it gives one, and the events it asks to record first, e.g. GM vetoes), and
     what the choice caused, all appended to ``events``. Returns ``(faction, action)``, or
-    ``None`` when nobody decides (the game is over)."""
+    ``None`` when nobody decides (the game is over). ``on_events`` is given the automatic
+    steps' events before the agent is asked, then the rest once the choice is applied."""
     actor = state.current_actor()
     if actor is None:
         return None
+    seen = len(events)
     events.extend(state.advance())  # automatic steps before this decision come first
+    if on_events is not None and len(events) > seen:
+        on_events(events[seen:])
+    seen = len(events)
     agent = agents[actor]
     action = agent.act(state.view(actor), state.legal_actions(), rng)
     if agent.last_reason:  # the agent explains itself (heuristic, planner): before what it caused
@@ -106,16 +112,20 @@ def decide(state: GameState, agents: dict[str, Agent], rng: np.random.Generator,
         events.extend(pending)
         pending.clear()
     events.extend(state.apply(action))
+    if on_events is not None and len(events) > seen:
+        on_events(events[seen:])
     return actor, action
 
 
 def play(state: GameState, turns: int, agents: dict[str, Agent] | None = None,
          on_turn: Callable[[int], None] | None = None,
-         on_decision: Callable[[str, Any, Any], None] | None = None) -> list[Event]:
+         on_decision: Callable[[str, Any, Any], None] | None = None,
+         on_events: Callable[[list[Event]], None] | None = None) -> list[Event]:
     """Play ``turns`` full turns (or until the game is over); return every event.
 
     ``on_turn(turn)`` is called after each completed turn (progress bars), ``on_decision(faction,
-    action, agent)`` after each decision (explanations, GM logs). An agent with a
+    action, agent)`` after each decision (explanations, GM logs), ``on_events(events)`` with the
+    events of each decision as they happen (a GM watching at the table). An agent with a
     ``last_reason`` explains each decision: an ``Event(turn, "decision", faction, {"action": ...,
     "reason": ...})`` precedes the events that decision caused (see :func:`decide`).
     """
@@ -125,7 +135,7 @@ def play(state: GameState, turns: int, agents: dict[str, Agent] | None = None,
     rng = agent_rng(state)
     while state.turn < target and not state.is_over():
         turn_before = state.turn
-        decided = decide(state, agents, rng, events)
+        decided = decide(state, agents, rng, events, on_events)
         if decided is None:
             break
         if on_decision is not None:

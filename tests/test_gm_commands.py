@@ -7,6 +7,7 @@ import json
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -19,6 +20,20 @@ from factionsim.configs import default_campaign_path
 from factionsim.core.history import History
 
 
+class ReadingGm:
+    """A GM at the keyboard: reads what was printed since the last answer (``prompt``) and
+    answers ``answer(prompt)``; ``seen`` keeps everything printed."""
+
+    def __init__(self, capsys: pytest.CaptureFixture[str], answer: Any, limit: int = 2000):
+        self.capsys, self.answer, self.seen, self.left = capsys, answer, "", limit
+
+    def readline(self) -> str:
+        prompt = self.capsys.readouterr().out
+        self.seen += prompt
+        self.left -= 1
+        return self.answer(prompt) + "\n" if self.left > 0 else ""
+
+
 @pytest.fixture()
 def campaign(tmp_path: Path) -> Path:
     path = tmp_path / "march.yaml"
@@ -28,11 +43,12 @@ def campaign(tmp_path: Path) -> Path:
 
 def test_interactive_turn_applies_the_gms_choice(campaign: Path, monkeypatch: pytest.MonkeyPatch,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    # At every prompt the GM first tries to make the faction pass, then accepts the plan:
-    # "action pass" is refused where it is not legal, and applied where it is.
-    monkeypatch.setattr("sys.stdin", io.StringIO("e action pass\na\n" * 400))
+    # The GM makes every faction pass when asked for its action, and accepts every other plan.
+    gm = ReadingGm(capsys, lambda prompt: "e action pass" if "action step, plans:" in prompt
+                   else "a")
+    monkeypatch.setattr("sys.stdin", gm)
     assert main(["turn", str(campaign), "--interactive", "--quiet"]) == 0
-    out = capsys.readouterr().out
+    out = gm.seen + capsys.readouterr().out
     assert "plans:" in out and "reason:" in out
     events = History(campaign).events(1)
     actions = [e.data["action"] for e in events if e.kind == "action"]
@@ -65,7 +81,8 @@ def test_manual_faction_waits_for_the_gm(campaign: Path, monkeypatch: pytest.Mon
 def test_re_plan_asks_for_another_action_and_records_a_veto() -> None:
     state = load_campaign(default_campaign_path())
     out = io.StringIO()
-    agent = GmReview(make_agent("random", "wwn"), input=io.StringIO("r\na\n"), output=out)
+    agent = GmReview(make_agent("random", "wwn"), input=io.StringIO("r\na\n"), output=out,
+                     ask_always=True)  # whatever it plans first, "done" included
     actor = state.current_actor()
     legal = state.legal_actions()
     chosen = agent.act(state.view(actor), legal, np.random.default_rng(0))

@@ -215,7 +215,8 @@ def test_trained_replans_when_the_gm_asks(tmp_path):
         fid = state.current_actor()
     legal = state.legal_actions()
     out = io.StringIO()
-    review = GmReview(make_agent("trained", "wwn"), input=io.StringIO("r\na\n"), output=out)
+    review = GmReview(make_agent("trained", "wwn"), input=io.StringIO("r\na\n"), output=out,
+                      ask_always=True)  # asked even when its first plan is "done"
     action = review.act(state.view(fid), legal, np.random.default_rng(0))
     first = out.getvalue().split("plans: ")[1].splitlines()[0]
     assert action in legal and str(action) != first

@@ -111,10 +111,11 @@ def cmd_turn(args: argparse.Namespace) -> int:
 
 
 def _play_turns(args: argparse.Namespace, path: Path, history: Any) -> int:
+    from factionsim.agents.manual import GmInputEnded, GmReview, ManualAgent, Table
     from factionsim.chronicle import Names
-    from factionsim.core.campaign import dump_campaign_text
     from factionsim.core.dice import fresh_seed
-    from factionsim.rulesets import load_campaign
+    from factionsim.core.roundtrip import campaign_text
+    from factionsim.rulesets import load_campaign, ruleset_of
     from factionsim.runner import agents_from_campaign, finish_turn, play
 
     text = history.read_campaign()  # once, under the lock
@@ -125,10 +126,17 @@ def _play_turns(args: argparse.Namespace, path: Path, history: Any) -> int:
     prompting = args.interactive or any(f.agent == "manual" and f.alive
                                         for f in state.factions.values())
     if args.interactive:
-        from factionsim.agents.manual import GmReview, ManualAgent
+        agents = {fid: a if isinstance(a, ManualAgent) else
+                  GmReview(a, ask_always=args.ask_always) for fid, a in agents.items()}
+    table = Table(ruleset_of(state).present)  # the faction's sheet and notes at each prompt
+    for agent in agents.values():
+        if isinstance(agent, (ManualAgent, GmReview)):
+            agent.table = table
+    narrator = None
+    if prompting and not args.quiet and not args.json:
+        from factionsim.commands.narrate import Narrator
 
-        agents = {fid: a if isinstance(a, ManualAgent) else GmReview(a)
-                  for fid, a in agents.items()}
+        narrator = Narrator(state)
     names = Names.from_state(state)
     titles, header = _titles(state.name or path.stem), _header(names)
     bar = None
@@ -140,25 +148,35 @@ def _play_turns(args: argparse.Namespace, path: Path, history: Any) -> int:
         bar = tqdm(total=args.turns, desc=terminal_safe(state.name or path.name), unit="turn",
                    file=sys.stderr, leave=False)
     start, played, n_events = state.turn, 0, 0
-    before = text
-    for _ in range(args.turns):
-        if state.is_over():
-            break
-        turn_before = state.turn
-        data_before = state.to_dict()
-        events = play(state, 1, agents)
-        if state.turn == turn_before:
-            events += finish_turn(state, agents)  # a faction collapsed mid-turn
-        if state.turn == turn_before:  # nothing could be played
-            break
-        after = dump_campaign_text(state)
-        history.record_turn(before, turn_before, after, state.turn, events,
-                            turn_blocks(names, state.turn, events, data_before), titles, header)
-        before = after
-        played += 1
-        n_events += len(events)
+    before, before_step = text, history.step_position(text)[0]
+    committing = False
+    try:
+        for _ in range(args.turns):
+            if state.is_over():
+                break
+            turn_before = state.turn
+            data_before = state.to_dict()
+            events = play(state, 1, agents, on_events=narrator)
+            if state.turn == turn_before:
+                events += finish_turn(state, agents)  # a faction collapsed mid-turn
+            if state.turn == turn_before:  # nothing could be played
+                break
+            after = campaign_text(state, before)  # the file's comments and layout stay
+            committing = True
+            history.record_turn(before, before_step, after, state.turn, events,
+                                turn_blocks(names, state.turn, events, data_before), titles, header)
+            committing = False
+            before, before_step = after, (state.turn, 0)
+            played += 1
+            n_events += len(events)
+            if bar is not None:
+                bar.update(1)
+            if narrator is not None:
+                narrator.turn_saved(path, start)
+    except (KeyboardInterrupt, GmInputEnded) as exc:
         if bar is not None:
-            bar.update(1)
+            bar.close()
+        return _interrupted(path, start, start + played, committing, exc)
     if bar is not None:
         bar.close()
     chron = chronicle_paths(path)
@@ -176,8 +194,30 @@ def _play_turns(args: argparse.Namespace, path: Path, history: Any) -> int:
                   + f" of {state.name or path.name}; {path} is now at turn {state.turn}.")
             print(f"Chronicle: {chron['gm']} (players' view: {chron['players']}); "
                   f"'factionsim undo {path}' steps back.")
-            _print_summary(state)
+            if narrator is None:  # (the narrator printed each turn's summary already)
+                _print_summary(state)
     return 0
+
+
+def _interrupted(path: Path, start: int, saved: int, committing: bool,
+                 exc: BaseException) -> int:
+    """What an interruption (Ctrl-C, or the GM's input ending) left: the turns already saved
+    stay saved; the turn in progress is lost, unless it was being committed (then the next
+    command on the campaign completes it). Exit status 130 (Ctrl-C) or 2 (input ended)."""
+    why = "interrupted" if isinstance(exc, KeyboardInterrupt) else \
+        "the GM's input ended (end of file)"
+    kept = (f"{path} was not changed (still at turn {start})" if saved == start else
+            f"turn{'s' if saved > start + 1 else ''} {start + 1}"
+            + (f"-{saved}" if saved > start + 1 else "") + f" {'were' if saved > start + 1 else 'was'}"
+            f" saved ({path} is at turn {saved})")
+    if committing:
+        lost = (f"turn {saved + 1} was being saved when it stopped; the next factionsim command "
+                f"on {path} completes it")
+    else:
+        lost = (f"turn {saved + 1}, in progress, was not saved: 'factionsim turn {path}' plays it "
+                "again")
+    print(f"{why}: {kept}; {lost}.", file=sys.stderr)
+    return 130 if isinstance(exc, KeyboardInterrupt) else 2
 
 
 def _step(args: argparse.Namespace, forward: bool) -> int:
@@ -196,47 +236,70 @@ def _step_locked(args: argparse.Namespace, path: Path, history: Any, forward: bo
         raise HistoryError(f"{path}: no history yet ({history.dir} does not exist); "
                            "'factionsim turn' records one as it plays.")
     text = history.read_campaign(lenient=True)  # once, under the lock; may be broken
-    start, broken = history.position(text)
+    start, broken = history.step_position(text)
     reached = start
+    moved: list[Any] = []  # the steps passed: turns, and the GM's records (factionsim record)
     for i in range(args.turns):
-        recorded = history.turns()
+        recorded = history.steps()
         targets = [t for t in recorded if t > reached] if forward else \
             [t for t in recorded if t < reached]
         if not targets:
             if i > 0:
                 break
             if forward:
-                raise HistoryError(f"{path}: nothing to redo (turn {reached} is the latest "
-                                   "recorded turn; play on with 'factionsim turn').")
-            raise HistoryError(f"{path}: nothing to undo (the history in {history.dir} holds no "
-                               f"turn before turn {reached}).")
+                raise HistoryError(f"{path}: nothing to redo ({_step_words(reached)} is the "
+                                   "latest recorded step; play on with 'factionsim turn').")
+            raise HistoryError(f"{path}: nothing to undo (the history in {history.dir} holds "
+                               f"nothing before {_step_words(reached)}).")
         target = targets[0] if forward else targets[-1]
         if forward:
             snapshot = history.snapshot(target) or ""
             state = load_campaign(history.snapshot_path(target), snapshot)
             names = Names.from_state(state)
-            blocks = turn_blocks(names, target, history.events(target),
-                                 recorded_data(history, target - 1))
-            reached = history.redo_to(target, text, blocks, _titles(state.name or path.stem),
-                                      _header(names))
+            earlier = [t for t in recorded if t < target]
+            before = recorded_data(history, earlier[-1] if earlier else target[0] - 1)
+            blocks = step_blocks(names, target, history.events(target), before)
+            history.redo_to(target, text, blocks, _titles(state.name or path.stem),
+                            _header(names))
         else:
-            reached = history.undo_to(target, text)
+            history.undo_to(target, text)
+        moved.append(target if forward else reached)
+        reached = target
         text = history.snapshot(reached) or ""
-    redo_left = [t for t in history.turns() if t > reached]
+    redo_left = [t for t in history.steps() if t > reached]
     if args.json:
-        print(json.dumps({"campaign": str(path), "from_turn": start, "turn": reached,
-                          "can_undo": any(t < reached for t in history.turns()),
+        print(json.dumps({"campaign": str(path), "from_turn": start[0], "turn": reached[0],
+                          "record": reached[1],
+                          "can_undo": any(t < reached for t in history.steps()),
                           "can_redo": bool(redo_left)}, indent=2))
     elif not args.quiet:
         if broken:
             print(f"{path} could not be read as a campaign; its text was kept in "
-                  f"{history.broken_path(start)}.")
-        if forward:
-            msg = f"Redid {reached - start} turn(s): {path} is at turn {reached}"
-        else:
-            msg = f"Undid {start - reached} turn(s): {path} is back at turn {reached}"
-        print(msg + (f" ({len(redo_left)} turn(s) to redo)" if redo_left else "") + ".")
+                  f"{history.broken_path(start[0])}.")
+        turns = sum(1 for s in moved if s[1] == 0)
+        records = len(moved) - turns
+        what = " and ".join(x for x in (f"{turns} turn(s)" if turns else "",
+                                        f"{records} GM record(s)" if records else "") if x)
+        msg = (f"Redid {what}: {path} is at {_step_words(reached)}" if forward else
+               f"Undid {what}: {path} is back at {_step_words(reached)}")
+        print(msg + (f" ({len(redo_left)} step(s) to redo)" if redo_left else "") + ".")
     return 0
+
+
+def _step_words(step: tuple[int, int]) -> str:
+    """``(3, 0)`` -> ``"turn 3"``; ``(3, 2)`` -> ``"turn 3, GM record 2"``."""
+    return f"turn {step[0]}" + (f", GM record {step[1]}" if step[1] else "")
+
+
+def step_blocks(names: Any, step: tuple[int, int], events: list[Any],
+                before: dict[str, Any] | None) -> dict[str, str]:
+    """The chronicle blocks of a step: a turn (:func:`turn_blocks`) or a GM's record
+    (:func:`factionsim.chronicle.records.record_blocks`)."""
+    if step[1] == 0:
+        return turn_blocks(names, step[0], events, before)
+    from factionsim.chronicle.records import record_blocks
+
+    return record_blocks(names, step, events, before)
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
@@ -256,8 +319,12 @@ def add_parser(sub: Any) -> None:
     turn.add_argument("campaign", help="campaign file (YAML)")
     turn.add_argument("--turns", type=positive, default=1, help="turns to play (default 1)")
     turn.add_argument("-i", "--interactive", action="store_true",
-                      help="show each faction's planned action and its reason; accept it, ask "
-                      "for another plan, or enter the action yourself")
+                      help="show each faction's planned action (with its cost, stats, odds) and "
+                      "its reason where there is a real choice; accept it, ask for another "
+                      "plan, or enter the action yourself")
+    turn.add_argument("--ask-always", action="store_true",
+                      help="with --interactive, ask also when the plan is to do nothing more "
+                      "(done, keep goal)")
     add_wait_argument(turn)
     turn.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     turn.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -268,7 +335,9 @@ def add_parser(sub: Any) -> None:
         p = sub.add_parser(name, help=text, description=f"{text[0].upper()}{text[1:]} (the file "
                            "and its chronicles), from the history kept by 'factionsim turn'.")
         p.add_argument("campaign", help="campaign file (YAML)")
-        p.add_argument("--turns", type=positive, default=1, help="how many turns (default 1)")
+        p.add_argument("--turns", type=positive, default=1,
+                       help="how many steps (default 1); each turn and each GM record "
+                       "('factionsim record') is one step")
         add_wait_argument(p)
         p.add_argument("--quiet", action="store_true", help="print nothing")
         p.add_argument("--json", action="store_true", help="print the result as JSON")

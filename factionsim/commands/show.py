@@ -1,6 +1,6 @@
 """``factionsim show CAMPAIGN [--players]``: the campaign now, as its ruleset presents it (WWN:
-the factions, their goals and Treasure, and every asset by location); with ``--players``, what
-the players may know of it (:mod:`factionsim.chronicle.views`).
+the factions, their goals and Treasure, relations, the map, and every asset by location), in 100
+columns; with ``--players``, what the players may know of it (:mod:`factionsim.chronicle.views`).
 
 >>> print(table(["a", "bb"], [["x", 1], ["yyy", 22]]))
 a    bb
@@ -44,9 +44,10 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("show", help="print a campaign's factions, assets by location, goals",
-                       description="Print CAMPAIGN as tables: factions (HP, ratings, Treasure, "
-                       "XP, tags), goals, and every asset by location.")
+    p = sub.add_parser("show", help="print a campaign's factions, goals, relations, map, assets",
+                       description="Print CAMPAIGN in 100 columns: factions (HP, ratings, "
+                       "Treasure, XP), goals, tags and relations, the map (rulers, neighbours) "
+                       "and every asset by location (WWN; other rulesets: their table).")
     p.add_argument("campaign", help="campaign file (YAML)")
     p.add_argument("--players", action="store_true",
                    help="what the players may know: no Treasure, XP, goals or Stealthed assets")

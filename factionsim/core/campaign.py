@@ -8,7 +8,9 @@ problem raises :class:`CampaignError` with one short paragraph naming the file, 
 the line, the bad value and what is allowed.
 
 Saving writes ``state.to_dict()`` as readable, deterministic YAML through a temporary file in the
-same directory and ``os.replace``, so a crash mid-save leaves the previous file intact.
+same directory and ``os.replace``, so a crash mid-save leaves the previous file intact; commands
+that rewrite a campaign write into the text they read (:mod:`factionsim.core.roundtrip`), so the
+GM's comments and layout stay.
 
 >>> print(dump_campaign_data({"ruleset": "wwn", "turn": 3, "tags": ["martial"]}), end="")
 ruleset: wwn
@@ -310,7 +312,9 @@ def dump_campaign_data(data: dict[str, Any]) -> str:
 
 
 def dump_campaign_text(state: Any) -> str:
-    """The campaign file text of ``state`` (``state.to_dict()`` as YAML)."""
+    """The campaign file text of ``state`` (``state.to_dict()`` as YAML). Commands that rewrite a
+    campaign write into the text they read instead
+    (:func:`~factionsim.core.roundtrip.campaign_text`)."""
     return dump_campaign_data(state.to_dict())
 
 

@@ -71,10 +71,27 @@ from .journal import Journal
 
 _SNAPSHOT = re.compile(r"^turn-(\d{4,})\.yaml$")
 _EVENTS = re.compile(r"^turn-(\d{4,})\.events\.jsonl$")
+#: a step's snapshot or events: ``turn-0003.yaml`` (turn 3), ``turn-0003.r2.yaml`` (its record 2)
+_STEP_FILE = re.compile(r"^turn-(\d{4,})(?:\.r(\d+))?\.(?:yaml|events\.jsonl)$")
 #: Every file factionsim writes in a history folder.
-_OWN = r"turn-\d{4,}\.yaml|turn-\d{4,}\.events\.jsonl|HEAD|JOURNAL|broken-turn-\d{4,}\.yaml"
+_OWN = (r"turn-\d{4,}(?:\.r\d+)?\.yaml|turn-\d{4,}(?:\.r\d+)?\.events\.jsonl|HEAD|JOURNAL"
+        r"|broken-turn-\d{4,}\.yaml")
 
 VIEWS = ("gm", "players")
+
+#: A place in a campaign's history: ``(turn, record)``; ``(3, 0)`` is the campaign after turn 3,
+#: ``(3, 2)`` after the GM's second record between turns 3 and 4 (``factionsim record``).
+Step = tuple[int, int]
+
+
+def as_step(position: int | Step) -> Step:
+    """A turn number as the step of that turn (``3`` -> ``(3, 0)``); a step as it is."""
+    return (position, 0) if isinstance(position, int) else (int(position[0]), int(position[1]))
+
+
+def step_text(step: Step) -> str:
+    """``(3, 0)`` -> ``"3"``, ``(3, 2)`` -> ``"3.2"`` (the ``HEAD`` file's form)."""
+    return f"{step[0]}" if step[1] == 0 else f"{step[0]}.{step[1]}"
 
 
 class HistoryError(FactionsimError):
@@ -122,7 +139,16 @@ def campaign_turn(text: str, source: str) -> int | None:
 
 # ------------------------------------------------------------------ chronicle text
 TURN_MARK = "<!-- factionsim turn {turn} -->"
+#: the block of the GM's record ``n`` after turn ``turn`` (``factionsim record``)
+RECORD_MARK = "<!-- factionsim turn {turn} record {n} -->"
 _MARK = re.compile(r"^<!-- factionsim turn (\d+) -->$", re.MULTILINE)
+_ANY_MARK = re.compile(r"^<!-- factionsim turn (\d+)(?: record (\d+))? -->$", re.MULTILINE)
+
+
+def block_mark(step: int | Step) -> str:
+    """The line that starts the chronicle block of ``step`` (a turn or a GM's record)."""
+    turn, n = as_step(step)
+    return TURN_MARK.format(turn=turn) if n == 0 else RECORD_MARK.format(turn=turn, n=n)
 
 
 def chronicle_turns(text: str) -> list[int]:
@@ -130,28 +156,36 @@ def chronicle_turns(text: str) -> list[int]:
     return [int(m.group(1)) for m in _MARK.finditer(text)]
 
 
-def trimmed_chronicle(text: str, keep_upto: int) -> str:
-    """``text`` cut before the block of the first turn after ``keep_upto``.
+def chronicle_steps(text: str) -> list[Step]:
+    """The steps (turns and the GM's records) whose blocks a chronicle text holds, in order."""
+    return [(int(m.group(1)), int(m.group(2) or 0)) for m in _ANY_MARK.finditer(text)]
+
+
+def trimmed_chronicle(text: str, keep_upto: int | Step) -> str:
+    """``text`` cut before the first block after ``keep_upto``: a step, or a turn number (that
+    turn and the GM's records after it are kept).
 
     Text before the first block (the title, the GM's notes) is kept.
     """
-    for m in _MARK.finditer(text):
-        if int(m.group(1)) > keep_upto:
+    last = (keep_upto, float("inf")) if isinstance(keep_upto, int) else as_step(keep_upto)
+    for m in _ANY_MARK.finditer(text):
+        if (int(m.group(1)), int(m.group(2) or 0)) > last:
             return text[:m.start()].rstrip("\n") + "\n"
     return text
 
 
-def appended_chronicle(text: str | None, title: str, turn: int, block: str,
+def appended_chronicle(text: str | None, title: str, turn: int | Step, block: str,
                        header: Sequence[str] = ()) -> str:
     """``text`` (or a new chronicle titled ``title``, with the ``header`` lines under the title:
-    a campaign's house rules) with turn ``turn``'s block at the end.
+    a campaign's house rules) with the block of ``turn`` (a turn, or the step of a GM's record)
+    at the end.
 
     A line of ``block`` that looks like a block marker is defused (a backslash in front), so
     no text in a block can ever start a block of its own.
     """
     text = text if text is not None else f"# {title}\n" + "".join(f"\n{line}\n" for line in header)
-    body = _MARK.sub(lambda m: "\\" + m.group(0), block.strip())
-    return text.rstrip("\n") + f"\n\n{TURN_MARK.format(turn=turn)}\n{body}\n"
+    body = _ANY_MARK.sub(lambda m: "\\" + m.group(0), block.strip())
+    return text.rstrip("\n") + f"\n\n{block_mark(turn)}\n{body}\n"
 
 
 class History:
@@ -164,11 +198,18 @@ class History:
         self.journal = Journal(self.dir / "JOURNAL", self.campaign.parent, self._own_file)
 
     # ------------------------------------------------------------------ files
-    def snapshot_path(self, turn: int) -> Path:
-        return self.dir / f"turn-{turn:04d}.yaml"
+    def snapshot_path(self, turn: int | Step) -> Path:
+        """The campaign text after a turn (``turn-0003.yaml``) or a GM's record (a step:
+        ``turn-0003.r1.yaml``)."""
+        return self.dir / f"{self._stem(turn)}.yaml"
 
-    def events_path(self, turn: int) -> Path:
-        return self.dir / f"turn-{turn:04d}.events.jsonl"
+    def events_path(self, turn: int | Step) -> Path:
+        return self.dir / f"{self._stem(turn)}.events.jsonl"
+
+    @staticmethod
+    def _stem(turn: int | Step) -> str:
+        t, n = as_step(turn)
+        return f"turn-{t:04d}" + (f".r{n}" if n else "")
 
     def broken_path(self, turn: int) -> Path:
         """Where an unreadable campaign text is kept when undo/redo replace it."""
@@ -216,15 +257,21 @@ class History:
         """Turns with a snapshot, in order (the redo stack included)."""
         return sorted(int(m.group(1)) for p in self._entries() if (m := _SNAPSHOT.match(p)))
 
+    def steps(self) -> list[Step]:
+        """Every step with a snapshot, in order: the turns and the GM's records between them
+        (the redo stack included)."""
+        return sorted((int(m.group(1)), int(m.group(2) or 0)) for p in self._entries()
+                      if p.endswith(".yaml") and (m := _STEP_FILE.match(p)))
+
     def _entries(self) -> list[str]:
         if not self.dir.is_dir() or self.dir.is_symlink():
             return []
         return os.listdir(self.dir)
 
-    def snapshot(self, turn: int) -> str | None:
+    def snapshot(self, turn: int | Step) -> str | None:
         return self._read(self.snapshot_path(turn))
 
-    def snapshot_data(self, turn: int) -> dict[str, Any] | None:
+    def snapshot_data(self, turn: int | Step) -> dict[str, Any] | None:
         """A snapshot's campaign data, parsed by the campaign loader (``None`` when absent)."""
         text = self.snapshot(turn)
         if text is None:
@@ -239,7 +286,7 @@ class History:
         raise HistoryError(f"{why} (a snapshot in the history of {self.campaign}; delete it or "
                            "put back a good copy)")
 
-    def events(self, turn: int) -> list[Event]:
+    def events(self, turn: int | Step) -> list[Event]:
         """The stored events of ``turn`` (empty when none were recorded)."""
         path = self.events_path(turn)
         text = self._read(path)
@@ -261,11 +308,18 @@ class History:
     @property
     def head(self) -> int | None:
         """The turn ``HEAD`` names (``None`` when missing or not a number)."""
+        step = self.head_step
+        return step[0] if step is not None else None
+
+    @property
+    def head_step(self) -> Step | None:
+        """The step ``HEAD`` names (``3`` or ``3.2``: turn 3, the GM's record 2 after it);
+        ``None`` when missing or not a step."""
         text = self._read(self.dir / "HEAD")
-        try:
-            return int(text.strip()) if text is not None else None
-        except ValueError:
+        if text is None or not re.fullmatch(r"\d+(?:\.\d+)?", text.strip()):
             return None
+        turn, _, n = text.strip().partition(".")
+        return int(turn), int(n or 0)
 
     def chronicle_text(self, view: str) -> str | None:
         return self._read(self.chronicles[view])
@@ -314,6 +368,13 @@ class History:
         """The turn the campaign file is at."""
         return self.position(self.read_campaign())[0]
 
+    def step_position(self, text: str) -> tuple[Step, bool]:
+        """Like :meth:`position`, the step: the turn of ``text`` and, when ``HEAD`` names a GM's
+        record after that turn, that record (the file is at it, or was edited by hand since)."""
+        turn, broken = self.position(text)
+        head = self.head_step
+        return (head if head is not None and head[0] == turn else (turn, 0)), broken
+
     # ------------------------------------------------------------------ committing
     def recover(self) -> bool:
         """Before a command changes the campaign (holding its lock): finish a change a killed
@@ -334,71 +395,76 @@ class History:
 
         self.journal.commit({rel(p): t for p, t in writes.items()}, [rel(p) for p in deletes])
 
-    def _recorded_after(self, turn: int) -> list[Path]:
-        """The snapshot and events files of the turns after ``turn`` (the redo stack)."""
+    def _recorded_after(self, step: int | Step) -> list[Path]:
+        """The snapshot and events files of the steps after ``step`` (the redo stack)."""
         out = []
+        last = as_step(step)
         for name in self._entries():
-            m = _SNAPSHOT.match(name) or _EVENTS.match(name)
-            if m and int(m.group(1)) > turn:
+            m = _STEP_FILE.match(name)
+            if m and (int(m.group(1)), int(m.group(2) or 0)) > last:
                 out.append(self.dir / name)
         return sorted(out)
 
-    def _chronicles(self, keep_upto: int, turn: int | None, blocks: Mapping[str, str] | None,
+    def _chronicles(self, keep_upto: int | Step, turn: int | Step | None,
+                    blocks: Mapping[str, str] | None,
                     titles: Mapping[str, str] | None, header: Sequence[str] = ()
                     ) -> dict[Path, str]:
         """Both chronicles cut after ``keep_upto`` and, given ``turn``, with its block appended
-        (a new chronicle starts with its title and the ``header`` lines)."""
+        (a new chronicle starts with its title and the ``header`` lines; an empty block, a GM's
+        record the players may not know of, adds nothing)."""
         out: dict[Path, str] = {}
         for view, path in self.chronicles.items():
             old = self.chronicle_text(view)
             new = trimmed_chronicle(old, keep_upto) if old is not None else None
-            if turn is not None and blocks is not None and titles is not None:
+            if turn is not None and blocks is not None and titles is not None and blocks[view]:
                 new = appended_chronicle(new, titles[view], turn, blocks[view], header)
             if new is not None and new != old:
                 out[path] = new
         return out
 
-    def record_turn(self, before: str, before_turn: int, after: str, turn: int,
+    def record_turn(self, before: str, before_turn: int | Step, after: str, turn: int | Step,
                     events: Iterable[Event], blocks: Mapping[str, str],
                     titles: Mapping[str, str], header: Sequence[str] = ()) -> None:
-        """Commit one played turn as a unit: the snapshot ``before`` (when the file was edited
-        since it was recorded), the snapshot ``after`` and the events of ``turn``, ``HEAD``,
-        each chronicle's ``blocks[view]`` (a new chronicle titled ``titles[view]``, the
-        ``header`` lines under its title), the campaign file, and the redo stack beyond
-        ``before_turn`` dropped."""
+        """Commit one played turn (or one GM's record: ``turn`` is then its step) as a unit: the
+        snapshot ``before`` (when the file was edited since it was recorded), the snapshot
+        ``after`` and the events of ``turn``, ``HEAD``, each chronicle's ``blocks[view]`` (a new
+        chronicle titled ``titles[view]``, the ``header`` lines under its title), the campaign
+        file, and the redo stack beyond ``before_turn`` (a turn or a step) dropped."""
         writes: dict[Path, str] = {}
         if self.snapshot(before_turn) != before:
             writes[self.snapshot_path(before_turn)] = before
         writes[self.events_path(turn)] = event_lines(events)
         writes[self.snapshot_path(turn)] = after
-        writes[self.dir / "HEAD"] = f"{turn}\n"
-        writes.update(self._chronicles(turn - 1, turn, blocks, titles, header))
+        writes[self.dir / "HEAD"] = f"{step_text(as_step(turn))}\n"
+        writes.update(self._chronicles(as_step(before_turn), turn, blocks, titles, header))
         writes[self.campaign] = after
         self._commit(writes, self._recorded_after(before_turn))
 
     def _keep_current(self, text: str, writes: dict[Path, str]) -> int:
         """Before undo/redo replace the campaign text: keep it (a hand edit becomes its turn's
         snapshot; an unreadable text is kept as ``broken-turn-N.yaml``). Returns its turn."""
-        now, broken = self.position(text)
+        now, broken = self.step_position(text)
         if broken:  # kept at once, byte for byte (its own file: not part of any turn)
-            write_atomic(self.broken_path(now), text.encode("utf-8", "surrogateescape"))
+            write_atomic(self.broken_path(now[0]), text.encode("utf-8", "surrogateescape"))
         elif self.snapshot(now) != text:
             writes[self.snapshot_path(now)] = text
-        return now
+        return now[0]
 
-    def undo_to(self, target: int, text: str) -> int:
+    def undo_to(self, target: int | Step, text: str) -> int | Step:
         """Put the campaign (whose current ``text`` is given) back at recorded turn ``target``
-        and cut both chronicles after it; returns ``target``."""
-        return self._move_to(target, text, self._chronicles(target, None, None, None))
+        (or step: a GM's record) and cut both chronicles after it; returns ``target``."""
+        return self._move_to(target, text, self._chronicles(as_step(target), None, None, None))
 
-    def redo_to(self, target: int, text: str, blocks: Mapping[str, str],
-                titles: Mapping[str, str], header: Sequence[str] = ()) -> int:
-        """Put the campaign forward to recorded turn ``target``, appending its chronicle
-        ``blocks`` (``titles`` and ``header``: as :meth:`record_turn`); returns ``target``."""
-        return self._move_to(target, text,
-                             self._chronicles(target - 1, target, blocks, titles, header))
+    def redo_to(self, target: int | Step, text: str, blocks: Mapping[str, str],
+                titles: Mapping[str, str], header: Sequence[str] = ()) -> int | Step:
+        """Put the campaign forward to recorded turn (or step) ``target``, appending its
+        chronicle ``blocks`` (``titles`` and ``header``: as :meth:`record_turn`); returns
+        ``target``."""
+        earlier = [s for s in self.steps() if s < as_step(target)]
+        keep = earlier[-1] if earlier else (as_step(target)[0] - 1, 0)
+        return self._move_to(target, text, self._chronicles(keep, target, blocks, titles, header))
 
-    def _move_to(self, target: int, text: str, chronicles: dict[Path, str]) -> int:
+    def _move_to(self, target: int | Step, text: str, chronicles: dict[Path, str]) -> int | Step:
         """Commit the campaign at snapshot ``target`` with ``HEAD`` and the ``chronicles``."""
         snapshot = self.snapshot(target)
         if snapshot is None:
@@ -406,7 +472,7 @@ class History:
                                f"{self.campaign} to turn {target}.")
         writes: dict[Path, str] = {}
         self._keep_current(text, writes)
-        writes[self.dir / "HEAD"] = f"{target}\n"
+        writes[self.dir / "HEAD"] = f"{step_text(as_step(target))}\n"
         writes.update(chronicles)
         writes[self.campaign] = snapshot
         self._commit(writes)

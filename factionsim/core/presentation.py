@@ -84,6 +84,70 @@ def text_table(headers: list[str], rows: list[list[Any]]) -> str:
     return "\n".join([fmt(headers), "  ".join("-" * w for w in widths), *map(fmt, cells)])
 
 
+#: ``factionsim show`` fits a terminal this wide
+SHOW_WIDTH = 100
+
+
+def clip(text: object, width: int) -> str:
+    """``text`` cut to ``width`` characters (``...`` at the end when cut).
+
+    >>> clip("The Church of the Pale Dawn", 12)
+    'The Churc...'
+    """
+    s = str(text)
+    return s if len(s) <= width else s[:max(0, width - 3)] + "..."
+
+
+def fitted_table(headers: list[str], rows: list[list[Any]], width: int = SHOW_WIDTH) -> str:
+    """:func:`text_table` when it fits in ``width`` columns; else one block per row: its first
+    cell, then its ``header: value`` pairs, as many to a line as fit (nothing is cut).
+
+    >>> print(fitted_table(["house", "PP", "assets"], [["Aldren", 1, "Castle d10, Town d8"]],
+    ...                    width=24))
+    Aldren
+      PP: 1
+      assets: Castle d10,
+        Town d8
+    """
+    table = text_table(headers, rows)
+    if max(len(line) for line in table.splitlines()) <= width:
+        return table
+    blocks = []
+    for row in rows:
+        pairs = [f"{h}: {c}" for h, c in zip(headers[1:], row[1:], strict=True)
+                 if str(c) not in ("", "-")]
+        blocks.append("\n".join([clip(row[0], width), *packed(pairs, width, "  ")]))
+    return "\n\n".join(blocks)
+
+
+def packed(items: list[str], width: int, indent: str = "") -> list[str]:
+    """``items`` on lines of at most ``width`` characters, two spaces apart, each line starting
+    with ``indent``; an item too long for a line is wrapped on its own (continued two spaces
+    further in).
+
+    >>> packed(["a: 1", "b: 2", "c: 3"], 10)
+    ['a: 1  b: 2', 'c: 3']
+    """
+    import textwrap
+
+    lines: list[str] = []
+    line = ""
+    for item in items:
+        if line and len(line) + 2 + len(item) <= width:
+            line += "  " + item
+            continue
+        if line:
+            lines.append(line)
+        line = indent + item
+        if len(line) > width:
+            *full, line = textwrap.wrap(line, width, subsequent_indent=indent + "  ",
+                                        break_on_hyphens=False)
+            lines += full
+    if line:
+        lines.append(line)
+    return lines
+
+
 @dataclass(frozen=True)
 class Presentation:
     """What a ruleset gives the report, ``show`` and the command summaries.
@@ -108,10 +172,13 @@ class Presentation:
 
     Of the state now (each has a plain default built from the above):
 
-    - ``show(state)`` / ``show_json(state)``: what ``factionsim show`` prints;
+    - ``show(state)`` / ``show_json(state)``: what ``factionsim show`` prints (in
+      :data:`SHOW_WIDTH` columns: :func:`fitted_table`, :func:`clip`);
     - ``status(state)``: each faction's numbers in ``factionsim turn --json``;
       ``status_line(state, faction)``: its line in ``turn``'s printed summary;
-    - ``describe(state)``: what ``factionsim validate`` says after "turn N, ".
+    - ``describe(state)``: what ``factionsim validate`` says after "turn N, ";
+    - ``action_note(state, action)``: a line on a legal action for the GM choosing it (cost,
+      stats, odds: ``turn --interactive`` and ``agent: manual``), see :meth:`note`.
     """
 
     names: Callable[[Frame], Names]
@@ -128,6 +195,16 @@ class Presentation:
     status_line: Callable[[Any, str], str] | None = None
     describe: Callable[[Any], str] | None = None
     sheet: Callable[[Frame, str], Sheet] | None = None
+    action_note: Callable[[Any, Any], str] | None = None
+
+    def note(self, state: Any, action: Any) -> str:
+        """One line on a legal action for the GM choosing it (cost, stats, odds), or ``""``."""
+        if self.action_note is None:
+            return ""
+        try:
+            return self.action_note(state, action)
+        except Exception:  # noqa: BLE001 - a note is help, never a reason to stop the GM's turn
+            return ""
 
     # ------------------------------------------------------------------ with their defaults
     def show_text(self, state: Any) -> str:
@@ -135,7 +212,8 @@ class Presentation:
         if self.show is not None:
             return self.show(state)
         headers, rows = self.table(state.to_dict())
-        return f"{state.name or 'Campaign'}: after turn {state.turn}\n\n{text_table(headers, rows)}\n"
+        title = clip(f"{state.name or 'Campaign'}: after turn {state.turn}", SHOW_WIDTH)
+        return f"{title}\n\n{fitted_table(headers, rows)}\n"
 
     def show_data(self, state: Any) -> dict[str, Any]:
         """``factionsim show --json``: the table's rows as objects keyed by the headers."""

@@ -30,6 +30,7 @@ from factionsim.core.forecasting import Forecasting
 from factionsim.core.game import ActionTable, Agent, Event, GameState, OptionSpec
 from factionsim.core.names import Names
 from factionsim.core.presentation import Presentation
+from factionsim.core.records import NOTE, RecordSpec
 from factionsim.core.rumours import RumourBook
 from factionsim.core.visibility import NOTHING_HIDDEN, Visibility
 
@@ -182,7 +183,10 @@ class RulesetInfo:
       (:class:`~factionsim.core.behaviour.BehaviourSpec`), or ``None``;
     - ``actions``: its action classes and their text forms
       (:class:`~factionsim.core.game.ActionTable`: reads an action back from its text), or
-      ``None``.
+      ``None``;
+    - ``records``: what a GM may record between turns (``factionsim record``,
+      :class:`~factionsim.core.records.RecordSpec`); a ruleset that declares none takes ``note``
+      only (:meth:`gm_records`).
     """
 
     name: str
@@ -202,6 +206,14 @@ class RulesetInfo:
     rumours: RumourBook | None = None
     behaviour: BehaviourSpec | None = None
     actions: ActionTable | None = None
+    records: tuple[RecordSpec, ...] = ()
+
+    def gm_records(self) -> dict[str, RecordSpec]:
+        """Record name -> :class:`~factionsim.core.records.RecordSpec`, in the declared order
+        (``note`` always among them)."""
+        out = {spec.name: spec for spec in self.records}
+        out.setdefault(NOTE.name, NOTE)
+        return out
 
     def offered_agents(self) -> dict[str, AgentSpec]:
         """Agent name -> :class:`AgentSpec`, in the declared order."""

@@ -42,6 +42,7 @@ from typing import Any
 from factionsim.core.campaign import LineLoader, dump_campaign_data, load_campaign_data
 from factionsim.core.files import write_atomic
 from factionsim.core.game import CampaignError
+from factionsim.core.roundtrip import updated_text
 from factionsim.rules.wwn.data import ASSETS, BASE_OF_INFLUENCE
 from factionsim.rulesets import build_campaign, load_campaign
 
@@ -111,7 +112,9 @@ def import_actors(paths: list[Path], campaign: Path, options: ImportOptions | No
     data["foundry"] = block_data(links)
     if "next_asset" in data:
         data["next_asset"] = numbers.next
-    text = dump_campaign_data(data)
+    # into an existing campaign: its comments and layout stay (factionsim.core.roundtrip)
+    text = dump_campaign_data(data) if created else \
+        updated_text(campaign.read_text(encoding="utf-8"), data)
     _validate(text, campaign)
     if created:
         campaign.parent.mkdir(parents=True, exist_ok=True)

@@ -6,7 +6,8 @@ Modules: ``data`` (asset stat lines, from ``assets.yaml``), ``model`` (factions,
 ``goals``, ``tags``, ``abilities`` (the hook points asset abilities use) and ``ability/`` (the
 abilities), ``validate`` (campaign files), ``schema`` (their JSON Schema), ``generate``
 (``factionsim new``), ``prose`` and ``present`` (chronicle and reports), ``forecast`` and
-``odds`` (what ``factionsim forecast`` counts, and the odds of one attack).
+``odds`` (what ``factionsim forecast`` counts, and the odds of one attack), ``records``
+(what a GM records between turns: ``factionsim record``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from factionsim.core.game import Agent
 from factionsim.core.ruleset import AgentSpec, RulesetInfo, agent_options_schema
 from factionsim.rules import IDLE, MANUAL, POLICY, RANDOM, TRAINED
 
-from . import actions, behaviour, forecast, present, prose, rumours, schema, validate, visibility
+from . import actions, behaviour, forecast, present, prose, records, rumours, schema, validate, visibility
 from .state import WwnState
 
 
@@ -52,5 +53,5 @@ RULESET = RulesetInfo(
             MANUAL, POLICY, TRAINED),
     codec=_codec, schema=_schema, docs="docs/rules-wwn.md",
     forecasting=forecast.FORECASTING, behaviour=behaviour.BEHAVIOUR,
-    actions=actions.ACTIONS,
+    actions=actions.ACTIONS, records=records.RECORDS,
     visibility=visibility.VISIBILITY, rumours=rumours.RUMOURS)

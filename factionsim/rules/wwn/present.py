@@ -14,6 +14,7 @@ from typing import Any
 
 from factionsim.core.names import Names
 from factionsim.core.presentation import (
+    SHOW_WIDTH,
     Badge,
     Frame,
     MapFrame,
@@ -21,6 +22,7 @@ from factionsim.core.presentation import (
     Presentation,
     Sheet,
     SheetTable,
+    clip,
     text_table,
 )
 
@@ -190,14 +192,16 @@ def sheet(frame: Frame, faction: str) -> Sheet:
 
 
 # ------------------------------------------------------------------ the campaign now
-def goal_text(f: Any) -> str:
+def goal_text(f: Any, since: bool = True) -> str:
+    """A faction's goal in words: ``Blood The Enemy 3/16, since turn 2`` (``since``: the turn
+    it was taken up)."""
     g = f.goal
     if g is None:
         return "none"
     text = GOALS.get(g.id, g.id) + (f" ({g.target})" if g.target else "")
     if g.needed:
         text += f" {g.progress}/{g.needed}"
-    return text + f", since turn {g.started}" if g.started else text
+    return text + f", since turn {g.started}" if g.started and since else text
 
 
 def show_json(state: Any) -> dict[str, Any]:
@@ -225,39 +229,89 @@ def show_json(state: Any) -> dict[str, Any]:
 
 
 def show(state: Any) -> str:
-    """Factions, goals, and every asset by location, as text tables."""
-    lines = [f"{state.name or 'Campaign'}: after turn {state.turn}"
-             + (f" of {state.max_turns}" if state.max_turns else "")
-             + (f" (seed {state.seed})" if state.seed is not None else ""), ""]
-    rows = []
-    for f in state.factions.values():
-        hq = state.map.locations[f.headquarters].name
-        rows.append([f.name, f"{f.hp}/{f.max_hp}" if f.alive else "collapsed",
-                     f"{f.force}/{f.cunning}/{f.wealth}", f.magic, f.treasure, f.xp,
-                     ", ".join(f.tags) or "-", hq, f.agent])
-    lines += ["FACTIONS", text_table(["faction", "HP", "F/C/W", "magic", "Treasure", "XP", "tags",
+    """Factions, goals, relations, the map (neighbours, rulers) and every asset by location, as
+    text that fits :data:`~factionsim.core.presentation.SHOW_WIDTH` columns (long names are cut
+    with ``...``; ``--json`` gives them whole)."""
+    lines = [clip(f"{state.name or 'Campaign'}: after turn {state.turn}"
+                  + (f" of {state.max_turns}" if state.max_turns else "")
+                  + (f" (seed {state.seed})" if state.seed is not None else ""), SHOW_WIDTH), ""]
+    factions = list(state.factions.values())
+    rows = [[clip(f.name, 30), f"{f.hp}/{f.max_hp}" if f.alive else "collapsed",
+             f"{f.force}/{f.cunning}/{f.wealth}", f.magic, f.treasure, f.xp,
+             clip(state.map.locations[f.headquarters].name, 14), clip(f.agent, 14)]
+            for f in factions]
+    lines += ["FACTIONS", text_table(["faction", "HP", "F/C/W", "magic", "Treasure", "XP",
                                       "headquarters", "agent"], rows), ""]
     lines += ["GOALS", text_table(["faction", "goal", "XP earned", "goals done"],
-                                  [[f.name, goal_text(f) if f.alive else "-", f.xp_earned,
-                                    f.goals_completed] for f in state.factions.values()]), ""]
-    lines.append("ASSETS BY LOCATION")
-    rows = []
-    for loc in state.map.locations.values():
-        here = state.assets_at(loc.id)
-        place = loc.name + (f" (ruled by {state.factions[loc.ruler].name})"
-                            if loc.ruler in state.factions else "") + (" ~coast" if loc.coastal else "")
-        if not here:
-            rows.append([place, "-", "-", "", ""])
-        for i, a in enumerate(sorted(here, key=lambda a: (list(state.factions).index(a.owner),
-                                                          not a.is_base, a.id))):
-            kind = a.kind
-            name = kind.name + (" (HQ)" if a.is_base and a.location ==
-                                state.factions[a.owner].headquarters else "")
-            rows.append([place if i == 0 else "", state.factions[a.owner].name,
-                         f"{name} [{a.id}]", f"{a.hp}/{a.max_hp}",
-                         ("stealthed" if a.stealth else "") if not a.is_base else "base"])
-    lines.append(text_table(["location", "faction", "asset", "HP", "notes"], rows))
+                                  [[clip(f.name, 30), clip(goal_text(f), 44) if f.alive else "-",
+                                    f.xp_earned, f.goals_completed] for f in factions]), ""]
+    lines += ["TAGS AND RELATIONS", *_relations(state), ""]
+    lines += ["MAP", *_map_lines(state), ""]
+    lines += ["ASSETS BY LOCATION", *_asset_lines(state)]
     return "\n".join(lines) + "\n"
+
+
+def _relations(state: Any) -> list[str]:
+    """One line per faction: its tags, then who it is allied with, neutral to, hostile to."""
+    out = []
+    for f in state.factions.values():
+        head = f.name + (f" ({', '.join(f.tags)})" if f.tags else "") + ":"
+        if not f.alive:
+            out += _wrapped(f"{head} collapsed.")
+            continue
+        others = [o for o in state.factions.values() if o.id != f.id and o.alive]
+        parts = []
+        for rel in ("allied", "neutral", "hostile"):
+            who = [o.name for o in others if state.relation(f.id, o.id) == rel]
+            if who:
+                parts.append(f"{rel} {'to' if rel != 'allied' else 'with'} {', '.join(who)};")
+        if parts:
+            parts[-1] = parts[-1].rstrip(";") + "."
+        out += _wrapped(" ".join([head, *parts]) if parts else f"{head} alone.")
+    return out
+
+
+def _map_lines(state: Any) -> list[str]:
+    """One line per location: its name, ruler, coast, and neighbours (both ways)."""
+    out = []
+    for loc in state.map.locations.values():
+        head = loc.name + (f", ruled by {state.factions[loc.ruler].name}"
+                           if loc.ruler in state.factions else "") + (", coast" if loc.coastal
+                                                                       else "") + ":"
+        near = [state.map.locations[n].name for n in state.map.adjacent[loc.id]]
+        out += _wrapped(f"{head} next to " + (", ".join(near) if near else "nowhere") + ".")
+    return out
+
+
+def _wrapped(line: str) -> list[str]:
+    """``line`` in lines of :data:`SHOW_WIDTH` columns, the rest indented under the first."""
+    import textwrap
+
+    return textwrap.wrap(line, SHOW_WIDTH, subsequent_indent="    ", break_on_hyphens=False)
+
+
+def _asset_lines(state: Any) -> list[str]:
+    """A line per location, then its assets (faction, asset, id, HP, notes), one table."""
+    rows, starts = [], []
+    order = list(state.factions)
+    for loc in state.map.locations.values():
+        here = sorted(state.assets_at(loc.id), key=lambda a: (order.index(a.owner), not a.is_base,
+                                                              a.id))
+        starts.append((len(rows), clip(loc.name, SHOW_WIDTH), bool(here)))
+        for a in here:
+            owner = state.factions[a.owner]
+            name = a.kind.name + (" (HQ)" if a.is_base and a.location ==
+                                  owner.headquarters else "")
+            notes = "base" if a.is_base else ("stealthed" if a.stealth else "")
+            rows.append([clip(owner.name, 30), name, a.id, f"{a.hp}/{a.max_hp}", notes])
+    table = text_table(["faction", "asset", "id", "HP", "notes"], rows).splitlines()
+    out = ["  " + line for line in table[:2]]
+    body = table[2:]
+    for n, (start, place, any_here) in enumerate(starts):
+        end = starts[n + 1][0] if n + 1 < len(starts) else len(rows)
+        out.append(place + ("" if any_here else ": no assets"))
+        out += ["  " + line for line in body[start:end]]
+    return out
 
 
 def status(state: Any) -> dict[str, dict[str, Any]]:
@@ -272,8 +326,14 @@ def status_line(state: Any, faction: str) -> str:
     f = state.factions[faction]
     if not f.alive:
         return f"{f.name}: collapsed"
-    goal = f.goal.id if f.goal else "none"
-    return f"{f.name}: HP {f.hp}/{f.max_hp}, Treasure {f.treasure}, XP {f.xp}, goal {goal}"
+    return (f"{f.name}: HP {f.hp}/{f.max_hp}, Treasure {f.treasure}, XP {f.xp}, "
+            f"goal {goal_text(f, since=False)}")
+
+
+def _action_note(state: Any, action: Any) -> str:
+    from .advice import action_note
+
+    return action_note(state, action)
 
 
 def describe(state: Any) -> str:
@@ -284,4 +344,5 @@ def describe(state: Any) -> str:
 PRESENTATION = Presentation(
     names=names, table=table, charts=CHARTS, series=series, key_kinds=KEY_KINDS,
     timeline_kinds=TIMELINE_KINDS, colour_rows=True, map=map_frame, show=show, show_json=show_json,
-    status=status, status_line=status_line, describe=describe, sheet=sheet)
+    status=status, status_line=status_line, describe=describe, sheet=sheet,
+    action_note=_action_note)
