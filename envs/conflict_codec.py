@@ -31,25 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from factionsim.rules.conflict.actions import (
-    Accept,
-    Advantage,
-    Assist,
-    Cast,
-    Dash,
-    Harm,
-    Hold,
-    Parley,
-    Plan,
-    Proceed,
-    Remove,
-    Replan,
-    Reroll,
-    Ritual,
-    Stand,
-    TieChoice,
-    Trick,
-)
+from factionsim.rules.conflict import actions as A
 from factionsim.rules.conflict.model import ACTIVE, APPROACHES, CATEGORIES, SKILLS
 
 from .codec import Codec, EncodingError, Layout, float32s
@@ -120,7 +102,7 @@ class ConflictCodec(Codec):
         enemy_advs = [a["id"] for a in state.advantages if a["side"] != actor]
         out = []
         for a in legal:
-            if isinstance(a, Proceed):  # a side's decision: the first slot's entry
+            if isinstance(a, A.Proceed):  # a side's decision: the first slot's entry
                 out.append(self.offset["proceed"])
                 continue
             base = own[a.char] * self.per_slot
@@ -132,48 +114,48 @@ class ConflictCodec(Codec):
     def _index(self, state: Any, a: Any, slot: dict[str, int], advs: list[str]) -> int:
         o = self.offset
         c = state.chars[a.char]
-        if isinstance(a, Plan):
+        if isinstance(a, A.Plan):
             return o["plan"] + CATEGORIES.index(a.category)
-        if isinstance(a, Replan):
+        if isinstance(a, A.Replan):
             return o["replan"] + CATEGORIES.index(a.category)
-        if isinstance(a, Hold):
+        if isinstance(a, A.Hold):
             return o["hold"] + a.shift + self.fm
-        if isinstance(a, Stand):
+        if isinstance(a, A.Stand):
             return o["stand"] + a.shift + self.fm
-        if isinstance(a, Harm):
+        if isinstance(a, A.Harm):
             return o["harm"] + slot[a.target] * 18 + SKILLS.index(a.skill)
-        if isinstance(a, Advantage):
+        if isinstance(a, A.Advantage):
             return o["advantage"] + slot[a.target] * 18 + SKILLS.index(a.skill)
-        if isinstance(a, Trick):
+        if isinstance(a, A.Trick):
             k = 0 if a.trick == "impair" else 1 + sorted(c.tricks).index(a.trick)
             if k > self.limits.tricks:
                 raise EncodingError(f"{c.id} has more tricks than Limits.tricks={self.limits.tricks}")
             return o["trick"] + slot[a.target] * (1 + self.limits.tricks) + k
-        if isinstance(a, Assist):
+        if isinstance(a, A.Assist):
             return o["assist"] + slot[a.ally]
-        if isinstance(a, Remove):
+        if isinstance(a, A.Remove):
             i = advs.index(a.advantage)
             if i >= self.limits.advantages:
                 raise EncodingError(f"more than {self.limits.advantages} enemy Advantages; raise "
                                     "Limits.advantages")
             return o["remove"] + i
-        if isinstance(a, Ritual):
+        if isinstance(a, A.Ritual):
             return o["ritual"]
-        if isinstance(a, Parley):
+        if isinstance(a, A.Parley):
             return o["parley"] + slot[a.target]
-        if isinstance(a, Cast):
+        if isinstance(a, A.Cast):
             k = [sp.id for sp in c.spells].index(a.spell)
             if k >= self.limits.spells:
                 raise EncodingError(f"{c.id} has more spells than Limits.spells={self.limits.spells}")
             return o["cast"] + k * self.n_chars + slot[a.target]
-        if isinstance(a, Dash):
+        if isinstance(a, A.Dash):
             d = max(-self.dmax, min(self.dmax, a.shift))
             return o["dash"] + (d + self.dmax) * 3 + MODES.index(a.mode)
-        if isinstance(a, TieChoice):
+        if isinstance(a, A.TieChoice):
             return o["tie"] + (0 if a.choice == "succeed" else 1)
-        if isinstance(a, Reroll):
+        if isinstance(a, A.Reroll):
             return o["reroll"] + slot[a.partner]
-        if isinstance(a, Accept):
+        if isinstance(a, A.Accept):
             return o["accept"]
         raise EncodingError(f"no catalogue entry for {a!r}")
 

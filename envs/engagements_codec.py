@@ -63,23 +63,8 @@ from typing import Any
 
 import numpy as np
 
+from factionsim.rules.engagements import actions as A
 from factionsim.rules.engagements import engagement as E
-from factionsim.rules.engagements.actions import (
-    Allocate,
-    Build,
-    Commission,
-    Commit,
-    Convert,
-    Decline,
-    Done,
-    Draw,
-    Engage,
-    Fanatical,
-    Heal,
-    Invite,
-    Join,
-    Raise,
-)
 from factionsim.rules.engagements.model import (
     FANATICAL_DICE,
     MAX_COMPETENCE,
@@ -161,30 +146,30 @@ class EngagementsCodec(Codec):
         out = []
         for a in legal:
             t = type(a)
-            if t is Done:
+            if t is A.Done:
                 i = off["done"]
-            elif t is Join:
+            elif t is A.Join:
                 i = off["join"]
-            elif t is Decline:
+            elif t is A.Decline:
                 i = off["decline"]
-            elif t is Engage:
+            elif t is A.Engage:
                 i = off["engage"] + self._rel(a.rival, me)
-            elif t is Invite:
+            elif t is A.Invite:
                 i = off["invite"] + self._rel(a.faction, me)
-            elif t is Commission:
+            elif t is A.Commission:
                 i = off["commission"] + self._rel(a.faction, me) * F + self._rel(a.rival, me)
-            elif t is Convert:
+            elif t is A.Convert:
                 i = off["convert"] + (a.amount - 1) * F + self._rel(a.rival, me)
-            elif t is Build:
+            elif t is A.Build:
                 i = off["build"] + (a.competence - 1) * (MAX_DEFENSE + 1) + a.defense
-            elif t is Raise:
+            elif t is A.Raise:
                 i = off["raise"] + 2 * self._slot(state, a.pillar)[1] + (a.stat == "defense")
-            elif t in (Heal, Commit, Fanatical):
-                i = off[{Heal: "heal", Commit: "commit", Fanatical: "fanatical"}[t]] \
+            elif t in (A.Heal, A.Commit, A.Fanatical):
+                i = off[{A.Heal: "heal", A.Commit: "commit", A.Fanatical: "fanatical"}[t]] \
                     + self._slot(state, a.pillar)[1]
-            elif t is Draw:
+            elif t is A.Draw:
                 i = off["draw"] + a.n
-            elif t is Allocate:
+            elif t is A.Allocate:
                 if not 1 <= a.n <= D:
                     raise EncodingError(f"{a}: more than max_dice={D} dice (pass max_dice=...)")
                 owner, slot = self._slot(state, a.pillar)

@@ -56,26 +56,8 @@ from typing import Any
 import numpy as np
 
 from factionsim.core.game import Action
+from factionsim.rules.houses import actions as acts
 from factionsim.rules.houses import turn
-from factionsim.rules.houses.actions import (
-    ACTION_KINDS,
-    Accept,
-    Advance,
-    ChooseAction,
-    Commit,
-    Done,
-    InflictBoth,
-    Keep,
-    Oppose,
-    PickAttribute,
-    PickDistinction,
-    PickSkill,
-    RollPool,
-    Sacrifice,
-    SpendPlotPoint,
-    Target,
-    Trait,
-)
 from factionsim.rules.houses.model import ASSET_KINDS, ATTRIBUTES, DURATIONS, SFX, SKILLS
 
 from .codec import Codec, EncodingError, Layout, float32s, grow_bank
@@ -86,7 +68,7 @@ PHASES = turn.PHASES
 _SKILL = {s: i for i, s in enumerate(SKILLS)}
 _ATTR = {a: i for i, a in enumerate(ATTRIBUTES)}
 _SFX = {s: i for i, s in enumerate(SFX)}
-_KIND = {k: i for i, k in enumerate(ACTION_KINDS)}
+_KIND = {k: i for i, k in enumerate(acts.ACTION_KINDS)}
 _ATTRIBUTES_OF = operator.itemgetter(*ATTRIBUTES)
 _SKILLS_OF = operator.itemgetter(*SKILLS)
 _DIE = operator.itemgetter("die")
@@ -117,7 +99,7 @@ class HousesCodec(Codec):
             self._check_assets(state, h.id)
         self.index = {h: i for i, h in enumerate(self.houses)}
         A = self.limits.assets
-        sizes = [("choose", len(ACTION_KINDS)), ("target", F),
+        sizes = [("choose", len(acts.ACTION_KINDS)), ("target", F),
                  ("trait", len(SKILLS) + 2 + F + 1 + F * A),
                  ("distinction", MAX_DISTINCTIONS * 2), ("attribute", 3), ("skill", len(SKILLS)),
                  ("commit", A), ("roll", 1), ("plot", 1), ("keep", 1),
@@ -134,7 +116,7 @@ class HousesCodec(Codec):
         self._seat_size = 6 + 3 + 2 * len(SKILLS) + MAX_DISTINCTIONS + 3 + len(SFX)
         self._slot_size = 3 + len(ASSET_KINDS) + len(DURATIONS) + 1
         self.layout = Layout([
-            ("phase", 1, len(PHASES) + 1), ("deciding", 1, 1), ("action_kind", 1, len(ACTION_KINDS)),
+            ("phase", 1, len(PHASES) + 1), ("deciding", 1, 1), ("action_kind", 1, len(acts.ACTION_KINDS)),
             ("target", 1, F), ("free", 1, 1), ("rolls", 1, 4), ("harm", 1, 2), ("round", 1, 1),
             ("houses", F, self._seat_size),
             *((f"assets@{k}", A, self._slot_size) for k in range(F))])
@@ -170,11 +152,11 @@ class HousesCodec(Codec):
 
     def encode(self, state: Any, actor: str, a: Action) -> int:
         o, A, F = self.offset, self.limits.assets, self.F
-        if isinstance(a, ChooseAction):
+        if isinstance(a, acts.ChooseAction):
             return o["choose"] + _KIND[a.kind]
-        if isinstance(a, Target):
+        if isinstance(a, acts.Target):
             return o["target"] + self.seat(actor, a.house)
-        if isinstance(a, Trait):
+        if isinstance(a, acts.Trait):
             t = a.trait
             base = o["trait"]
             if t in _SKILL:
@@ -187,35 +169,35 @@ class HousesCodec(Codec):
                 return base + len(SKILLS) + 2 + k
             owner, j = self.slot(state, t)
             return base + len(SKILLS) + 2 + F + 1 + self.seat(actor, owner) * A + j
-        if isinstance(a, PickDistinction):
+        if isinstance(a, acts.PickDistinction):
             k = next(i for i, d in enumerate(state.houses[actor].distinctions)
                      if d["id"] == a.distinction)
             return o["distinction"] + 2 * k + a.hinder
-        if isinstance(a, PickAttribute):
+        if isinstance(a, acts.PickAttribute):
             return o["attribute"] + _ATTR[a.attribute]
-        if isinstance(a, PickSkill):
+        if isinstance(a, acts.PickSkill):
             return o["skill"] + _SKILL[a.skill]
-        if isinstance(a, Commit):
+        if isinstance(a, acts.Commit):
             return o["commit"] + self.slot(state, a.asset)[1]
-        if isinstance(a, RollPool):
+        if isinstance(a, acts.RollPool):
             return o["roll"]
-        if isinstance(a, SpendPlotPoint):
+        if isinstance(a, acts.SpendPlotPoint):
             return o["plot"]
-        if isinstance(a, Keep):
+        if isinstance(a, acts.Keep):
             return o["keep"]
-        if isinstance(a, Sacrifice):
+        if isinstance(a, acts.Sacrifice):
             if a.trait in _SKILL:
                 return o["sacrifice"] + _SKILL[a.trait]
             return o["sacrifice"] + len(SKILLS) + self.slot(state, a.trait)[1]
-        if isinstance(a, Accept):
+        if isinstance(a, acts.Accept):
             return o["accept"]
-        if isinstance(a, Done):
+        if isinstance(a, acts.Done):
             return o["done"]
-        if isinstance(a, InflictBoth):
+        if isinstance(a, acts.InflictBoth):
             return o["both"]
-        if isinstance(a, Oppose):
+        if isinstance(a, acts.Oppose):
             return o["oppose"]
-        if isinstance(a, Advance):
+        if isinstance(a, acts.Advance):
             if a.option in ("signature", "step-signature"):
                 return o[a.option] + self.slot(state, a.trait)[1]
             if a.option == "sfx":
@@ -246,7 +228,7 @@ class HousesCodec(Codec):
         kind = ctx.get("kind")
         if kind in _KIND:
             head[i + _KIND[kind]] = 1.0
-        i += len(ACTION_KINDS)
+        i += len(acts.ACTION_KINDS)
         target = ctx.get("target")
         if target in self.index:
             head[i + self.seat(agent, target)] = 1.0

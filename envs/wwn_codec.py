@@ -90,26 +90,6 @@ import numpy as np
 from factionsim.core.game import Action
 from factionsim.rules.wwn import actions as wwn_actions
 from factionsim.rules.wwn import flow, turn
-from factionsim.rules.wwn.actions import (
-    ACTION_KINDS,
-    Attack,
-    BaseHp,
-    Bribe,
-    ChooseAction,
-    ChooseGoal,
-    Create,
-    Defend,
-    Done,
-    ExpandAt,
-    Hide,
-    KeepGoal,
-    Move,
-    RaiseRating,
-    Repair,
-    RepairFaction,
-    Sell,
-    UseAbility,
-)
 from factionsim.rules.wwn.data import (
     ASSET_TYPES,
     ATTRIBUTES,
@@ -144,8 +124,11 @@ _SUBTLE = TYPE_FEATURES.index("subtle")
 GOAL_TARGETS = {"eliminate-target": "asset", "root-out-the-enemy": "seat@location",
                 "sphere-dominance": "attribute"}
 
-_DEDICATED = (ChooseAction, Done, Attack, Defend, Move, Repair, RepairFaction, ExpandAt, BaseHp,
-              Create, Hide, Sell, UseAbility, Bribe, ChooseGoal, KeepGoal, RaiseRating)
+_DEDICATED = (wwn_actions.ChooseAction, wwn_actions.Done, wwn_actions.Attack, wwn_actions.Defend,
+              wwn_actions.Move, wwn_actions.Repair, wwn_actions.RepairFaction, wwn_actions.ExpandAt,
+              wwn_actions.BaseHp, wwn_actions.Create, wwn_actions.Hide, wwn_actions.Sell,
+              wwn_actions.UseAbility, wwn_actions.Bribe, wwn_actions.ChooseGoal, wwn_actions.KeepGoal,
+              wwn_actions.RaiseRating)
 
 
 _FOREIGN_USE = "use-foreign"
@@ -225,7 +208,7 @@ class WwnCodec(Codec):
         for g in self.goals:
             self.goal_offset[g] = goal_slots
             goal_slots += 1 + widths[GOAL_TARGETS.get(g)]
-        sizes = [("choose", len(ACTION_KINDS)), ("done", 1), ("attack", A * F), ("defend", A),
+        sizes = [("choose", len(wwn_actions.ACTION_KINDS)), ("done", 1), ("attack", A * F), ("defend", A),
                  ("move", A * L), ("repair", A), ("repair-faction", 1), ("expand", L),
                  ("base-hp", MAX_BASE_HP), ("create", self.limits.asset_types * L), ("hide", A),
                  ("sell", A), ("use-asset", A * K), ("use-tag", MAX_TAGS * K), ("bribe", K),
@@ -268,7 +251,7 @@ class WwnCodec(Codec):
         asset_goals = self._asset_goals
         for a in legal:
             t = type(a)
-            if t is ChooseGoal:  # the most frequent: every goal step offers dozens
+            if t is wwn_actions.ChooseGoal:  # the most frequent: every goal step offers dozens
                 i = goal_index.get((a.goal, a.target, me))
                 if i is None:  # the target is an asset, or the choice is new
                     if other_rows is None:
@@ -276,39 +259,39 @@ class WwnCodec(Codec):
                     base = asset_goals.get(a.goal)
                     row = other_rows.get(a.target) if base is not None else None
                     i = base + row if row is not None else self._goal(a, me, other_rows)
-            elif t is ChooseAction:
-                i = off["choose"] + ACTION_KINDS.index(a.kind)
-            elif t is Done:
+            elif t is wwn_actions.ChooseAction:
+                i = off["choose"] + wwn_actions.ACTION_KINDS.index(a.kind)
+            elif t is wwn_actions.Done:
                 i = off["done"]
-            elif t is Attack:
+            elif t is wwn_actions.Attack:
                 i = off["attack"] + own[a.asset] * F + (self.seat[a.target] - me) % F
-            elif t is Move:
+            elif t is wwn_actions.Move:
                 i = off["move"] + own[a.asset] * L + self.loc[a.destination]
-            elif t is KeepGoal:
+            elif t is wwn_actions.KeepGoal:
                 i = off["keep-goal"]
-            elif t is Defend:
+            elif t is wwn_actions.Defend:
                 i = off["defend"] + own[a.asset]
-            elif t is Repair:
+            elif t is wwn_actions.Repair:
                 i = off["repair"] + own[a.asset]
-            elif t is RepairFaction:
+            elif t is wwn_actions.RepairFaction:
                 i = off["repair-faction"]
-            elif t is ExpandAt:
+            elif t is wwn_actions.ExpandAt:
                 i = off["expand"] + self.loc[a.location]
-            elif t is BaseHp:
+            elif t is wwn_actions.BaseHp:
                 if not 1 <= a.hp <= MAX_BASE_HP:
                     raise EncodingError(f"base hp {a.hp} beyond the codec's {MAX_BASE_HP}")
                 i = off["base-hp"] + a.hp - 1
-            elif t is Create:
+            elif t is wwn_actions.Create:
                 k = self.type_index.get(a.asset_type)
                 if k is None:
                     raise EncodingError(f"asset type {a.asset_type!r} is not in the codec's "
                                         "table of this campaign's asset types")
                 i = off["create"] + k * L + self.loc[a.location]
-            elif t is Hide:
+            elif t is wwn_actions.Hide:
                 i = off["hide"] + own[a.asset]
-            elif t is Sell:
+            elif t is wwn_actions.Sell:
                 i = off["sell"] + own[a.asset]
-            elif t is UseAbility:
+            elif t is wwn_actions.UseAbility:
                 k = use_count.get(a.source, 0)
                 use_count[a.source] = k + 1
                 if k >= lim.options:
@@ -324,12 +307,12 @@ class WwnCodec(Codec):
                     i = off["use-tag"] + tags.index(a.source) * lim.options + k
                 else:
                     i = self._other(a, other_count, _FOREIGN_USE)
-            elif t is Bribe:
+            elif t is wwn_actions.Bribe:
                 if bribes >= lim.options:
                     raise EncodingError("too many bribe amounts offered")
                 i = off["bribe"] + bribes
                 bribes += 1
-            elif t is RaiseRating:
+            elif t is wwn_actions.RaiseRating:
                 i = off["raise"] + ATTRIBUTES.index(a.attribute)
             else:
                 i = self._other(a, other_count)
@@ -357,7 +340,7 @@ class WwnCodec(Codec):
                                 "(pass options=... to make_env)")
         return self.offset["other"] + self.other_index[t] * self.limits.options + k
 
-    def _goal(self, a: ChooseGoal, me: int, other_rows: dict[str, int]) -> int:
+    def _goal(self, a: wwn_actions.ChooseGoal, me: int, other_rows: dict[str, int]) -> int:
         """Catalogue index of a goal choice; kept for the next time unless its target is an
         asset (whose row among the other assets changes as the game goes)."""
         i = self.offset["goal"] + self.goal_offset[a.goal] + self._goal_target(a, me, other_rows)
@@ -365,7 +348,7 @@ class WwnCodec(Codec):
             self._goal_index[(a.goal, a.target, me)] = i
         return i
 
-    def _goal_target(self, a: ChooseGoal, me: int, other_rows: dict[str, int]) -> int:
+    def _goal_target(self, a: wwn_actions.ChooseGoal, me: int, other_rows: dict[str, int]) -> int:
         """Slot of a goal's target within the goal's range (0: no target)."""
         target = a.target
         if target == "":

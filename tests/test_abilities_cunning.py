@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from wwn_helpers import ScriptedRng, asset, faction, make_state, play_to
+from wwn_helpers import apply_text as _do
 
 from factionsim.rules.wwn import abilities, movement
-from factionsim.rules.wwn.actions import parse_action
 from factionsim.rules.wwn.combat import destroy_asset
 from factionsim.rules.wwn.economy import sell_asset
 from factionsim.rules.wwn.state import WwnState
@@ -24,12 +24,6 @@ def _state(red_assets, blue_assets, first="red", red_kw=None, blue_kw=None, loca
     init = (8, 1) if first == "red" else (1, 8)
     return make_state(factions, locations=locations, relations=relations,
                       rng=ScriptedRng(*init, *dice))
-
-
-def _do(s, text, *dice):
-    if dice:
-        s.rng = ScriptedRng(*dice)
-    return s.apply(parse_action(text))
 
 
 def _texts(s):

@@ -7,9 +7,10 @@ before the action that rolls them. Default map: a - b - c in a line.
 from __future__ import annotations
 
 from wwn_helpers import ScriptedRng, asset, faction, make_state, play_to
+from wwn_helpers import apply_text as _do
+from wwn_helpers import texts as _texts
 
 from factionsim.rules.wwn import abilities, economy, movement
-from factionsim.rules.wwn.actions import parse_action
 
 
 def _state(red, blue=(), *, locations=None, relations=None, more=(), red_kw=None, blue_kw=None,
@@ -19,16 +20,6 @@ def _state(red, blue=(), *, locations=None, relations=None, more=(), red_kw=None
                 *more]
     return make_state(factions, locations=locations, relations=relations,
                       rng=ScriptedRng(8, 1, *[1] * len(more), *dice))
-
-
-def _do(s, text, *dice):
-    if dice:
-        s.rng = ScriptedRng(*dice)
-    return s.apply(parse_action(text))
-
-
-def _texts(s):
-    return [str(a) for a in s.legal_actions()]
 
 
 def _ability_events(events, effect=None):

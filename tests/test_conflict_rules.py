@@ -6,26 +6,9 @@ import pytest
 from conflict_helpers import ScriptedRng, act, char, first, kinds, make, plan
 
 from factionsim.core.game import IllegalActionError
+from factionsim.rules.conflict import actions as A
 from factionsim.rules.conflict import checks
-from factionsim.rules.conflict.actions import (
-    Accept,
-    Advantage,
-    Assist,
-    Cast,
-    Dash,
-    Harm,
-    Hold,
-    Plan,
-    Proceed,
-    Remove,
-    Replan,
-    Reroll,
-    Ritual,
-    Stand,
-    TieChoice,
-    Trick,
-    parse_action,
-)
+from factionsim.rules.conflict.actions import parse_action
 
 
 # ------------------------------------------------------------------ the skill check (roll under TN)
@@ -68,7 +51,7 @@ def _duel(attacker: dict, target: dict, *dice: int, **extra):
 ])
 def test_harm_damage_is_tn_plus_item(attacker, target, skill, roll, tn, damage, pool):
     s = _duel(attacker, target, roll, 6)  # 6: a spare die for a ranked 1 (unused)
-    events = act(s, Harm("ash", "vor", skill))
+    events = act(s, A.Harm("ash", "vor", skill))
     e = first(events, "attack")
     assert (e.data["tn"], e.data["success"], e.data["damage"], e.data["pool"]) == (tn, True, damage, pool)
     assert s.chars["vor"].pool(pool) == 10 - damage
@@ -76,31 +59,31 @@ def test_harm_damage_is_tn_plus_item(attacker, target, skill, roll, tn, damage, 
 
 def test_failed_attack_deals_nothing():
     s = _duel({"skills": {"weaponry": 2}, "items": {"weapon": 2}}, {}, 5)
-    e = first(act(s, Harm("ash", "vor", "weaponry")), "attack")
+    e = first(act(s, A.Harm("ash", "vor", "weaponry")), "attack")
     assert (e.data["outcome"], e.data["damage"], s.chars["vor"].blood) == ("fail", 0, 10)
 
 
 def test_other_skill_only_against_a_vulnerable_foe():
     s = _duel({"skills": {"arcana": 2}}, {"vulnerable": {"arcana": "guts"}}, 1, 4)
-    assert Harm("ash", "vor", "arcana") in s.legal_actions()
-    e = first(act(s, Harm("ash", "vor", "arcana")), "attack")
+    assert A.Harm("ash", "vor", "arcana") in s.legal_actions()
+    e = first(act(s, A.Harm("ash", "vor", "arcana")), "attack")
     assert (e.data["pool"], e.data["damage"]) == ("guts", 4)
     s2 = _duel({"skills": {"arcana": 2}}, {})
-    assert Harm("ash", "vor", "arcana") not in s2.legal_actions()
+    assert A.Harm("ash", "vor", "arcana") not in s2.legal_actions()
 
 
 @pytest.mark.parametrize("distance, reach, legal", [(4, None, True), (5, None, False), (7, 5, True)])
 def test_reach_after_free_movement(distance, reach, legal):
     s = make([char("ash", 0, **({"reach": reach} if reach else {}))], [char("vor", distance)])
     plan(s, ash="harm")
-    assert (Harm("ash", "vor", "weaponry") in s.legal_actions()) is legal
+    assert (A.Harm("ash", "vor", "weaponry") in s.legal_actions()) is legal
 
 
 # ------------------------------------------------------------------ damage beyond 0, falling
 def test_damage_beyond_zero_hits_approaches_and_all_zero_falls():
     s = _duel({"skills": {"weaponry": 3}, "items": {"weapon": 3}, "approaches": {"careful": 3}},
               {"max_blood": 4, "approaches": {"careful": 1, "creative": 2}}, 2)
-    events = act(s, Harm("ash", "vor", "weaponry"))  # TN 6 + 3 = 9: 4 Blood, 5 beyond
+    events = act(s, A.Harm("ash", "vor", "weaponry"))  # TN 6 + 3 = 9: 4 Blood, 5 beyond
     e = first(events, "attack")
     assert e.data["approaches_lost"] == {"creative": 2, "careful": 1}
     assert s.chars["vor"].status == "fallen" and "fallen" in kinds(events)
@@ -111,9 +94,9 @@ def test_damage_beyond_zero_hits_approaches_and_all_zero_falls():
 @pytest.mark.parametrize("choice, damage, guts, opportunity", [("succeed", 2, 9, 0), ("fail", 0, 10, 1)])
 def test_tie_succeed_with_consequence_or_fail_with_opportunity(choice, damage, guts, opportunity):
     s = _duel({"skills": {"weaponry": 2}}, {}, 2)  # TN 2 (unarmed): a 2 ties
-    act(s, Harm("ash", "vor", "weaponry"))
-    assert s.legal_actions() == [TieChoice("ash", "succeed"), TieChoice("ash", "fail")]
-    e = first(act(s, TieChoice("ash", choice)), "attack")
+    act(s, A.Harm("ash", "vor", "weaponry"))
+    assert s.legal_actions() == [A.TieChoice("ash", "succeed"), A.TieChoice("ash", "fail")]
+    e = first(act(s, A.TieChoice("ash", choice)), "attack")
     assert e.data["damage"] == damage and s.chars["ash"].guts == guts
     assert s.chars["ash"].opportunity == opportunity
 
@@ -132,9 +115,9 @@ def test_stand_ground_lowers_attacks_on_allies_within_2_and_gains_bond():
                                                       items={"weapon": 1})],
              ScriptedRng(3, 3, 3), )
     plan(s, ash="stand", bryn="move", vor="harm")
-    act(s, Stand("ash", 0))
-    act(s, Harm("vor", "bryn", "weaponry"))  # TN 4 - 1 = 3: a 3 ties
-    events = act(s, TieChoice("vor", "fail"))
+    act(s, A.Stand("ash", 0))
+    act(s, A.Harm("vor", "bryn", "weaponry"))  # TN 4 - 1 = 3: a 3 ties
+    events = act(s, A.TieChoice("vor", "fail"))
     e = first(events, "attack")
     assert e.data["parts"]["stand"] == -1 and e.data["tn"] == 3 and not e.data["success"]
     bond = first(events, "bond")
@@ -145,8 +128,8 @@ def test_stand_ground_bond_stops_at_the_first_major_level():
     s = make([char("ash", 0), char("bryn", 1)], [char("vor", 3, skills={"weaponry": 2})],
              ScriptedRng(6, 6), bonds=[["ash", "bryn", 3]])
     plan(s, ash="stand", bryn="move", vor="harm")
-    act(s, Stand("ash", 0))
-    events = act(s, Harm("vor", "bryn", "weaponry"))
+    act(s, A.Stand("ash", 0))
+    events = act(s, A.Harm("vor", "bryn", "weaponry"))
     assert "bond" not in kinds(events) and s.bonds[frozenset(("ash", "bryn"))] == 3
 
 
@@ -156,17 +139,17 @@ def test_each_character_standing_ground_gives_its_minus_one():
     s = make([char("ash", 0), char("bryn", 1), char("cade", 2)],
              [char("vor", 3, skills={"weaponry": 3}, items={"weapon": 1})], ScriptedRng(6))
     plan(s, ash="stand", bryn="stand", cade="move", vor="harm")
-    act(s, Stand("ash", 0))
-    act(s, Stand("bryn", 0))
-    e = first(act(s, Harm("vor", "cade", "weaponry")), "attack")
+    act(s, A.Stand("ash", 0))
+    act(s, A.Stand("bryn", 0))
+    e = first(act(s, A.Harm("vor", "cade", "weaponry")), "attack")
     assert e.data["parts"]["stand"] == -2 and e.data["tn"] == 3 + 2 - 2
 
 
 def test_stand_ground_out_of_radius_gives_nothing():
     s = make([char("ash", 0), char("bryn", 4)], [char("vor", 6, skills={"weaponry": 2})], ScriptedRng(5))
     plan(s, ash="stand", bryn="move", vor="harm")
-    act(s, Stand("ash", 0))
-    e = first(act(s, Harm("vor", "bryn", "weaponry")), "attack")
+    act(s, A.Stand("ash", 0))
+    e = first(act(s, A.Harm("vor", "bryn", "weaponry")), "attack")
     assert e.data["parts"]["stand"] == 0
 
 
@@ -175,9 +158,9 @@ def test_advantage_with_a_check_gives_allies_the_ranks_used():
     s = make([char("ash", 0, skills={"guile": 2}), char("bryn", 0, skills={"weaponry": 1})],
              [char("vor", 2)], ScriptedRng(2, 5))
     plan(s, ash="aid", bryn="harm", vor="move")
-    ev = first(act(s, Advantage("ash", "guile", "vor")), "advantage")  # TN 2+2 = 4, rolled 2
+    ev = first(act(s, A.Advantage("ash", "guile", "vor")), "advantage")  # TN 2+2 = 4, rolled 2
     assert ev.data["bonus"] == 2 and ev.data["targets"] == ["vor"]
-    e = first(act(s, Harm("bryn", "vor", "weaponry")), "attack")
+    e = first(act(s, A.Harm("bryn", "vor", "weaponry")), "attack")
     assert e.data["parts"]["advantages"] == 2 and e.data["tn"] == 1 + 2 - 2 + 2
 
 
@@ -188,9 +171,9 @@ def test_advantages_stack_but_not_for_their_creator():
               char("cade", 0, skills={"weaponry": 1})],
              [char("vor", 2)], ScriptedRng(6, 6))
     plan(s, ash="aid", bryn="aid", cade="harm", vor="move")
-    act(s, Trick("ash", "impair", "vor"))  # +1 without a check
-    act(s, Trick("bryn", "goo", "vor"))    # +2 without a check (nullifying)
-    e = first(act(s, Harm("cade", "vor", "weaponry")), "attack")
+    act(s, A.Trick("ash", "impair", "vor"))  # +1 without a check
+    act(s, A.Trick("bryn", "goo", "vor"))    # +2 without a check (nullifying)
+    e = first(act(s, A.Harm("cade", "vor", "weaponry")), "attack")
     assert e.data["parts"]["advantages"] == 3
     assert [a["bonus"] for a in s.advantages] == [1, 2]
 
@@ -202,20 +185,20 @@ def test_enemies_may_remove_an_advantage_and_advantages_last_until_then():
     s = make([char("ash", 0, tricks={"snare": 1})], [char("vor", 2, skills={"observe": 2})],
              ScriptedRng(1, 3))
     plan(s, ash="aid", vor="aid")
-    act(s, Trick("ash", "snare", "vor"))
-    assert Remove("vor", "adv#1") in s.legal_actions()
-    ev = first(act(s, Remove("vor", "adv#1")), "remove")
+    act(s, A.Trick("ash", "snare", "vor"))
+    assert A.Remove("vor", "adv#1") in s.legal_actions()
+    ev = first(act(s, A.Remove("vor", "adv#1")), "remove")
     assert ev.data["success"] and s.advantages == []
     for rounds, left in ((0, 1), (2, 0)):
         s2 = make([char("ash", 0, tricks={"snare": 1})], [char("vor", 4)],
                   settings={"advantage_rounds": rounds})
         plan(s2, ash="aid", vor="stand")
-        act(s2, Stand("vor", 0))
-        act(s2, Trick("ash", "snare", "vor"))
+        act(s2, A.Stand("vor", 0))
+        act(s2, A.Trick("ash", "snare", "vor"))
         for _ in range(2):  # two more rounds of standing ground
             plan(s2, ash="stand", vor="stand")
-            act(s2, Stand("ash", 0))
-            act(s2, Stand("vor", 0))
+            act(s2, A.Stand("ash", 0))
+            act(s2, A.Stand("vor", 0))
         assert s2.turn == 3 and len(s2.advantages) == left
 
 
@@ -230,7 +213,7 @@ def test_an_advantage_without_a_check_only_when_already_likely(skills, offered):
     rolls in six); scenario ``tricks`` are the character's basic actions."""
     s = make([char("ash", 0, skills=skills)], [char("vor", 2)])
     plan(s, ash="aid", vor="move")
-    assert (Trick("ash", "impair", "vor") in s.legal_actions()) is offered
+    assert (A.Trick("ash", "impair", "vor") in s.legal_actions()) is offered
 
 
 # ------------------------------------------------------------------ 3B. assist and Bond sacrifice
@@ -238,25 +221,25 @@ def test_assist_adds_major_bond_levels_with_a_relevant_skill():
     s = make([char("ash", 0, skills={"weaponry": 1}), char("bryn", 0, skills={"weaponry": 1})],
              [char("vor", 2)], ScriptedRng(1, 6), bonds=[["ash", "bryn", 7]])
     plan(s, ash="aid", bryn="harm", vor="move")
-    ev = first(act(s, Assist("ash", "bryn")), "assist")
+    ev = first(act(s, A.Assist("ash", "bryn")), "assist")
     assert ev.data["bonus"] == 2  # 7 minor levels = 2 major
-    e = first(act(s, Harm("bryn", "vor", "weaponry")), "attack")
+    e = first(act(s, A.Harm("bryn", "vor", "weaponry")), "attack")
     assert e.data["parts"]["assist"] == 2
 
 
 def test_assist_needs_major_bond_and_a_hero():
     s = make([char("ash", 0), char("bryn", 0)], [char("vor", 2)], bonds=[["ash", "bryn", 2]])
     plan(s, ash="aid", bryn="move", vor="move")
-    assert Assist("ash", "bryn") not in s.legal_actions()
+    assert A.Assist("ash", "bryn") not in s.legal_actions()
 
 
 def test_sacrificing_a_minor_bond_allows_a_reroll():
     s = make([char("ash", 0, skills={"weaponry": 2}, items={"weapon": 2}), char("bryn", 0)],
              [char("vor", 2)], ScriptedRng(6, 2), bonds=[["ash", "bryn", 2]])
     plan(s, ash="harm", bryn="move", vor="move")
-    act(s, Harm("ash", "vor", "weaponry"))
-    assert s.legal_actions() == [Reroll("ash", "bryn"), Accept("ash")]
-    events = act(s, Reroll("ash", "bryn"))
+    act(s, A.Harm("ash", "vor", "weaponry"))
+    assert s.legal_actions() == [A.Reroll("ash", "bryn"), A.Accept("ash")]
+    events = act(s, A.Reroll("ash", "bryn"))
     assert first(events, "attack").data["damage"] == 6
     assert s.bonds[frozenset(("ash", "bryn"))] == 1 and first(events, "reroll").data["dice"] == [6]
 
@@ -275,7 +258,7 @@ def test_ritual_objective():
     s = make([char("ash", 5, skills={"arcana": 2})], [char("vor", 12)], ScriptedRng(1, 1),
              objective={"type": "ritual", "side": "heroes", "needed": 2, "at": 5})
     plan(s, ash="aid", vor="move")
-    events = act(s, Ritual("ash"))  # flawless: 2 progress
+    events = act(s, A.Ritual("ash"))  # flawless: 2 progress
     assert first(events, "ritual").data["progress"] == 2 and s.winner == "heroes" and s.is_over()
 
 
@@ -293,17 +276,17 @@ def test_concentration_tns_6_5_4_on_successive_attacks_even_misses():
     s = _caster(6, 5, 6, 4, 6, 3)
     tns = []
     for i in range(3):
-        tns.append(first(act(s, Harm(f"f{i}", "mage", "weaponry")), "concentration").data["tn"])
+        tns.append(first(act(s, A.Harm(f"f{i}", "mage", "weaponry")), "concentration").data["tn"])
     assert tns == [6, 5, 4]
-    events = act(s, Cast("mage", "bolt", "f0"))
+    events = act(s, A.Cast("mage", "bolt", "f0"))
     assert first(events, "cast").data["damage"] == 4 and s.chars["mage"].spells[0].uses == 0
 
 
 def test_broken_concentration_wastes_the_turn_but_not_the_spell():
     s = _caster(6, 6, attackers=1)  # the attack misses; the roll of 6 is not under TN 6
-    ev = first(act(s, Harm("f0", "mage", "weaponry")), "concentration")
+    ev = first(act(s, A.Harm("f0", "mage", "weaponry")), "concentration")
     assert not ev.data["kept"]
-    events = act(s, Cast("mage", "bolt", "f0"))
+    events = act(s, A.Cast("mage", "bolt", "f0"))
     assert "spell-broken" in kinds(events) and s.chars["mage"].spells[0].uses == 1
     assert s.chars["f0"].blood == 10
 
@@ -312,11 +295,11 @@ def test_broken_concentration_wastes_the_turn_but_not_the_spell():
 def test_move_far_unengaged_goes_up_to_7_heights():
     s = make([char("ash", 0)], [char("vor", 16)])
     plan(s, ash="move", vor="stand")
-    act(s, Stand("vor", 0))
-    shifts = sorted(a.shift for a in s.legal_actions() if isinstance(a, Dash))
+    act(s, A.Stand("vor", 0))
+    shifts = sorted(a.shift for a in s.legal_actions() if isinstance(a, A.Dash))
     assert shifts == [-3, 3, 4, 5, 6, 7]  # -3: off the field, i.e. flee
-    assert all(a.mode == "free" for a in s.legal_actions() if isinstance(a, Dash))
-    act(s, Dash("ash", 7))
+    assert all(a.mode == "free" for a in s.legal_actions() if isinstance(a, A.Dash))
+    act(s, A.Dash("ash", 7))
     assert s.chars["ash"].position == 7
 
 
@@ -324,8 +307,8 @@ def test_move_far_unengaged_goes_up_to_7_heights():
 def test_move_far_engaged_needs_a_check(roll, position):
     s = make([char("ash", 0, skills={"acrobatics": 2})], [char("vor", 1)], ScriptedRng(roll, 5))
     plan(s, ash="move", vor="stand")
-    act(s, Stand("vor", 0))
-    events = act(s, Dash("ash", 7, "check"))
+    act(s, A.Stand("vor", 0))
+    events = act(s, A.Dash("ash", 7, "check"))
     assert s.chars["ash"].position == position and first(events, "dash").data["mode"] == "check"
 
 
@@ -335,8 +318,8 @@ def test_breaking_away_without_a_check_draws_attacks_from_enemies_within_2():
              ScriptedRng(1, 6, 6))
     plan(s, ash="move", vor="stand", kel="stand", far="stand")
     for cid in ("vor", "kel", "far"):
-        act(s, Stand(cid, 0))
-    events = act(s, Dash("ash", -7, "break"))
+        act(s, A.Stand(cid, 0))
+    events = act(s, A.Dash("ash", -7, "break"))
     attacks = [e for e in events if e.kind == "attack"]
     assert [e.data["char"] for e in attacks] == ["vor", "kel"]
     assert all(e.data["mode"] == "opportunity" for e in attacks)
@@ -346,9 +329,9 @@ def test_breaking_away_without_a_check_draws_attacks_from_enemies_within_2():
 def test_fleeing_past_the_edge_ends_the_conflict_for_that_side():
     s = make([char("ash", 1)], [char("vor", 12)])
     plan(s, ash="move", vor="stand")
-    act(s, Stand("vor", 0))
-    assert Hold("ash", -2) not in s.legal_actions()  # free movement cannot flee
-    events = act(s, Dash("ash", -3))
+    act(s, A.Stand("vor", 0))
+    assert A.Hold("ash", -2) not in s.legal_actions()  # free movement cannot flee
+    events = act(s, A.Dash("ash", -3))
     assert "fled" in kinds(events) and s.winner == "foes"
     assert first(events, "conflict-end").data["reason"] == "fled"
 
@@ -363,7 +346,7 @@ def test_categories_in_order_and_heroes_first():
     while s.phase == "act" and s.turn == 0:
         cur = s.current
         order.append(cur)
-        act(s, Hold(cur, 0))
+        act(s, A.Hold(cur, 0))
     assert order == ["bryn", "vor", "kel", "ash"]
 
 
@@ -377,7 +360,7 @@ def test_surprised_heroes_act_after_all_non_hero_actions_in_the_first_round_only
     order = []
     while s.turn == 0 and s.current_actor() is not None:
         order.append(s.current)
-        act(s, Hold(s.current, 0))
+        act(s, A.Hold(s.current, 0))
     assert order == ["kel", "vor", "ash", "bryn"]
     plan(s, ash="stand", bryn="harm", vor="move", kel="aid")  # round 2: heroes first again
     assert s.current == "ash"
@@ -389,28 +372,28 @@ def test_plans_change_any_time_but_never_to_a_past_category():
     to move far may attack now instead; the categories already past stay closed."""
     s = make([char("ash", 0, skills={"weaponry": 1})], [char("vor", 3)], ScriptedRng(6))
     plan(s, ash="move", vor="stand")
-    s.apply(Stand("vor", -1))       # vor steps to height 2: within ash's reach
+    s.apply(A.Stand("vor", -1))       # vor steps to height 2: within ash's reach
     while s.phase == "replan" and "harm" not in {getattr(a, "category", "") for a in s.legal_actions()}:
-        s.apply(Proceed("heroes"))  # (the non-harmful actions: ash keeps its plan)
+        s.apply(A.Proceed("heroes"))  # (the non-harmful actions: ash keeps its plan)
     assert s.phase == "replan" and set(map(str, s.legal_actions())) == {"replan ash harm",
                                                                           "proceed heroes"}
-    events = s.apply(Replan("ash", "harm"))
+    events = s.apply(A.Replan("ash", "harm"))
     assert first(events, "replan").data == {"char": "ash", "from": "move", "to": "harm"}
-    assert s.current == "ash" and Harm("ash", "vor", "weaponry") in s.legal_actions()
-    assert not any(isinstance(a, Replan) and a.category in ("stand", "aid")
+    assert s.current == "ash" and A.Harm("ash", "vor", "weaponry") in s.legal_actions()
+    assert not any(isinstance(a, A.Replan) and a.category in ("stand", "aid")
                    for a in s.legal_actions())
 
 
 def test_changing_plans_only_to_a_later_category():
     s = make([char("ash", 0)], [char("vor", 10)])
     plan(s, ash="aid", vor="move")
-    replans = {a.category for a in s.legal_actions() if isinstance(a, Replan)}
+    replans = {a.category for a in s.legal_actions() if isinstance(a, A.Replan)}
     assert replans == {"harm", "move"}  # never stand (past); spell only with spells
-    act(s, Replan("ash", "move"))
+    act(s, A.Replan("ash", "move"))
     assert s.current == "vor" or s.current == "ash"
     assert s.chars["ash"].plan == "move"
     with pytest.raises(IllegalActionError):
-        s.apply(Plan("ash", "stand"))
+        s.apply(A.Plan("ash", "stand"))
 
 
 # ------------------------------------------------------------------ objectives
@@ -418,8 +401,8 @@ def test_survive_objective():
     s = make([char("ash", 0)], [char("vor", 10)], objective={"type": "survive", "side": "heroes",
                                                                "rounds": 1})
     plan(s, ash="stand", vor="stand")
-    act(s, Stand("ash", 0))
-    events = act(s, Stand("vor", 0))
+    act(s, A.Stand("ash", 0))
+    events = act(s, A.Stand("vor", 0))
     assert s.winner == "heroes" and first(events, "conflict-end").data["reason"] == "survived"
 
 
@@ -427,21 +410,21 @@ def test_carry_objective_and_picking_up_the_item():
     s = make([char("ash", 8)], [char("vor", 0)], item={"name": "the relic", "position": 10},
              objective={"type": "carry", "side": "heroes", "to": 16})
     plan(s, ash="stand", vor="stand")
-    events = act(s, Stand("ash", 2))
+    events = act(s, A.Stand("ash", 2))
     assert first(events, "item").data["action"] == "picked" and s.item["holder"] == "ash"
-    act(s, Stand("vor", 0))
+    act(s, A.Stand("vor", 0))
     plan(s, ash="move", vor="stand")
-    act(s, Stand("vor", 0))
-    events = act(s, Dash("ash", 6))
+    act(s, A.Stand("vor", 0))
+    events = act(s, A.Dash("ash", 6))
     assert s.winner == "heroes" and first(events, "conflict-end").data["reason"] == "carried"
 
 
 def test_text_forms_round_trip():
-    for a in (Plan("a", "harm"), Replan("a", "move"), Hold("a", -2), Stand("a", 1),
-              Harm("a", "b", "impose"), Advantage("a", "guile", "b"), Trick("a", "impair", "b"),
-              Assist("a", "b"), Remove("a", "adv#3"), Ritual("a"), Cast("a", "bolt", "b"),
-              Dash("a", 5), Dash("a", -7, "break"), TieChoice("a", "fail"), Reroll("a", "b"),
-              Accept("a")):
+    for a in (A.Plan("a", "harm"), A.Replan("a", "move"), A.Hold("a", -2), A.Stand("a", 1),
+              A.Harm("a", "b", "impose"), A.Advantage("a", "guile", "b"), A.Trick("a", "impair", "b"),
+              A.Assist("a", "b"), A.Remove("a", "adv#3"), A.Ritual("a"), A.Cast("a", "bolt", "b"),
+              A.Dash("a", 5), A.Dash("a", -7, "break"), A.TieChoice("a", "fail"), A.Reroll("a", "b"),
+              A.Accept("a")):
         assert parse_action(str(a)) == a
 
 
@@ -460,16 +443,16 @@ def test_a_spell_listed_twice_is_refused_and_never_overspent():
     s = ConflictState.from_dict(data)  # built without validation (a program, not a file)
     for _ in range(2):
         plan(s, mage="spell", vor="stand")
-        act(s, Stand("vor", 0))
-        act(s, Cast("mage", "bolt", "vor"))
+        act(s, A.Stand("vor", 0))
+        act(s, A.Cast("mage", "bolt", "vor"))
     assert [sp.uses for sp in s.chars["mage"].spells] == [0, 0]
 
 
 def test_the_round_cap_ends_the_conflict_and_tells_who_is_ahead():
     s = make([char("ash", 0)], [char("vor", 10, blood=2)], max_turns=1)  # vor is hurt
     plan(s, ash="stand", vor="stand")
-    act(s, Stand("ash", 0))
-    events = act(s, Stand("vor", 0))
+    act(s, A.Stand("ash", 0))
+    events = act(s, A.Stand("vor", 0))
     end = first(events, "game-end")
     assert end.data["reason"] == "cap" and end.data["winners"] == ["heroes"]
     assert s.is_over() and s.winner is None  # undecided, ahead on points

@@ -4,11 +4,11 @@ the heuristic against random, the environment and a smoke training run."""
 from __future__ import annotations
 
 import json
-import warnings
 
 import numpy as np
 import pytest
 import yaml
+from env_helpers import maskable_ppo_smoke, play_random_masked
 
 from factionsim import load_campaign
 from factionsim.configs import default_campaign_path
@@ -167,31 +167,14 @@ def test_env_masks_match_legal_actions_over_random_games():
 
     env = make_env(ruleset="engagements", max_turns=15)
     for seed in range(3):
-        env.reset(seed=seed)
-        rng = np.random.default_rng(seed)
-        for agent in env.agent_iter(20_000):
-            obs, reward, term, trunc, info = env.last()
-            assert env.observation_space(agent).contains(obs)
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            assert len(legal) == len(env.state.legal_actions()) > 0
-            env.step(int(rng.choice(legal)))
+        play_random_masked(env, seed, max_steps=20_000)
 
 
 def test_smoke_maskable_ppo(tmp_path):
-    pytest.importorskip("torch")
-    sb3 = pytest.importorskip("sb3_contrib")
     from factionsim.envs.single_agent import SingleAgentEnv
 
     env = SingleAgentEnv(campaign=SCENARIO, opponents="random", max_turns=4)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        model = sb3.MaskablePPO("MlpPolicy", env, n_steps=128, batch_size=64, n_epochs=1, seed=0,
-                                policy_kwargs={"net_arch": [32]}, verbose=0)
-        model.learn(total_timesteps=256)
-    model.save(tmp_path / "m.zip")
+    model = maskable_ppo_smoke(env, tmp_path, n_steps=128, batch_size=64)
     obs, _ = env.reset(seed=1)
     action, _ = model.predict(obs, action_masks=env.action_masks())
     assert env.action_masks()[int(action)]

@@ -11,20 +11,8 @@ from __future__ import annotations
 import pytest
 from houses_helpers import ScriptedRng, do, house, make_state, pool, start
 
+from factionsim.rules.houses import actions as A
 from factionsim.rules.houses import turn
-from factionsim.rules.houses.actions import (
-    Accept,
-    Advance,
-    ChooseAction,
-    Commit,
-    InflictBoth,
-    Keep,
-    PickAttribute,
-    PickDistinction,
-    PickSkill,
-    Sacrifice,
-    SpendPlotPoint,
-)
 
 
 def kinds(events):
@@ -84,14 +72,14 @@ def test_create_asset_opposition_can_be_switched_off():
     """A scenario may leave every difficulty to the GM (``create_asset_opposed: false``)."""
     s = make_state(house("a"), house("b"), rng=ScriptedRng(7, 6, 5, 4, 5),
                    create_asset_opposed=False)
-    do(s, ChooseAction("create-asset"))
+    do(s, A.ChooseAction("create-asset"))
     assert s.phase == turn.DISTINCTION and s.actor == "a"
 
 
 def test_created_asset_is_fleeting_unless_a_plot_point_solidifies_it():
     s = make_state(house("a", skills={"might": 10}, plot_points=1), house("b"),
                    rng=ScriptedRng(7, 6, 5, 4, 5))
-    do(s, *start("create-asset"), *pool(), Keep(), SpendPlotPoint())
+    do(s, *start("create-asset"), *pool(), A.Keep(), A.SpendPlotPoint())
     (a,) = [a for a in s.assets.values() if a.owner == "a"]
     assert a.duration == "season" and s.houses["a"].plot_points == 0
     events = []
@@ -142,13 +130,13 @@ def test_a_pool_may_commit_every_asset():
     ``max_committed_assets``)."""
     assets = [{"id": f"a{i}#{i}", "name": f"A{i}", "kind": "resource", "die": 6} for i in (1, 2, 3)]
     s = make_state(house("a", assets=assets), house("b"), rng=ScriptedRng(*[3] * 9))
-    do(s, *start("create-asset"), PickDistinction("bold"), PickAttribute("physical"),
-       PickSkill("might"), Commit("a1#1"), Commit("a2#2"))
-    assert Commit("a3#3") in s.legal_actions()
+    do(s, *start("create-asset"), A.PickDistinction("bold"), A.PickAttribute("physical"),
+       A.PickSkill("might"), A.Commit("a1#1"), A.Commit("a2#2"))
+    assert A.Commit("a3#3") in s.legal_actions()
     s = make_state(house("a", assets=assets), house("b"), rng=ScriptedRng(*[3] * 9),
                    max_committed_assets=2)
-    events = do(s, *start("create-asset"), PickDistinction("bold"), PickAttribute("physical"),
-                PickSkill("might"), Commit("a1#1"), Commit("a2#2"))  # then rolled: no 3rd asset
+    events = do(s, *start("create-asset"), A.PickDistinction("bold"), A.PickAttribute("physical"),
+                A.PickSkill("might"), A.Commit("a1#1"), A.Commit("a2#2"))  # then rolled: no 3rd asset
     assert next(e for e in events if e.kind == "test").data["actor_roll"]["dice"] == [8, 8, 4, 6, 6]
 
 
@@ -172,7 +160,7 @@ def test_create_complication(a_dice, b_dice, die):
 def test_complication_made_long_lasting_with_a_plot_point():
     s = make_state(house("a", skills={"might": 10}, plot_points=1), house("b"),
                    rng=ScriptedRng(7, 6, 5, 3, 4, 2))
-    do(s, *start("create-complication", "b"), *pool(), Keep(), *pool(), SpendPlotPoint())
+    do(s, *start("create-complication", "b"), *pool(), A.Keep(), *pool(), A.SpendPlotPoint())
     assert s.houses["b"].complications[0]["lasting"] is True
     turn._end_season(s, [])
     assert s.houses["b"].complications[0]["die"] == 10
@@ -186,7 +174,7 @@ def test_complication_made_long_lasting_with_a_plot_point():
 ])
 def test_attack_house(a_dice, b_dice, hurt, stress):
     s = make_state(house("a", skills={"might": 10}), house("b"), rng=ScriptedRng(*a_dice, *b_dice))
-    do(s, *start("attack-house", "b"), *pool(), *pool(), Accept())
+    do(s, *start("attack-house", "b"), *pool(), *pool(), A.Accept())
     assert s.houses[hurt].stress == stress
     other = "a" if hurt == "b" else "b"
     assert s.houses[other].stress == 0
@@ -198,26 +186,26 @@ def test_stress_steps_up_when_equal_or_larger(before, effect, after):
     skill = {"might": effect} if effect > 4 else {}
     s = make_state(house("a", skills=skill), house("b", stress=before),
                    rng=ScriptedRng(7, 6, 5, 2, 3, 4, 2))
-    do(s, *start("attack-house", "b"), *pool(), *pool(), Accept())
+    do(s, *start("attack-house", "b"), *pool(), *pool(), A.Accept())
     assert s.houses["b"].stress == after
 
 
 def test_stress_past_d12_takes_out_and_trauma_past_d12_collapses():
     s = make_state(house("a", skills={"might": 10}), house("b", stress=12),
                    rng=ScriptedRng(7, 6, 5, 2, 3, 4, 2))
-    events = do(s, *start("attack-house", "b"), *pool(), *pool(), Accept())
+    events = do(s, *start("attack-house", "b"), *pool(), *pool(), A.Accept())
     assert (s.houses["b"].stress, s.houses["b"].trauma) == (0, 6)
     assert "taken-out" in kinds(events)
     s = make_state(house("a", skills={"might": 10}), house("b", stress=12, trauma=12),
                    rng=ScriptedRng(7, 6, 5, 2, 2, 3, 4, 2))
-    events = do(s, *start("attack-house", "b"), *pool(), *pool(), Accept())
+    events = do(s, *start("attack-house", "b"), *pool(), *pool(), A.Accept())
     assert not s.houses["b"].alive and "collapse" in kinds(events)
 
 
 def test_winner_may_spend_a_plot_point_for_trauma():
     s = make_state(house("a", skills={"might": 10}, plot_points=1), house("b"),
                    rng=ScriptedRng(7, 6, 5, 3, 4, 2))
-    do(s, *start("attack-house", "b"), *pool(), Keep(), *pool(), SpendPlotPoint(), Accept())
+    do(s, *start("attack-house", "b"), *pool(), A.Keep(), *pool(), A.SpendPlotPoint(), A.Accept())
     assert (s.houses["b"].stress, s.houses["b"].trauma) == (0, 10)
 
 
@@ -229,9 +217,9 @@ def test_winner_may_inflict_stress_and_trauma():
     s = make_state(house("a", skills={"might": 10}, plot_points=1,
                          assets=[{"id": "gold#1", "name": "Gold", "kind": "resource", "die": 6}]),
                    house("b"), rng=ScriptedRng(7, 6, 5, 4, 3, 4, 2))
-    do(s, *start("attack-house", "b"), *pool(commits=("gold#1",)), Keep(), *pool())
-    assert InflictBoth() in s.legal_actions()
-    do(s, InflictBoth(), Accept(), Accept())
+    do(s, *start("attack-house", "b"), *pool(commits=("gold#1",)), A.Keep(), *pool())
+    assert A.InflictBoth() in s.legal_actions()
+    do(s, A.InflictBoth(), A.Accept(), A.Accept())
     assert (s.houses["b"].stress, s.houses["b"].trauma) == (10, 6)
     assert s.houses["a"].plot_points == 0
 
@@ -266,7 +254,7 @@ def test_failed_attack_on_a_trait_lets_the_foe_strike_back_at_committed_traits()
     # b won with effect d8 (the might die left over); a may absorb it only with what it committed
     assert s.phase == turn.SACRIFICE and s.actor == "a"
     assert {str(x) for x in s.legal_actions()} == {"sacrifice levies#2", "sacrifice might", "accept"}
-    do(s, Sacrifice("might"))        # d10 > d8: cancelled, might steps down
+    do(s, A.Sacrifice("might"))        # d10 > d8: cancelled, might steps down
     assert s.houses["a"].skills["might"] == 8 and s.houses["a"].stress == 0
 
 
@@ -407,26 +395,26 @@ def _harmed(b):
 
 def test_sacrifice_larger_die_cancels_the_effect():
     s = _harmed(house("b", assets=[{**KEEP, "die": 12}]))
-    do(s, Sacrifice("keep#1"))
+    do(s, A.Sacrifice("keep#1"))
     assert s.assets["keep#1"].die == 10 and s.houses["b"].stress == 0
 
 
 def test_sacrifice_equal_or_smaller_steps_both_down_and_assets_below_d6_are_lost():
     s = _harmed(house("b", skills={"might": 10},
                       assets=[{"id": "wall#2", "name": "Wall", "kind": "resource", "die": 6}]))
-    do(s, Sacrifice("might"))                # d10 vs d10: both step down
+    do(s, A.Sacrifice("might"))                # d10 vs d10: both step down
     assert s.houses["b"].skills["might"] == 8 and s.ctx["harm"]["effect"] == 8
-    events = do(s, Sacrifice("wall#2"))      # d6 vs d8: both step down, the Wall is lost
+    events = do(s, A.Sacrifice("wall#2"))      # d6 vs d8: both step down, the Wall is lost
     assert "wall#2" not in s.assets
     assert [e.data["effect_after"] for e in events if e.kind == "sacrifice"] == [6]
-    do(s, Accept())                          # (nothing left to throw: accepted at once)
+    do(s, A.Accept())                          # (nothing left to throw: accepted at once)
     assert s.houses["b"].stress == 6
 
 
 def test_d4_skills_cannot_block():
     s = _harmed(house("b", skills={"might": 6}))
     assert {str(x) for x in s.legal_actions()} == {"sacrifice might", "accept"}
-    do(s, Sacrifice("might"))                # d6 <= d10: steps to d4 (a Skill's floor)
+    do(s, A.Sacrifice("might"))                # d6 <= d10: steps to d4 (a Skill's floor)
     assert s.houses["b"].skills["might"] == 4
     # might is d4 now: only accepting is left, applied at once
     assert s.houses["b"].stress == 8
@@ -491,7 +479,7 @@ def test_advancement(advances, option, trait, other, check):
     s = make_state(house("a", advances=advances, assets=[KEEP]), house("b"))
     s.phase, s.ctx = turn.ADVANCE, {"actor": "a"}
     cost = {"step": 3, "attribute": 4, "sfx": 2}[option]
-    do(s, Advance(option, trait, other))
+    do(s, A.Advance(option, trait, other))
     assert check(s) and s.houses["a"].advances == advances - cost
 
 
@@ -500,7 +488,7 @@ def test_signature_asset_from_this_season():
                                                    "duration": "season", "created": 1}]), house("b"))
     s.phase, s.ctx = turn.ADVANCE, {"actor": "a"}
     assert "advance signature blades#4" in {str(x) for x in s.legal_actions()}
-    do(s, Advance("signature", "blades#4"))
+    do(s, A.Advance("signature", "blades#4"))
     a = s.assets["blades#4"]
     assert (a.kind, a.die, a.duration) == ("signature", 6, "permanent")
     turn._end_season(s, [])

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import pytest
 
 pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
+
+from env_helpers import maskable_ppo_smoke, play_random_masked  # noqa: E402
 
 from factionsim.envs import make_env  # noqa: E402
 
@@ -17,17 +17,7 @@ def test_random_games_masks_and_ending():
     env = make_env(ruleset="houses", max_turns=8)
     assert len(env.possible_agents) == 4
     for seed in range(3):
-        env.reset(seed=seed)
-        rng = np.random.default_rng(seed)
-        for agent in env.agent_iter(20000):
-            obs, reward, term, trunc, info = env.last()
-            assert env.observation_space(agent).contains(obs)
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            assert len(legal) == len(env.state.legal_actions()) > 0  # distinct indices
-            env.step(int(rng.choice(legal)))
+        play_random_masked(env, seed, max_steps=20000)
         assert env.state.is_over()
 
 
@@ -46,15 +36,6 @@ def test_observation_sees_stress_and_assets():
 
 
 def test_maskable_ppo_smoke(tmp_path):
-    pytest.importorskip("torch")
-    sb3c = pytest.importorskip("sb3_contrib")
     from factionsim.envs.single_agent import SingleAgentEnv
 
-    env = SingleAgentEnv(ruleset="houses", opponents="random", max_turns=3)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        model = sb3c.MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, n_epochs=1,
-                                 policy_kwargs={"net_arch": [32]}, verbose=0, seed=0)
-        model.learn(256)
-    model.save(tmp_path / "m.zip")
-    assert (tmp_path / "m.zip").exists()
+    maskable_ppo_smoke(SingleAgentEnv(ruleset="houses", opponents="random", max_turns=3), tmp_path)

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import pytest
 from wwn_helpers import ScriptedRng, asset, faction, make_state, play_to
+from wwn_helpers import apply_text as _do
+from wwn_helpers import texts as _texts
 
-from factionsim.rules.wwn.actions import Attack, ChooseAction, parse_action
+from factionsim.rules.wwn.actions import Attack, ChooseAction
 
 
 def _battle(red_assets, blue_assets, blue_hq="b", relations=None, more=(), blue_kw=None):
@@ -21,16 +23,6 @@ def _battle(red_assets, blue_assets, blue_hq="b", relations=None, more=(), blue_
     s = make_state(factions, relations=relations, rng=ScriptedRng(8, 1, *[1] * len(more)))
     play_to(s, "action", "red")
     return s
-
-
-def _do(s, text, *dice):
-    if dice:
-        s.rng = ScriptedRng(*dice)
-    return s.apply(parse_action(text))
-
-
-def _texts(s):
-    return [str(a) for a in s.legal_actions()]
 
 
 def _kinds(events):

@@ -9,23 +9,13 @@ from __future__ import annotations
 
 import pytest
 from wwn_helpers import ScriptedRng, faction, make_state, play_to
+from wwn_helpers import apply_texts as do
+from wwn_helpers import legal_set as legal
 
 from factionsim.core.game import IllegalActionError
 from factionsim.rules.wwn.actions import parse_action
 from factionsim.rules.wwn.data import HP_FROM_RATING, income, max_faction_hp
 from factionsim.rules.wwn.economy import faction_heal_amount
-
-
-def do(state, *texts):
-    """Apply actions by their text form; return the events of all of them."""
-    events = []
-    for text in texts:
-        events += state.apply(parse_action(text))
-    return events
-
-
-def legal(state):
-    return {str(a) for a in state.legal_actions()}
 
 
 def kinds(events, kind):

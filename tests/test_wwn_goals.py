@@ -10,23 +10,15 @@ from __future__ import annotations
 
 import pytest
 from wwn_helpers import ScriptedRng, faction, make_state, play_to
+from wwn_helpers import apply_texts as do
+from wwn_helpers import legal_set as legal
 
 from factionsim.rules.wwn import goals
-from factionsim.rules.wwn.actions import ChooseGoal, parse_action
+from factionsim.rules.wwn.actions import ChooseGoal
 from factionsim.rules.wwn.data import XP_TO_RAISE
 
 IDLE = ("action pass", "keep goal", "done")
 
-
-def do(state, *texts):
-    events = []
-    for text in texts:
-        events += state.apply(parse_action(text))
-    return events
-
-
-def legal(state):
-    return {str(a) for a in state.legal_actions()}
 
 
 def run_to(state, phase, actor):

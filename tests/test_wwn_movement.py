@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import pytest
 from wwn_helpers import ScriptedRng, faction, make_state, play_to
+from wwn_helpers import apply_text as _do
+from wwn_helpers import texts as _texts
 
-from factionsim.rules.wwn.actions import Move, parse_action
+from factionsim.rules.wwn.actions import Move
 
 LINE = [{"id": "a", "neighbors": ["b"]}, {"id": "b", "neighbors": ["c"]},
         {"id": "c", "neighbors": ["d"]}, {"id": "d"}]
@@ -29,16 +31,6 @@ def _game(red_assets, red_kw=None, blue_assets=(), ruler_of_b=None, relations=No
                    locations=_map(ruler_of_b), relations=relations, rng=ScriptedRng(*dice))
     play_to(s, "action", "red")
     return s
-
-
-def _do(s, text, *dice):
-    if dice:
-        s.rng = ScriptedRng(*dice)
-    return s.apply(parse_action(text))
-
-
-def _texts(s):
-    return [str(a) for a in s.legal_actions()]
 
 
 def _moves(s):

@@ -101,3 +101,28 @@ def do(state: WwnState, text: str, *dice: int) -> list:
 def texts(state: WwnState) -> list[str]:
     """The text forms of the legal actions."""
     return [str(a) for a in state.legal_actions()]
+
+
+def apply_text(state: WwnState, text: str, *dice: int) -> list:
+    """Apply the action written ``text``; with ``dice``, script them first (without, the state's
+    dice stay as they are, unlike :func:`do`); returns its events."""
+    from factionsim.rules.wwn.actions import parse_action
+
+    if dice:
+        state.rng = ScriptedRng(*dice)
+    return state.apply(parse_action(text))
+
+
+def apply_texts(state: WwnState, *action_texts: str) -> list:
+    """Apply actions by their text form, in order; returns the events of all of them."""
+    from factionsim.rules.wwn.actions import parse_action
+
+    events = []
+    for text in action_texts:
+        events += state.apply(parse_action(text))
+    return events
+
+
+def legal_set(state: WwnState) -> set[str]:
+    """The text forms of the legal actions, as a set."""
+    return set(texts(state))

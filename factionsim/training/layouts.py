@@ -30,20 +30,12 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
+
+from factionsim.envs.codec import Piece
 
 #: the pieces read as entity sets (rows of one asset each, a presence flag first)
 ASSET_SETS = ("own_assets", "other_assets")
-
-
-class Piece(NamedTuple):
-    name: str
-    rows: int
-    width: int
-
-    @property
-    def size(self) -> int:
-        return self.rows * self.width
 
 
 def observation_pieces(codec: Any) -> list[Piece]:

@@ -28,26 +28,8 @@ from factionsim.core.ending import game_end
 from factionsim.core.engine import stop_or_force
 from factionsim.core.game import Action, Event
 
+from . import actions as A
 from . import checks
-from .actions import (
-    Accept,
-    Advantage,
-    Assist,
-    Cast,
-    Dash,
-    Harm,
-    Hold,
-    Parley,
-    Plan,
-    Proceed,
-    Remove,
-    Replan,
-    Reroll,
-    Ritual,
-    Stand,
-    TieChoice,
-    Trick,
-)
 from .model import (
     ACTIVE,
     ADVANTAGE_SKILLS,
@@ -440,8 +422,8 @@ def legal_actions(state: ConflictState) -> list[Action]:
         return plan_actions(state, state.actor)
     if state.phase == REPLAN and state.actor is not None:
         cat = category_of(state)
-        return [*(Replan(c.id, cat) for c in pull_candidates(state, state.actor)),
-                Proceed(state.actor)]
+        return [*(A.Replan(c.id, cat) for c in pull_candidates(state, state.actor)),
+                A.Proceed(state.actor)]
     if state.phase == ACT and state.current is not None:
         return turn_actions(state, state.chars[state.current])
     return []
@@ -451,8 +433,8 @@ def question_actions(state: ConflictState) -> list[Action]:
     q = state.question
     assert q is not None
     if q["kind"] == "tie":
-        return [TieChoice(q["char"], "succeed"), TieChoice(q["char"], "fail")]
-    return [*(Reroll(q["char"], p) for p in q["partners"]), Accept(q["char"])]
+        return [A.TieChoice(q["char"], "succeed"), A.TieChoice(q["char"], "fail")]
+    return [*(A.Reroll(q["char"], p) for p in q["partners"]), A.Accept(q["char"])]
 
 
 def can_cast(c: Character) -> bool:
@@ -467,7 +449,7 @@ def plan_actions(state: ConflictState, side: str | None) -> list[Action]:
         c = state.chars[cid]
         if not c.active or c.plan is not None:
             continue
-        out.extend(Plan(cid, cat) for cat in CATEGORIES if cat != "spell" or can_cast(c))
+        out.extend(A.Plan(cid, cat) for cat in CATEGORIES if cat != "spell" or can_cast(c))
     return out
 
 
@@ -493,46 +475,46 @@ def turn_actions(state: ConflictState, c: Character) -> list[Action]:
     s = state.settings
     foes = enemies(state, c)
     if cat == "stand":
-        out += [Stand(c.id, d) for d in shifts(state, c)]
+        out += [A.Stand(c.id, d) for d in shifts(state, c)]
     elif cat == "aid":
         for t in foes:
             if in_range(state, c, t, s["aid_range"]):
-                out += [Advantage(c.id, sk, t.id) for sk in ADVANTAGE_SKILLS if c.rank(sk) >= 1]
+                out += [A.Advantage(c.id, sk, t.id) for sk in ADVANTAGE_SKILLS if c.rank(sk) >= 1]
                 if t.guts <= s["parley_fraction"] * t.max_guts and c.rank(PARLEY_SKILL) >= 1:
-                    out.append(Parley(c.id, t.id))
+                    out.append(A.Parley(c.id, t.id))
             if in_range(state, c, t, s["reach"]):
                 if likely(state, c, t):
-                    out.append(Trick(c.id, "impair", t.id))
-                out += [Trick(c.id, tr, t.id) for tr in c.tricks]
+                    out.append(A.Trick(c.id, "impair", t.id))
+                out += [A.Trick(c.id, tr, t.id) for tr in c.tricks]
         if state.factions[c.side].heroes:
             for a in allies(state, c):
                 if state.factions[a.side].heroes and major_bond(state, c.id, a.id) >= 1 \
                         and in_range(state, c, a, s["aid_range"]):
-                    out.append(Assist(c.id, a.id))
-        out += [Remove(c.id, adv["id"]) for adv in state.advantages if adv["side"] != c.side]
+                    out.append(A.Assist(c.id, a.id))
+        out += [A.Remove(c.id, adv["id"]) for adv in state.advantages if adv["side"] != c.side]
         obj = state.objective
         if obj is not None and obj["type"] == "ritual" and obj["side"] == c.side \
                 and abs(c.position - obj["at"]) <= free_move(state, c) + s["stand_radius"]:
-            out.append(Ritual(c.id))
+            out.append(A.Ritual(c.id))
     elif cat == "harm":
         for t in foes:
             for sk, pool in HARM_SKILLS.items():
                 if in_range(state, c, t, reach(state, c, pool)):
-                    out.append(Harm(c.id, t.id, sk))
+                    out.append(A.Harm(c.id, t.id, sk))
             for sk, pool in t.vulnerable.items():
                 if c.rank(sk) >= 1 and in_range(state, c, t, reach(state, c, pool)):
-                    out.append(Harm(c.id, t.id, sk))
+                    out.append(A.Harm(c.id, t.id, sk))
     elif cat == "spell":
         for sp in c.spells:
             if sp.uses <= 0:
                 continue
             targets = allies(state, c, include_self=True) if sp.effect == "heal" else foes
-            out += [Cast(c.id, sp.id, t.id) for t in targets if in_range(state, c, t, sp.range)]
+            out += [A.Cast(c.id, sp.id, t.id) for t in targets if in_range(state, c, t, sp.range)]
     elif cat == "move":
         out += dash_actions(state, c)
-    out += [Hold(c.id, d) for d in shifts(state, c)]
+    out += [A.Hold(c.id, d) for d in shifts(state, c)]
     later = CATEGORIES[state.category % N_CATEGORIES + 1:]
-    out += [Replan(c.id, k) for k in later if k != "spell" or can_cast(c)]
+    out += [A.Replan(c.id, k) for k in later if k != "spell" or can_cast(c)]
     return out
 
 
@@ -550,7 +532,7 @@ def dash_actions(state: ConflictState, c: Character) -> list[Action]:
     for sign in (1, -1):
         for n in range(fm + 1, fm + s["far_move"] + 1):
             dest = c.position + sign * n
-            out += [Dash(c.id, sign * n, m) for m in modes]
+            out += [A.Dash(c.id, sign * n, m) for m in modes]
             if dest < 0 or dest > s["length"]:
                 break  # past the edge: flee (one option per direction)
     return out
@@ -562,12 +544,12 @@ def apply(state: ConflictState, action: Action, events: list[Event]) -> None:
     if state.question is not None:
         answer(state, action, events)
         return
-    if isinstance(action, Plan):
+    if isinstance(action, A.Plan):
         state.chars[action.char].plan = action.category
         state.plan_order.append(action.char)
         return
     if state.phase == REPLAN:
-        if isinstance(action, Proceed):
+        if isinstance(action, A.Proceed):
             state.ctx["replan"].pop(0)
             state.actor = None
         else:
@@ -576,7 +558,7 @@ def apply(state: ConflictState, action: Action, events: list[Event]) -> None:
             c.plan = action.category  # type: ignore[attr-defined]
         return
     c = state.chars[action.char]  # type: ignore[attr-defined]
-    if isinstance(action, Replan):
+    if isinstance(action, A.Replan):
         events.append(ev(state, "replan", c, **{"from": c.plan, "to": action.category}))
         c.plan = action.category
         state.plan_order.remove(c.id) if c.id in state.plan_order else None
@@ -587,20 +569,20 @@ def apply(state: ConflictState, action: Action, events: list[Event]) -> None:
     _ACTIONS[type(action)](state, c, action, events)
 
 
-def _hold(state: ConflictState, c: Character, a: Hold, events: list[Event]) -> None:
+def _hold(state: ConflictState, c: Character, a: A.Hold, events: list[Event]) -> None:
     start = c.position
     move_to(state, c, c.position + a.shift, events)
     events.append(ev(state, "hold", c, **{"from": start, "to": c.position}))
 
 
-def _stand(state: ConflictState, c: Character, a: Stand, events: list[Event]) -> None:
+def _stand(state: ConflictState, c: Character, a: A.Stand, events: list[Event]) -> None:
     start = c.position
     move_to(state, c, c.position + a.shift, events)
     c.standing = True
     events.append(ev(state, "stand", c, **{"from": start, "to": c.position}))
 
 
-def _harm(state: ConflictState, c: Character, a: Harm, events: list[Event]) -> None:
+def _harm(state: ConflictState, c: Character, a: A.Harm, events: list[Event]) -> None:
     t = state.chars[a.target]
     pool = HARM_SKILLS.get(a.skill) or t.vulnerable[a.skill]
     approach(state, c, t, reach(state, c, pool), events)
@@ -631,7 +613,7 @@ def push_attack(state: ConflictState, c: Character, t: Character, skill: str, po
         state.jobs.extend(jobs)
 
 
-def _advantage(state: ConflictState, c: Character, a: Advantage, events: list[Event]) -> None:
+def _advantage(state: ConflictState, c: Character, a: A.Advantage, events: list[Event]) -> None:
     t = state.chars[a.target]
     approach(state, c, t, state.settings["aid_range"], events)
     t.targeted = True
@@ -643,7 +625,7 @@ def _advantage(state: ConflictState, c: Character, a: Advantage, events: list[Ev
                     "bonus": c.rank(a.skill)}]
 
 
-def _trick(state: ConflictState, c: Character, a: Trick, events: list[Event]) -> None:
+def _trick(state: ConflictState, c: Character, a: A.Trick, events: list[Event]) -> None:
     t = state.chars[a.target]
     approach(state, c, t, state.settings["reach"], events)
     t.targeted = True
@@ -672,7 +654,7 @@ def create_advantage(state: ConflictState, c: Character, targets: list[str], bon
                      bonus=adv["bonus"], until=adv["until"], **data))
 
 
-def _assist(state: ConflictState, c: Character, a: Assist, events: list[Event]) -> None:
+def _assist(state: ConflictState, c: Character, a: A.Assist, events: list[Event]) -> None:
     ally = state.chars[a.ally]
     approach(state, c, ally, state.settings["aid_range"], events)
     bonus = major_bond(state, c.id, ally.id)
@@ -680,14 +662,14 @@ def _assist(state: ConflictState, c: Character, a: Assist, events: list[Event]) 
     events.append(ev(state, "assist", c, ally=ally.id, bonus=bonus))
 
 
-def _remove(state: ConflictState, c: Character, a: Remove, events: list[Event]) -> None:
+def _remove(state: ConflictState, c: Character, a: A.Remove, events: list[Event]) -> None:
     skill = best_skill(c, REMOVE_SKILLS)
     parts = {"rank": c.rank(skill), "approach": c.best_approach(), **take_bonuses(c, skill, state)}
     state.jobs += [{"job": "check", "char": c.id, "skill": skill, "parts": parts},
                    {"job": "remove", "char": c.id, "advantage": a.advantage, "skill": skill}]
 
 
-def _ritual(state: ConflictState, c: Character, a: Ritual, events: list[Event]) -> None:
+def _ritual(state: ConflictState, c: Character, a: A.Ritual, events: list[Event]) -> None:
     obj = state.objective
     assert obj is not None
     gap = abs(c.position - obj["at"]) - state.settings["stand_radius"]
@@ -699,7 +681,7 @@ def _ritual(state: ConflictState, c: Character, a: Ritual, events: list[Event]) 
                    {"job": "ritual", "char": c.id, "skill": skill}]
 
 
-def _parley(state: ConflictState, c: Character, a: Parley, events: list[Event]) -> None:
+def _parley(state: ConflictState, c: Character, a: A.Parley, events: list[Event]) -> None:
     t = state.chars[a.target]
     approach(state, c, t, state.settings["aid_range"], events)
     t.targeted = True
@@ -710,7 +692,7 @@ def _parley(state: ConflictState, c: Character, a: Parley, events: list[Event]) 
                    {"job": "parley", "char": c.id, "target": t.id}]
 
 
-def _cast(state: ConflictState, c: Character, a: Cast, events: list[Event]) -> None:
+def _cast(state: ConflictState, c: Character, a: A.Cast, events: list[Event]) -> None:
     spell = next(sp for sp in c.spells if sp.id == a.spell and sp.uses > 0)
     t = state.chars[a.target]
     if c.concentration_broken:
@@ -743,7 +725,7 @@ def _cast(state: ConflictState, c: Character, a: Cast, events: list[Event]) -> N
             attacked(state, t, events)
 
 
-def _dash(state: ConflictState, c: Character, a: Dash, events: list[Event]) -> None:
+def _dash(state: ConflictState, c: Character, a: A.Dash, events: list[Event]) -> None:
     if a.mode == "free":
         state.jobs.append({"job": "move", "char": c.id, "shift": a.shift, "mode": "free"})
     elif a.mode == "check":
@@ -761,9 +743,9 @@ def _dash(state: ConflictState, c: Character, a: Dash, events: list[Event]) -> N
         state.jobs.append({"job": "move", "char": c.id, "shift": a.shift, "mode": "break"})
 
 
-_ACTIONS = {Hold: _hold, Stand: _stand, Harm: _harm, Advantage: _advantage, Trick: _trick,
-            Assist: _assist, Remove: _remove, Ritual: _ritual, Parley: _parley, Cast: _cast,
-            Dash: _dash}
+_ACTIONS = {A.Hold: _hold, A.Stand: _stand, A.Harm: _harm, A.Advantage: _advantage, A.Trick: _trick,
+            A.Assist: _assist, A.Remove: _remove, A.Ritual: _ritual, A.Parley: _parley, A.Cast: _cast,
+            A.Dash: _dash}
 
 
 # ======================================================================== jobs
@@ -810,7 +792,7 @@ def answer(state: ConflictState, action: Action, events: list[Event]) -> None:
     state.question = None
     job = state.jobs[0]
     c = state.chars[q["char"]]
-    if isinstance(action, TieChoice):
+    if isinstance(action, A.TieChoice):
         if action.choice == "succeed":
             job["result"]["outcome"] = checks.CONSEQUENCE
             strain = damage(state, c, "guts", state.settings["tie_strain"], events)
@@ -820,7 +802,7 @@ def answer(state: ConflictState, action: Action, events: list[Event]) -> None:
             c.opportunity = state.settings["opportunity"]
             events.append(ev(state, "tie", c, choice="fail", skill=job["skill"],
                              bonus=c.opportunity))
-    elif isinstance(action, Reroll):
+    elif isinstance(action, A.Reroll):
         key = frozenset((c.id, action.partner))
         state.bonds[key] -= 1
         old = job["result"]

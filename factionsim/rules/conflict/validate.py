@@ -23,28 +23,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from factionsim.core import fields as F
 from factionsim.core.dice import Dice, DiceError
-from factionsim.core.fields import (
-    MAX_TURNS,
-    Bool,
-    Check,
-    Checker,
-    Choice,
-    Int,
-    Later,
-    ListOf,
-    MapOf,
-    Maybe,
-    Name,
-    Num,
-    Record,
-    Ref,
-    Slug,
-    Spec,
-    Text,
-    Tuple,
-    common_fields,
-)
 
 from . import checks
 from .model import APPROACHES, CATEGORIES, DEFAULT_SETTINGS, SKILLS, STATUSES
@@ -61,20 +41,20 @@ Path = tuple[str | int, ...]
 
 #: setting -> its range (one line per setting; ``DEFAULT_SETTINGS`` holds the defaults; the
 #: upper bounds are ours: far beyond any scenario, short of lists of moves that never end)
-SETTING_SPECS: dict[str, Spec] = {
-    "length": Int(2, 200), "free_move": Int(0, 20), "far_move": Int(0, 50),
-    "injured_free_move": Int(0, 20), "stand_radius": Int(0, 200), "stand_penalty": Int(0, 20),
-    "bond_cap": Int(0, 100), "minor_per_major": Int(1, 20), "reach": Int(0, 200),
-    "guts_range": Int(0, 200), "aid_range": Int(0, 200), "unarmed": Int(-6, 0),
-    "advantage_rounds": Int(0, 100), "likely_tn": Int(0, 20), "flawless_bonus": Int(0, 20),
-    "tie_strain": Int(0, 20),
-    "opportunity": Int(0, 20), "aoo_radius": Int(0, 200), "engaged_radius": Int(0, 200),
-    "parley_fraction": Num(0, 1), "concentration_tn": Int(1, 7),
+SETTING_SPECS: dict[str, F.Spec] = {
+    "length": F.Int(2, 200), "free_move": F.Int(0, 20), "far_move": F.Int(0, 50),
+    "injured_free_move": F.Int(0, 20), "stand_radius": F.Int(0, 200), "stand_penalty": F.Int(0, 20),
+    "bond_cap": F.Int(0, 100), "minor_per_major": F.Int(1, 20), "reach": F.Int(0, 200),
+    "guts_range": F.Int(0, 200), "aid_range": F.Int(0, 200), "unarmed": F.Int(-6, 0),
+    "advantage_rounds": F.Int(0, 100), "likely_tn": F.Int(0, 20), "flawless_bonus": F.Int(0, 20),
+    "tie_strain": F.Int(0, 20),
+    "opportunity": F.Int(0, 20), "aoo_radius": F.Int(0, 200), "engaged_radius": F.Int(0, 200),
+    "parley_fraction": F.Num(0, 1), "concentration_tn": F.Int(1, 7),
 }
 assert set(SETTING_SPECS) == set(DEFAULT_SETTINGS)
 
 
-def _pool(ck: Checker, value: Any, path: Path) -> int | str:
+def _pool(ck: F.Checker, value: Any, path: Path) -> int | str:
     """A Blood or Guts maximum: a whole number, or dice such as ``2d6+1`` (rolled at load)."""
     if isinstance(value, str):
         try:
@@ -91,116 +71,116 @@ def _pool(ck: Checker, value: Any, path: Path) -> int | str:
 
 
 # ---------------------------------------------------------------------- the format
-SETTINGS = Record("setting", SETTING_SPECS)
-CHAR = Ref("character")
-SPELL = Record("spell", {
-    "id": Slug(), "name": Name(), "effect": Choice(SPELL_EFFECTS, "spell effect"),
-    "pool": Choice(POOLS, "pool"), "power": Int(0, 100), "range": Int(0, 200), "uses": Int(0, 100),
+SETTINGS = F.Record("setting", SETTING_SPECS)
+CHAR = F.Ref("character")
+SPELL = F.Record("spell", {
+    "id": F.Slug(), "name": F.Name(), "effect": F.Choice(SPELL_EFFECTS, "spell effect"),
+    "pool": F.Choice(POOLS, "pool"), "power": F.Int(0, 100), "range": F.Int(0, 200), "uses": F.Int(0, 100),
 }, required=("id",))
-ROUND = Record("round", {
-    "plan": Choice(CATEGORIES, "category"), "acted": Bool(), "targeted": Bool(),
-    "standing": Bool(), "attacks_taken": Int(0, 100), "concentration_broken": Bool(),
-    "opportunity": Int(0, 20),
-    "assists": ListOf(Tuple(CHAR, Int(0, 20), shape="[helper, bonus]"), "assists"),
+ROUND = F.Record("round", {
+    "plan": F.Choice(CATEGORIES, "category"), "acted": F.Bool(), "targeted": F.Bool(),
+    "standing": F.Bool(), "attacks_taken": F.Int(0, 100), "concentration_broken": F.Bool(),
+    "opportunity": F.Int(0, 20),
+    "assists": F.ListOf(F.Tuple(CHAR, F.Int(0, 20), shape="[helper, bonus]"), "assists"),
 })
-CHARACTER = Record("character", {
-    "id": Slug(), "name": Name(), "position": Int(0, 200),
-    "approaches": MapOf(Choice(APPROACHES, "approach"), Int(0, 3), "approach"),
-    "approach_max": Int(0, 9), "skills": MapOf(Choice(SKILLS, "skill"), Int(0, 3), "skill"),
-    "blood": Int(0, MAX_POOL), "max_blood": Check(_pool), "guts": Int(0, MAX_POOL),
-    "max_guts": Check(_pool),
-    "items": Record("item", {"weapon": Int(0, 3), "armor": Int(0, 3), "talisman": Int(0, 3),
-                             "ward": Int(0, 3)}),
-    "reach": Int(1, 200), "spells": ListOf(SPELL, "spells", hi=50),
-    "tricks": MapOf(Slug(), Int(1, 2), "trick"),
-    "vulnerable": MapOf(Choice(SKILLS, "skill"), Choice(POOLS, "pool"), "weakness"),
-    "status": Choice(STATUSES, "status"), "round": ROUND,
+CHARACTER = F.Record("character", {
+    "id": F.Slug(), "name": F.Name(), "position": F.Int(0, 200),
+    "approaches": F.MapOf(F.Choice(APPROACHES, "approach"), F.Int(0, 3), "approach"),
+    "approach_max": F.Int(0, 9), "skills": F.MapOf(F.Choice(SKILLS, "skill"), F.Int(0, 3), "skill"),
+    "blood": F.Int(0, MAX_POOL), "max_blood": F.Check(_pool), "guts": F.Int(0, MAX_POOL),
+    "max_guts": F.Check(_pool),
+    "items": F.Record("item", {"weapon": F.Int(0, 3), "armor": F.Int(0, 3), "talisman": F.Int(0, 3),
+                             "ward": F.Int(0, 3)}),
+    "reach": F.Int(1, 200), "spells": F.ListOf(SPELL, "spells", hi=50),
+    "tricks": F.MapOf(F.Slug(), F.Int(1, 2), "trick"),
+    "vulnerable": F.MapOf(F.Choice(SKILLS, "skill"), F.Choice(POOLS, "pool"), "weakness"),
+    "status": F.Choice(STATUSES, "status"), "round": ROUND,
 }, required=("id",))
-SIDE = Record("side", {
-    "id": Slug(), "name": Name(), "heroes": Bool(), "surprised": Bool(), "agent": Later(),
-    "agent_options": Later(), "characters": ListOf(CHARACTER, "characters", lo=1,
+SIDE = F.Record("side", {
+    "id": F.Slug(), "name": F.Name(), "heroes": F.Bool(), "surprised": F.Bool(), "agent": F.Later(),
+    "agent_options": F.Later(), "characters": F.ListOf(CHARACTER, "characters", lo=1,
                                                     hi=MAX_CHARACTERS),
 }, required=("id", "characters"))
-OBJECTIVE = Record("objective", {
-    "type": Choice(OBJECTIVES, "objective"), "side": Ref("side"), "rounds": Int(1, MAX_TURNS),
-    "to": Int(0, 200), "direction": Choice((1, -1), "direction"), "needed": Int(1, 1000),
-    "at": Int(0, 200), "skill": Choice(SKILLS, "skill"), "progress": Int(0, 1000),
+OBJECTIVE = F.Record("objective", {
+    "type": F.Choice(OBJECTIVES, "objective"), "side": F.Ref("side"), "rounds": F.Int(1, F.MAX_TURNS),
+    "to": F.Int(0, 200), "direction": F.Choice((1, -1), "direction"), "needed": F.Int(1, 1000),
+    "at": F.Int(0, 200), "skill": F.Choice(SKILLS, "skill"), "progress": F.Int(0, 1000),
 }, required=("type",))
-ITEM = Record("item", {"name": Name(), "holder": Maybe(CHAR), "position": Int(0, 200)})
-ADVANTAGE = Record("advantage", {
-    "id": Text(empty=False), "side": Ref("side"), "by": CHAR,
-    "targets": ListOf(CHAR, "characters"), "bonus": Int(0, 100),
-    "until": Maybe(Int(0, MAX_TURNS + 100)),  # null: until an enemy removes it
+ITEM = F.Record("item", {"name": F.Name(), "holder": F.Maybe(CHAR), "position": F.Int(0, 200)})
+ADVANTAGE = F.Record("advantage", {
+    "id": F.Text(empty=False), "side": F.Ref("side"), "by": CHAR,
+    "targets": F.ListOf(CHAR, "characters"), "bonus": F.Int(0, 100),
+    "until": F.Maybe(F.Int(0, F.MAX_TURNS + 100)),  # null: until an enemy removes it
 }, required=("id", "side", "by", "targets", "bonus", "until"))
 
 OUTCOMES = (checks.SUCCESS, checks.FAIL, checks.TIE, checks.FLAWLESS, checks.CONSEQUENCE,
             checks.OPPORTUNITY)
-PARTS = MapOf(Choice(("rank", "approach", "difficulty", "advantages", "assist", "opportunity",
-                      "defense", "stand"), "part of a target number"), Int(-100, 100), "part")
-REROLLS = ListOf(Record("reroll", {"dice": ListOf(Int(1, 6), "dice", hi=2), "partner": CHAR},
+PARTS = F.MapOf(F.Choice(("rank", "approach", "difficulty", "advantages", "assist", "opportunity",
+                      "defense", "stand"), "part of a target number"), F.Int(-100, 100), "part")
+REROLLS = F.ListOf(F.Record("reroll", {"dice": F.ListOf(F.Int(1, 6), "dice", hi=2), "partner": CHAR},
                         required=("dice", "partner")), "rerolls")
-CHECK = Record("check", {
-    "dice": ListOf(Int(1, 6), "dice", hi=2), "tn": Int(-1000, 1000),
-    "outcome": Choice(OUTCOMES, "outcome"), "accepted": Bool(), "skipped": Bool(),
-    "skill": Choice(SKILLS, "skill"), "parts": PARTS, "rerolls": REROLLS,
+CHECK = F.Record("check", {
+    "dice": F.ListOf(F.Int(1, 6), "dice", hi=2), "tn": F.Int(-1000, 1000),
+    "outcome": F.Choice(OUTCOMES, "outcome"), "accepted": F.Bool(), "skipped": F.Bool(),
+    "skill": F.Choice(SKILLS, "skill"), "parts": PARTS, "rerolls": REROLLS,
 }, required=("dice", "tn", "outcome"))
-_JOB = {"job": Choice(("check", "hit", "advantage", "remove", "ritual", "parley", "move",
+_JOB = {"job": F.Choice(("check", "hit", "advantage", "remove", "ritual", "parley", "move",
                        "end-turn"), "job"), "char": CHAR}
 #: job kind -> its fields (see ``turn.py``: an action becomes a check and then its effect)
-JOBS: dict[str, Record] = {
-    "check": Record("check job", {**_JOB, "skill": Choice(SKILLS, "skill"), "parts": PARTS,
+JOBS: dict[str, F.Record] = {
+    "check": F.Record("check job", {**_JOB, "skill": F.Choice(SKILLS, "skill"), "parts": PARTS,
                                   "result": CHECK, "rerolls": REROLLS},
                     required=("job", "char", "skill", "parts")),
-    "hit": Record("hit job", {**_JOB, "target": CHAR, "skill": Choice(SKILLS, "skill"),
-                              "pool": Choice(POOLS, "pool"), "item": Int(0, 100),
-                              "kind": Choice(("harm", "opportunity"), "attack"),
-                              "advantages_used": ListOf(Text(empty=False), "advantages"),
-                              "protectors": ListOf(CHAR, "characters")},
+    "hit": F.Record("hit job", {**_JOB, "target": CHAR, "skill": F.Choice(SKILLS, "skill"),
+                              "pool": F.Choice(POOLS, "pool"), "item": F.Int(0, 100),
+                              "kind": F.Choice(("harm", "opportunity"), "attack"),
+                              "advantages_used": F.ListOf(F.Text(empty=False), "advantages"),
+                              "protectors": F.ListOf(CHAR, "characters")},
                   required=("job", "char", "target", "pool", "item", "kind", "protectors")),
-    "advantage": Record("advantage job", {**_JOB, "skill": Choice(SKILLS, "skill"),
-                                          "targets": ListOf(CHAR, "characters"),
-                                          "bonus": Int(0, 100)},
+    "advantage": F.Record("advantage job", {**_JOB, "skill": F.Choice(SKILLS, "skill"),
+                                          "targets": F.ListOf(CHAR, "characters"),
+                                          "bonus": F.Int(0, 100)},
                         required=("job", "char", "targets", "bonus")),
-    "remove": Record("remove job", {**_JOB, "advantage": Text(empty=False),
-                                    "skill": Choice(SKILLS, "skill")},
+    "remove": F.Record("remove job", {**_JOB, "advantage": F.Text(empty=False),
+                                    "skill": F.Choice(SKILLS, "skill")},
                      required=("job", "char", "advantage")),
-    "ritual": Record("ritual job", {**_JOB, "skill": Choice(SKILLS, "skill")},
+    "ritual": F.Record("ritual job", {**_JOB, "skill": F.Choice(SKILLS, "skill")},
                      required=("job", "char")),
-    "parley": Record("parley job", {**_JOB, "target": CHAR}, required=("job", "char", "target")),
-    "move": Record("move job", {**_JOB, "shift": Int(-1000, 1000),
-                                "mode": Choice(("free", "check", "break"), "move")},
+    "parley": F.Record("parley job", {**_JOB, "target": CHAR}, required=("job", "char", "target")),
+    "move": F.Record("move job", {**_JOB, "shift": F.Int(-1000, 1000),
+                                "mode": F.Choice(("free", "check", "break"), "move")},
                    required=("job", "char", "shift", "mode")),
-    "end-turn": Record("end-turn job", _JOB, required=("job", "char")),
+    "end-turn": F.Record("end-turn job", _JOB, required=("job", "char")),
 }
 
 
-def _job(ck: Checker, value: Any, path: Path) -> dict[str, Any]:
+def _job(ck: F.Checker, value: Any, path: Path) -> dict[str, Any]:
     kind = ck.mapping(value, path, "job").get("job")
     ck.choice(kind, (*path, "job"), tuple(JOBS), "job")
     return JOBS[kind].check(ck, value, path)
 
 
-IN_PROGRESS = Record("turn-in-progress", {
-    "phase": Choice(("plan", "act", "replan"), "phase"), "actor": Maybe(Ref("side")),
+IN_PROGRESS = F.Record("turn-in-progress", {
+    "phase": F.Choice(("plan", "act", "replan"), "phase"), "actor": F.Maybe(F.Ref("side")),
     # counted across the passes of a round: two in a first round with a side taken by surprise
-    "category": Int(0, 2 * len(CATEGORIES) - 1), "queue": ListOf(CHAR, "characters"),
-    "current": Maybe(CHAR), "plan_order": ListOf(CHAR, "characters", unique=True),
-    "jobs": ListOf(Check(_job), "jobs", hi=500),
-    "question": Maybe(Record("question", {"kind": Choice(("tie", "reroll"), "question"),
+    "category": F.Int(0, 2 * len(CATEGORIES) - 1), "queue": F.ListOf(CHAR, "characters"),
+    "current": F.Maybe(CHAR), "plan_order": F.ListOf(CHAR, "characters", unique=True),
+    "jobs": F.ListOf(F.Check(_job), "jobs", hi=500),
+    "question": F.Maybe(F.Record("question", {"kind": F.Choice(("tie", "reroll"), "question"),
                                           "char": CHAR,
-                                          "partners": ListOf(CHAR, "characters", lo=1)},
+                                          "partners": F.ListOf(CHAR, "characters", lo=1)},
                              required=("kind", "char"))),
-    "ctx": Record("turn context", {"check": CHECK,
-                                   "replan": ListOf(Ref("side"), "sides still to decide")}),
+    "ctx": F.Record("turn context", {"check": CHECK,
+                                   "replan": F.ListOf(F.Ref("side"), "sides still to decide")}),
 }, required=("phase",))
 
-TOP = Record("scenario", {
-    **common_fields("conflict"), "settings": SETTINGS, "objective": OBJECTIVE, "item": ITEM,
-    "sides": ListOf(SIDE, "sides", lo=2, hi=MAX_SIDES),
-    "bonds": ListOf(Tuple(CHAR, CHAR, Int(0, 100), shape="[character, character, minor levels] "
+TOP = F.Record("scenario", {
+    **F.common_fields("conflict"), "settings": SETTINGS, "objective": OBJECTIVE, "item": ITEM,
+    "sides": F.ListOf(SIDE, "sides", lo=2, hi=MAX_SIDES),
+    "bonds": F.ListOf(F.Tuple(CHAR, CHAR, F.Int(0, 100), shape="[character, character, minor levels] "
                                                          "(3 minor = 1 major)"), "bonds"),
-    "advantages": ListOf(ADVANTAGE, "advantages", hi=1000), "next_advantage": Int(1),
-    "result": Record("result", {"winner": Maybe(Ref("side")), "reason": Text()}),
+    "advantages": F.ListOf(ADVANTAGE, "advantages", hi=1000), "next_advantage": F.Int(1),
+    "result": F.Record("result", {"winner": F.Maybe(F.Ref("side")), "reason": F.Text()}),
     "in_progress": IN_PROGRESS,
 }, required=("ruleset", "sides"))
 
@@ -208,11 +188,11 @@ TOP = Record("scenario", {
 def validate(data: dict[str, Any], source: str = "<scenario>",
              lines: Mapping[Path, int] | None = None) -> dict[str, Any]:
     """Check ``data``; return a normalized copy for ``ConflictState.from_dict``."""
-    ck = Checker(source, lines)
+    ck = F.Checker(source, lines)
     ck.mapping(data, (), "scenario", tuple(TOP.fields), required=("sides",))
     ck.ids(data["sides"], ("sides",), "side", lo=2, hi=MAX_SIDES)
     ck.known["character"] = ck.nested_ids(data["sides"], ("sides",), "characters", "character",
-                                          Slug())
+                                          F.Slug())
     d = ck.run(TOP, data, ())
     length = d.get("settings", {}).get("length", DEFAULT_SETTINGS["length"])
     owner = {cd["id"]: sd["id"] for sd in d["sides"] for cd in sd["characters"]}
@@ -228,7 +208,7 @@ def validate(data: dict[str, Any], source: str = "<scenario>",
 
 
 # ---------------------------------------------------------------------- rules across fields
-def _character(ck: Checker, cd: dict[str, Any], p: Path, length: int) -> None:
+def _character(ck: F.Checker, cd: dict[str, Any], p: Path, length: int) -> None:
     """On the field, Blood and Guts within their maxima, spell ids unique (a spell's instances
     are its ``uses``), no assisting oneself."""
     if "position" in cd:
@@ -249,7 +229,7 @@ def _character(ck: Checker, cd: dict[str, Any], p: Path, length: int) -> None:
             ck.fail((*p, "round", "assists", k), "a character cannot assist itself", helper)
 
 
-def _bonds(ck: Checker, bonds: list[list[Any]], owner: dict[str, str]) -> None:
+def _bonds(ck: F.Checker, bonds: list[list[Any]], owner: dict[str, str]) -> None:
     seen: dict[frozenset[str], int] = {}
     for i, (a, b, _) in enumerate(bonds):
         if a == b or owner[a] != owner[b]:
@@ -262,7 +242,7 @@ def _bonds(ck: Checker, bonds: list[list[Any]], owner: dict[str, str]) -> None:
         seen[pair] = i
 
 
-def _objective(ck: Checker, d: dict[str, Any], length: int) -> None:
+def _objective(ck: F.Checker, d: dict[str, Any], length: int) -> None:
     item = d.get("item")
     if item is not None:
         item.setdefault("name", "the relic")
@@ -277,7 +257,7 @@ def _objective(ck: Checker, d: dict[str, Any], length: int) -> None:
         return
     ck.ref(obj.get("side"), ("objective", "side"), "side")
     if kind == "survive":
-        ck.integer(obj.get("rounds"), ("objective", "rounds"), 1, MAX_TURNS)
+        ck.integer(obj.get("rounds"), ("objective", "rounds"), 1, F.MAX_TURNS)
     elif kind == "carry":
         ck.integer(obj.get("to"), ("objective", "to"), 0, length)
         if item is None:
@@ -289,7 +269,7 @@ def _objective(ck: Checker, d: dict[str, Any], length: int) -> None:
         obj.setdefault("skill", "arcana")
 
 
-def _in_progress(ck: Checker, ip: dict[str, Any]) -> None:
+def _in_progress(ck: F.Checker, ip: dict[str, Any]) -> None:
     """A question needs the check it asks about at the head of the jobs."""
     q = ip.get("question")  # asked during the phase 'act' or 'replan'; the phase stays as it was
     if q is not None:

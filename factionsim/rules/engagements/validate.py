@@ -23,25 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from factionsim.core.fields import (
-    MAX_TURNS,
-    Bool,
-    Checker,
-    Choice,
-    Int,
-    Later,
-    ListOf,
-    MapOf,
-    Maybe,
-    Name,
-    Num,
-    Record,
-    Ref,
-    Slug,
-    Spec,
-    Text,
-    common_fields,
-)
+from factionsim.core import fields as F
 
 from .model import (
     BOONS,
@@ -60,80 +42,80 @@ from .model import (
 MAX_FACTIONS, MAX_ENGAGEMENT_DICE = 64, 1000
 
 #: setting -> its range (one line per setting; ``Settings`` holds the defaults)
-SETTING_SPECS: dict[str, Spec] = {
-    "pillar_cap": Int(1, 10), "income_base": Int(0, 20), "income_per_pillars": Int(1, 10),
-    "heal_cost": Int(0, 10), "gm_deferral": Num(0, 1), "grievance_dice": Int(0, 3),
-    "engagements_per_turn": Maybe(Int(0, 5)),  # null: no limit
-    "build_competence_max": Int(1, MAX_COMPETENCE),
-    "build_defense_max": Int(0, MAX_DEFENSE), "renown_score": Num(0, 100),
+SETTING_SPECS: dict[str, F.Spec] = {
+    "pillar_cap": F.Int(1, 10), "income_base": F.Int(0, 20), "income_per_pillars": F.Int(1, 10),
+    "heal_cost": F.Int(0, 10), "gm_deferral": F.Num(0, 1), "grievance_dice": F.Int(0, 3),
+    "engagements_per_turn": F.Maybe(F.Int(0, 5)),  # null: no limit
+    "build_competence_max": F.Int(1, MAX_COMPETENCE),
+    "build_defense_max": F.Int(0, MAX_DEFENSE), "renown_score": F.Num(0, 100),
 }
 assert set(SETTING_SPECS) == set(SETTING_KEYS)
 
 Path = tuple[str | int, ...]
 
 # ---------------------------------------------------------------------- the format
-SETTINGS = Record("setting", SETTING_SPECS)
+SETTINGS = F.Record("setting", SETTING_SPECS)
 
-PILLAR = Record("pillar", {
-    "id": Int(1), "name": Name(), "kind": Choice(KINDS, "kind"),
-    "competence": Int(MIN_COMPETENCE, MAX_COMPETENCE), "defense": Int(MIN_DEFENSE, MAX_DEFENSE),
-    "circles": Int(1, 10), "wounds": Int(0, 9),
-    "boons": ListOf(Choice(BOONS, "boon"), "boons", unique=True),
+PILLAR = F.Record("pillar", {
+    "id": F.Int(1), "name": F.Name(), "kind": F.Choice(KINDS, "kind"),
+    "competence": F.Int(MIN_COMPETENCE, MAX_COMPETENCE), "defense": F.Int(MIN_DEFENSE, MAX_DEFENSE),
+    "circles": F.Int(1, 10), "wounds": F.Int(0, 9),
+    "boons": F.ListOf(F.Choice(BOONS, "boon"), "boons", unique=True),
 }, required=("name", "competence", "defense"))
 
-FACTION = Record("faction", {
-    "id": Slug(), "name": Name(), "agent": Later(), "agent_options": Later(), "alive": Bool(),
-    "faction_dice": Int(), "engagement": MapOf(Later(), Int(), "pool"),
-    "mercenary": Int(), "renown": Int(), "exposed_since": Int(0, MAX_TURNS + 1),
+FACTION = F.Record("faction", {
+    "id": F.Slug(), "name": F.Name(), "agent": F.Later(), "agent_options": F.Later(), "alive": F.Bool(),
+    "faction_dice": F.Int(), "engagement": F.MapOf(F.Later(), F.Int(), "pool"),
+    "mercenary": F.Int(), "renown": F.Int(), "exposed_since": F.Int(0, F.MAX_TURNS + 1),
     #: rivals it gained engagement dice against since it last engaged them (see _faction)
-    "may_engage": ListOf(Ref("faction"), "rivals", unique=True),
-    "pillars": ListOf(PILLAR, "pillars"),
+    "may_engage": F.ListOf(F.Ref("faction"), "rivals", unique=True),
+    "pillars": F.ListOf(PILLAR, "pillars"),
 }, required=("id",))
 
 STAGES = ("invite", "answer", "pillars", "draw", "allocate", "counter-fanatical", "counter-draw",
           "counter-allocate")
-PILLAR_ID = Text(empty=False)  # "slug#n"; a pillar of a finished step may be gone
+PILLAR_ID = F.Text(empty=False)  # "slug#n"; a pillar of a finished step may be gone
 #: one side's part in an engagement (see ``engagement.py``)
-PART = Record("engagement part", {
-    "faction": Ref("faction"), "pillars": ListOf(PILLAR_ID, "pillars"),
-    "fanatical": ListOf(PILLAR_ID, "pillars"), "dice": Int(0, MAX_ENGAGEMENT_DICE),
-    "drawn": Int(0, MAX_ENGAGEMENT_DRAW), "remaining": Int(0, MAX_ENGAGEMENT_DICE),
-    "alloc": MapOf(PILLAR_ID, Int(0, MAX_ENGAGEMENT_DICE), "allocation"),
+PART = F.Record("engagement part", {
+    "faction": F.Ref("faction"), "pillars": F.ListOf(PILLAR_ID, "pillars"),
+    "fanatical": F.ListOf(PILLAR_ID, "pillars"), "dice": F.Int(0, MAX_ENGAGEMENT_DICE),
+    "drawn": F.Int(0, MAX_ENGAGEMENT_DRAW), "remaining": F.Int(0, MAX_ENGAGEMENT_DICE),
+    "alloc": F.MapOf(PILLAR_ID, F.Int(0, MAX_ENGAGEMENT_DICE), "allocation"),
 }, required=("faction", "pillars", "fanatical", "dice", "drawn", "remaining", "alloc"))
-ENGAGEMENT = Record("engagement", {
-    "aggressor": Ref("faction"), "defender": Ref("faction"), "stage": Choice(STAGES, "stage"),
-    "asked": ListOf(Ref("faction"), "factions"),
-    "invite": Maybe(Record("invitation", {"faction": Ref("faction"), "price": Maybe(Int()),
-                                          "commission": Bool()},
+ENGAGEMENT = F.Record("engagement", {
+    "aggressor": F.Ref("faction"), "defender": F.Ref("faction"), "stage": F.Choice(STAGES, "stage"),
+    "asked": F.ListOf(F.Ref("faction"), "factions"),
+    "invite": F.Maybe(F.Record("invitation", {"faction": F.Ref("faction"), "price": F.Maybe(F.Int()),
+                                          "commission": F.Bool()},
                            required=("faction", "price"))),
-    "patron": Ref("faction"),  # a mercenary's engagement: the faction that pays for it
-    "parts": ListOf(PART, "parts", lo=1, hi=MAX_FACTIONS), "current": Int(0, MAX_FACTIONS),
-    "counter": Maybe(PART), "attacked": ListOf(PILLAR_ID, "pillars"),
+    "patron": F.Ref("faction"),  # a mercenary's engagement: the faction that pays for it
+    "parts": F.ListOf(PART, "parts", lo=1, hi=MAX_FACTIONS), "current": F.Int(0, MAX_FACTIONS),
+    "counter": F.Maybe(PART), "attacked": F.ListOf(PILLAR_ID, "pillars"),
 }, required=("aggressor", "defender", "stage", "asked", "invite", "parts", "current", "counter"))
-IN_PROGRESS = Record("turn-in-progress", {
-    "phase": Choice(("faction-start", "spend", "engage", "faction-end"), "phase"),
-    "actor": Maybe(Ref("faction")), "order": ListOf(Ref("faction"), "factions", lo=1, unique=True),
-    "order_index": Int(0, MAX_FACTIONS),
-    "ctx": Record("turn context", {"engaged": Int(0, 100),
-                                   "deferred": ListOf(Ref("faction"), "factions"),
-                                   "commissioned": ListOf(Ref("faction"), "mercenaries"),
+IN_PROGRESS = F.Record("turn-in-progress", {
+    "phase": F.Choice(("faction-start", "spend", "engage", "faction-end"), "phase"),
+    "actor": F.Maybe(F.Ref("faction")), "order": F.ListOf(F.Ref("faction"), "factions", lo=1, unique=True),
+    "order_index": F.Int(0, MAX_FACTIONS),
+    "ctx": F.Record("turn context", {"engaged": F.Int(0, 100),
+                                   "deferred": F.ListOf(F.Ref("faction"), "factions"),
+                                   "commissioned": F.ListOf(F.Ref("faction"), "mercenaries"),
                                    "eng": ENGAGEMENT}),
 }, required=("phase", "actor", "order", "order_index", "ctx"))
 
-TOP = Record("scenario", {
-    **common_fields("engagements"), "settings": SETTINGS,
-    "factions": ListOf(FACTION, "factions", lo=2, hi=MAX_FACTIONS), "next_pillar": Int(1),
-    "in_progress": IN_PROGRESS, "fallen": MapOf(Slug(), Name(), "fallen pillar"),
+TOP = F.Record("scenario", {
+    **F.common_fields("engagements"), "settings": SETTINGS,
+    "factions": F.ListOf(FACTION, "factions", lo=2, hi=MAX_FACTIONS), "next_pillar": F.Int(1),
+    "in_progress": IN_PROGRESS, "fallen": F.MapOf(F.Slug(), F.Name(), "fallen pillar"),
 }, required=("ruleset", "factions"))
 
 
 def validate(data: Mapping[str, Any], source: str, lines: Mapping[Any, int] | None = None
              ) -> dict[str, Any]:
     """Check a scenario and return the normalized dict ``EngagementsState.from_dict`` accepts."""
-    ck = Checker(source, lines)
+    ck = F.Checker(source, lines)
     ck.mapping(data, (), "scenario", tuple(TOP.fields))
     ck.ids(data.get("factions"), ("factions",), "faction", lo=2, hi=MAX_FACTIONS)
-    ck.known["pillar"] = ck.nested_ids(data["factions"], ("factions",), "pillars", "pillar", Int(1),
+    ck.known["pillar"] = ck.nested_ids(data["factions"], ("factions",), "pillars", "pillar", F.Int(1),
                                        lambda pd, n: f"{slugify(str(pd.get('name', '')))}#{n}")
     out = ck.run(TOP, data, ())
     out["turn"] = out.get("turn", 0)
@@ -149,7 +131,7 @@ def validate(data: Mapping[str, Any], source: str, lines: Mapping[Any, int] | No
 
 
 # ---------------------------------------------------------------------- rules across fields
-def _faction(ck: Checker, fd: dict[str, Any], path: Path, cap: int) -> dict[str, Any]:
+def _faction(ck: F.Checker, fd: dict[str, Any], path: Path, cap: int) -> dict[str, Any]:
     ck.agent_fields(fd, path)
     fd["faction_dice"] = fd.get("faction_dice", 0)
     others = [i for i in ck.known["faction"] if i != fd["id"]]
@@ -171,7 +153,7 @@ def _faction(ck: Checker, fd: dict[str, Any], path: Path, cap: int) -> dict[str,
     return fd
 
 
-def _in_progress(ck: Checker, ip: dict[str, Any]) -> None:
+def _in_progress(ck: F.Checker, ip: dict[str, Any]) -> None:
     """The turn saved mid-way: a turn order to follow and, mid-engagement, a consistent one."""
     path: Path = ("in_progress",)
     if ip["order_index"] >= len(ip["order"]):

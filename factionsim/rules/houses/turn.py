@@ -25,27 +25,8 @@ from factionsim.core.ending import game_end
 from factionsim.core.engine import stop_or_force
 from factionsim.core.game import Action, Event, IllegalActionError
 
+from . import actions as A
 from . import dice, outcomes
-from .actions import (
-    ACTION_KINDS,
-    RECOVERY_KINDS,
-    Accept,
-    Advance,
-    ChooseAction,
-    Commit,
-    Done,
-    InflictBoth,
-    Keep,
-    Oppose,
-    PickAttribute,
-    PickDistinction,
-    PickSkill,
-    RollPool,
-    Sacrifice,
-    SpendPlotPoint,
-    Target,
-    Trait,
-)
 from .model import ADVANCE_COSTS, ATTRIBUTES, SFX, SKILLS, House
 from .outcomes import log
 
@@ -244,37 +225,37 @@ def kind_open(state: HousesState, h: House, kind: str) -> bool:
 
 def _action_options(state: HousesState) -> Iterator[Action]:
     h = _me(state)
-    kinds = RECOVERY_KINDS if state.ctx.get("free") else ACTION_KINDS
+    kinds = A.RECOVERY_KINDS if state.ctx.get("free") else A.ACTION_KINDS
     for kind in kinds:
         if kind_open(state, h, kind):
-            yield ChooseAction(kind)
+            yield A.ChooseAction(kind)
 
 
 def _target_options(state: HousesState) -> Iterator[Action]:
     for hid in targets(state, _me(state), state.ctx["kind"]):
-        yield Target(hid)
+        yield A.Target(hid)
 
 
 def _trait_options(state: HousesState) -> Iterator[Action]:
     for t in traits_for(state, _me(state), state.ctx["kind"]):
-        yield Trait(t)
+        yield A.Trait(t)
 
 
 def _distinction_options(state: HousesState) -> Iterator[Action]:
     for d in _me(state).distinctions:
-        yield PickDistinction(d["id"])
+        yield A.PickDistinction(d["id"])
         if d["die"] > 4:
-            yield PickDistinction(d["id"], hinder=True)
+            yield A.PickDistinction(d["id"], hinder=True)
 
 
 def _attribute_options(state: HousesState) -> Iterator[Action]:
     for a in ATTRIBUTES:
-        yield PickAttribute(a)
+        yield A.PickAttribute(a)
 
 
 def _skill_options(state: HousesState) -> Iterator[Action]:
     for s in SKILLS:
-        yield PickSkill(s)
+        yield A.PickSkill(s)
 
 
 def _commit_options(state: HousesState) -> Iterator[Action]:
@@ -283,25 +264,25 @@ def _commit_options(state: HousesState) -> Iterator[Action]:
     if cap is None or len(pool["committed"]) < cap:
         for aid in state.asset_ids(state.actor):
             if aid not in pool["committed"]:
-                yield Commit(aid)
-    yield RollPool()
+                yield A.Commit(aid)
+    yield A.RollPool()
 
 
 def _plot_options(state: HousesState) -> Iterator[Action]:
-    yield SpendPlotPoint()
-    yield Keep()
+    yield A.SpendPlotPoint()
+    yield A.Keep()
 
 
 def _harm_options(state: HousesState) -> Iterator[Action]:
-    yield SpendPlotPoint()
+    yield A.SpendPlotPoint()
     if state.ctx["harm"].get("extra"):
-        yield InflictBoth()
-    yield Keep()
+        yield A.InflictBoth()
+    yield A.Keep()
 
 
 def _oppose_options(state: HousesState) -> Iterator[Action]:
-    yield Oppose()
-    yield Keep()
+    yield A.Oppose()
+    yield A.Keep()
 
 
 def _sacrifice_options(state: HousesState) -> Iterator[Action]:
@@ -309,8 +290,8 @@ def _sacrifice_options(state: HousesState) -> Iterator[Action]:
     used = harm.get("used", ())
     for t in outcomes.sacrifice_options(state, _me(state), harm["allowed"]):
         if t not in used:
-            yield Sacrifice(t)
-    yield Accept()
+            yield A.Sacrifice(t)
+    yield A.Accept()
 
 
 def _advance_options(state: HousesState, h: House | None = None) -> Iterator[Action]:
@@ -319,32 +300,32 @@ def _advance_options(state: HousesState, h: House | None = None) -> Iterator[Act
     if n >= ADVANCE_COSTS["signature"]:
         for a in state.assets.values():
             if a.owner == h.id and a.kind == "asset" and a.created == state.current_turn:
-                yield Advance("signature", a.id)
+                yield A.Advance("signature", a.id)
     if n >= ADVANCE_COSTS["step-signature"]:
         for a in state.assets.values():
             if a.owner == h.id and a.kind == "signature" and a.full < 12:
-                yield Advance("step-signature", a.id)
+                yield A.Advance("step-signature", a.id)
     if n >= ADVANCE_COSTS["sfx"]:
         for name in SFX:
             if name not in h.sfx:
-                yield Advance("sfx", name)
+                yield A.Advance("sfx", name)
     if n >= ADVANCE_COSTS["step"]:
         for s in SKILLS:
             if h.skills_full[s] < 12:
-                yield Advance("step", s)
+                yield A.Advance("step", s)
         for a in state.assets.values():
             if a.owner == h.id and a.kind in ("holding", "resource") and a.full < 12:
-                yield Advance("step", a.id)
+                yield A.Advance("step", a.id)
     if n >= ADVANCE_COSTS["attribute"]:
         for up in ATTRIBUTES:
             for down in ATTRIBUTES:
                 if up != down and h.attributes[up] < 12 and h.attributes[down] > 4:
-                    yield Advance("attribute", up, down)
+                    yield A.Advance("attribute", up, down)
 
 
 def _advance_phase_options(state: HousesState) -> Iterator[Action]:
     yield from _advance_options(state)
-    yield Done()
+    yield A.Done()
 
 
 _GENERATORS: dict[str, Callable[[HousesState], Iterator[Action]]] = {
@@ -366,7 +347,7 @@ def apply(state: HousesState, action: Action, events: list[Event]) -> None:
     handler(state, action, events)
 
 
-def _choose(state: HousesState, action: ChooseAction, events: list[Event]) -> None:
+def _choose(state: HousesState, action: A.ChooseAction, events: list[Event]) -> None:
     ctx = state.ctx
     ctx["kind"] = action.kind
     if action.kind == "pass":
@@ -380,7 +361,7 @@ def _choose(state: HousesState, action: ChooseAction, events: list[Event]) -> No
         _begin(state, events)
 
 
-def _target(state: HousesState, action: Target, events: list[Event]) -> None:
+def _target(state: HousesState, action: A.Target, events: list[Event]) -> None:
     state.ctx["target"] = action.house
     if state.ctx["kind"] in NEEDS_TRAIT:
         _enter(state, TRAIT, state.actor)
@@ -388,7 +369,7 @@ def _target(state: HousesState, action: Target, events: list[Event]) -> None:
         _begin(state, events)
 
 
-def _trait(state: HousesState, action: Trait, events: list[Event]) -> None:
+def _trait(state: HousesState, action: A.Trait, events: list[Event]) -> None:
     state.ctx["trait"] = action.trait
     if state.ctx["kind"] == "seize":
         state.ctx["target"] = state.assets[action.trait].owner
@@ -430,7 +411,7 @@ def _oppose(state: HousesState, action: Action, events: list[Event]) -> None:
     """A rival opposes the asset (it becomes the contest's defender) or lets it pass."""
     ctx = state.ctx
     hid = ctx["asking"].pop(0)
-    if isinstance(action, Oppose):
+    if isinstance(action, A.Oppose):
         ctx.pop("asking")
         ctx["target"] = hid
         events.append(log(state, "oppose", hid, actor=ctx["actor"]))
@@ -451,32 +432,32 @@ def _add(state: HousesState, label: str, die: int) -> None:
     pool["labels"].append(label)
 
 
-def _distinction(state: HousesState, action: PickDistinction, events: list[Event]) -> None:
+def _distinction(state: HousesState, action: A.PickDistinction, events: list[Event]) -> None:
     d = next(x for x in _me(state).distinctions if x["id"] == action.distinction)
     _add(state, f"distinction:{d['id']}", 4 if action.hinder else d["die"])
     state.ctx["pool"]["hinder"] = action.hinder
     state.phase = ATTRIBUTE
 
 
-def _attribute(state: HousesState, action: PickAttribute, events: list[Event]) -> None:
+def _attribute(state: HousesState, action: A.PickAttribute, events: list[Event]) -> None:
     _add(state, f"attribute:{action.attribute}", _me(state).attributes[action.attribute])
     state.phase = SKILL
 
 
-def _skill(state: HousesState, action: PickSkill, events: list[Event]) -> None:
+def _skill(state: HousesState, action: A.PickSkill, events: list[Event]) -> None:
     _add(state, f"skill:{action.skill}", _me(state).skills[action.skill])
     if state.ctx["pool"]["role"] == "actor":
         state.ctx["skill"] = action.skill
     state.phase = COMMIT
 
 
-def _commit(state: HousesState, action: Commit, events: list[Event]) -> None:
+def _commit(state: HousesState, action: A.Commit, events: list[Event]) -> None:
     a = state.assets[action.asset]
     state.ctx["pool"]["committed"].append(a.id)
     _add(state, f"asset:{a.id}", a.die)
 
 
-def _roll(state: HousesState, action: RollPool, events: list[Event]) -> None:
+def _roll(state: HousesState, action: A.RollPool, events: list[Event]) -> None:
     ctx = state.ctx
     pool = ctx["pool"]
     h = _me(state)
@@ -490,7 +471,7 @@ def _roll(state: HousesState, action: RollPool, events: list[Event]) -> None:
             _add(state, label, die)
     if "stalwart" in h.sfx and pool["role"] == "defender":
         _add(state, "sfx:stalwart", 6)
-    if "resilient" in h.sfx and kind in RECOVERY_KINDS:
+    if "resilient" in h.sfx and kind in A.RECOVERY_KINDS:
         _add(state, "sfx:resilient", 6)
     r = dice.roll(state.rng, pool["dice"], labels=pool["labels"])
     if "ruthless" in h.sfx and pool["role"] == "actor" and kind in ATTACKS:
@@ -525,7 +506,7 @@ def _plot(state: HousesState, action: Action, events: list[Event]) -> None:
     ctx = state.ctx
     h = _me(state)
     if state.phase == PLOT:
-        if isinstance(action, SpendPlotPoint):
+        if isinstance(action, A.SpendPlotPoint):
             role = ctx["pool"]["role"]
             r = dice.add_die(dice.RollResult.from_dict(ctx["rolls"][role]))
             h.plot_points -= 1
@@ -533,7 +514,7 @@ def _plot(state: HousesState, action: Action, events: list[Event]) -> None:
             events.append(log(state, "plot-point", h.id, use="add-die", left=h.plot_points))
         _pool_done(state, events)
     elif state.phase == SOLIDIFY:
-        if isinstance(action, SpendPlotPoint) and ctx["asset"] in state.assets:
+        if isinstance(action, A.SpendPlotPoint) and ctx["asset"] in state.assets:
             h.plot_points -= 1
             state.assets[ctx["asset"]].duration = "season"
             events.append(log(state, "plot-point", h.id, use="solidify", asset=ctx["asset"],
@@ -541,7 +522,7 @@ def _plot(state: HousesState, action: Action, events: list[Event]) -> None:
         ctx.pop("ask", None)
         _after_resolve(state, events)
     elif state.phase == LASTING:
-        if isinstance(action, SpendPlotPoint):
+        if isinstance(action, A.SpendPlotPoint):
             h.plot_points -= 1
             comp = next(c for c in state.houses[ctx["target"]].complications
                         if c["from"] == h.id)
@@ -552,12 +533,12 @@ def _plot(state: HousesState, action: Action, events: list[Event]) -> None:
         _after_resolve(state, events)
     elif state.phase == HARM:
         harm = ctx["harm"]
-        if isinstance(action, SpendPlotPoint):
+        if isinstance(action, A.SpendPlotPoint):
             h.plot_points -= 1
             harm["kind"] = "trauma"
             events.append(log(state, "plot-point", h.id, use="trauma", target=harm["to"],
                               left=h.plot_points))
-        elif isinstance(action, InflictBoth):
+        elif isinstance(action, A.InflictBoth):
             h.plot_points -= 1
             ctx["harm_next"] = {**harm, "kind": "trauma", "effect": harm["extra"]}
             events.append(log(state, "plot-point", h.id, use="both", target=harm["to"],
@@ -640,7 +621,7 @@ def _offer_sacrifice(state: HousesState, events: list[Event]) -> None:
     _enter(state, SACRIFICE, harm["to"])
 
 
-def _sacrifice(state: HousesState, action: Sacrifice, events: list[Event]) -> None:
+def _sacrifice(state: HousesState, action: A.Sacrifice, events: list[Event]) -> None:
     outcomes.sacrifice(state, _me(state), action.trait, events)
     if state.ctx["harm"]["effect"] <= 0:
         _accept(state, action, events)
@@ -687,7 +668,7 @@ def _spend_fleeting(state: HousesState, events: list[Event]) -> None:
             outcomes.lose_asset(state, a, "spent", events)
 
 
-def _advance(state: HousesState, action: Advance, events: list[Event]) -> None:
+def _advance(state: HousesState, action: A.Advance, events: list[Event]) -> None:
     h = _me(state)
     cost = ADVANCE_COSTS[action.option]
     h.advances -= cost
@@ -721,20 +702,20 @@ def _advance(state: HousesState, action: Advance, events: list[Event]) -> None:
                       other=action.other, cost=cost, left=h.advances, **detail))
 
 
-def _advance_done(state: HousesState, action: Done, events: list[Event]) -> None:
+def _advance_done(state: HousesState, action: A.Done, events: list[Event]) -> None:
     _finish_action(state)
 
 
 _HANDLERS: dict[tuple[str, type], Callable[[HousesState, Action, list[Event]], None]] = {
-    (ACTION, ChooseAction): _choose, (TARGET, Target): _target, (TRAIT, Trait): _trait,
-    (DISTINCTION, PickDistinction): _distinction, (ATTRIBUTE, PickAttribute): _attribute,
-    (SKILL, PickSkill): _skill, (COMMIT, Commit): _commit, (COMMIT, RollPool): _roll,
-    (SACRIFICE, Sacrifice): _sacrifice, (SACRIFICE, Accept): _accept,
-    (ADVANCE, Advance): _advance, (ADVANCE, Done): _advance_done,
+    (ACTION, A.ChooseAction): _choose, (TARGET, A.Target): _target, (TRAIT, A.Trait): _trait,
+    (DISTINCTION, A.PickDistinction): _distinction, (ATTRIBUTE, A.PickAttribute): _attribute,
+    (SKILL, A.PickSkill): _skill, (COMMIT, A.Commit): _commit, (COMMIT, A.RollPool): _roll,
+    (SACRIFICE, A.Sacrifice): _sacrifice, (SACRIFICE, A.Accept): _accept,
+    (ADVANCE, A.Advance): _advance, (ADVANCE, A.Done): _advance_done,
 }
 for _phase in (PLOT, SOLIDIFY, LASTING, HARM):
-    _HANDLERS[(_phase, SpendPlotPoint)] = _plot
-    _HANDLERS[(_phase, Keep)] = _plot
-_HANDLERS[(HARM, InflictBoth)] = _plot
-_HANDLERS[(OPPOSE, Oppose)] = _oppose
-_HANDLERS[(OPPOSE, Keep)] = _oppose
+    _HANDLERS[(_phase, A.SpendPlotPoint)] = _plot
+    _HANDLERS[(_phase, A.Keep)] = _plot
+_HANDLERS[(HARM, A.InflictBoth)] = _plot
+_HANDLERS[(OPPOSE, A.Oppose)] = _oppose
+_HANDLERS[(OPPOSE, A.Keep)] = _oppose

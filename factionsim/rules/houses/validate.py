@@ -23,26 +23,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from factionsim.core.fields import (
-    MAX_TURNS,
-    Bool,
-    Check,
-    Checker,
-    Choice,
-    Either,
-    Int,
-    Later,
-    ListOf,
-    MapOf,
-    Maybe,
-    Name,
-    Record,
-    Ref,
-    Slug,
-    Spec,
-    Text,
-    common_fields,
-)
+from factionsim.core import fields as F
 
 from .actions import ACTION_KINDS
 from .dice import SIZES
@@ -58,12 +39,12 @@ HITCH = "hitch"  # the source of a complication a hitch caused (not a House)
 Path = tuple[str | int, ...]
 
 
-def die(lo: int = 4, none_ok: bool = False) -> Check:
+def die(lo: int = 4, none_ok: bool = False) -> F.Check:
     """A die size (``8`` or ``"d8"``, normalized to 8) of at least ``lo``; 0 too if
     ``none_ok`` (no Stress, no Trauma)."""
     sizes = [s for s in SIZES if s >= lo]
 
-    def check(ck: Checker, v: Any, path: Path) -> int:
+    def check(ck: F.Checker, v: Any, path: Path) -> int:
         if none_ok and v == 0 and not isinstance(v, bool):
             return 0
         if isinstance(v, str) and re.fullmatch(r"d\d{1,2}", v):
@@ -74,49 +55,49 @@ def die(lo: int = 4, none_ok: bool = False) -> Check:
                                                                + sizes)))
         return v
 
-    return Check(check)
+    return F.Check(check)
 
 
 # ---------------------------------------------------------------------- the format
 #: rule -> its range (one line per rule; ``DEFAULT_RULES`` holds the defaults)
-RULE_SPECS: dict[str, Spec] = {
-    "actions_per_season": Int(1, 20), "difficulty": ListOf(die(), "dice", lo=1, hi=10),
-    "plot_points_per_season": Int(0, 20), "plot_point_cap": Int(0, 20),
-    "advances_per_season": Int(0, 20),
-    "max_committed_assets": Maybe(Int(0, 20)),  # null: no limit
-    "create_asset_opposed": Bool(), "seize_at": die(6),
-    "created_asset_names": ListOf(Name(), "names", lo=1, hi=200),
+RULE_SPECS: dict[str, F.Spec] = {
+    "actions_per_season": F.Int(1, 20), "difficulty": F.ListOf(die(), "dice", lo=1, hi=10),
+    "plot_points_per_season": F.Int(0, 20), "plot_point_cap": F.Int(0, 20),
+    "advances_per_season": F.Int(0, 20),
+    "max_committed_assets": F.Maybe(F.Int(0, 20)),  # null: no limit
+    "create_asset_opposed": F.Bool(), "seize_at": die(6),
+    "created_asset_names": F.ListOf(F.Name(), "names", lo=1, hi=200),
 }
 assert set(RULE_SPECS) == set(DEFAULT_RULES)
 
-DISTINCTION = Either((str, Check(lambda ck, v, p: {"name": Name().check(ck, v, p)})),
-                     (dict, Record("distinction", {"name": Name(), "die": die()},
+DISTINCTION = F.Either((str, F.Check(lambda ck, v, p: {"name": F.Name().check(ck, v, p)})),
+                     (dict, F.Record("distinction", {"name": F.Name(), "die": die()},
                                    required=("name",))),
                      what="a Distinction ({name: ..., die: 8}) or its name")
-COMPLICATION = Record("complication", {"from": Later(), "die": die(), "lasting": Bool()},
+COMPLICATION = F.Record("complication", {"from": F.Later(), "die": die(), "lasting": F.Bool()},
                       required=("from", "die"))
-ASSET_ID_SPEC = Check(lambda ck, v, p: v if isinstance(v, str) and ASSET_ID.match(v) else ck.fail(
+ASSET_ID_SPEC = F.Check(lambda ck, v, p: v if isinstance(v, str) and ASSET_ID.match(v) else ck.fail(
     p, "invalid asset id", v, "slug#number, e.g. 'castle-aldren#1' (or leave it out)"))
-ASSET = Record("asset", {
+ASSET = F.Record("asset", {
     "id": ASSET_ID_SPEC,
-    "name": Name(), "kind": Choice(ASSET_KINDS, "asset kind"), "die": die(6), "full": die(6),
-    "duration": Choice(DURATIONS, "duration"), "created": Int(1, MAX_TURNS + 1),
+    "name": F.Name(), "kind": F.Choice(ASSET_KINDS, "asset kind"), "die": die(6), "full": die(6),
+    "duration": F.Choice(DURATIONS, "duration"), "created": F.Int(1, F.MAX_TURNS + 1),
 }, required=("name", "die"))
-HOUSE = Record("house", {
-    "id": Slug(), "name": Name(), "agent": Later(), "agent_options": Later(), "alive": Bool(),
-    "distinctions": ListOf(DISTINCTION, "Distinctions ({name: ..., die: 8})", lo=1, hi=5),
-    "attributes": MapOf(Choice(ATTRIBUTES, "attribute"), die(), "attribute"),
-    "skills": MapOf(Choice(SKILLS, "skill"), die(), "skill"),
-    "skills_full": MapOf(Choice(SKILLS, "skill"), die(), "skill"),
+HOUSE = F.Record("house", {
+    "id": F.Slug(), "name": F.Name(), "agent": F.Later(), "agent_options": F.Later(), "alive": F.Bool(),
+    "distinctions": F.ListOf(DISTINCTION, "Distinctions ({name: ..., die: 8})", lo=1, hi=5),
+    "attributes": F.MapOf(F.Choice(ATTRIBUTES, "attribute"), die(), "attribute"),
+    "skills": F.MapOf(F.Choice(SKILLS, "skill"), die(), "skill"),
+    "skills_full": F.MapOf(F.Choice(SKILLS, "skill"), die(), "skill"),
     "stress": die(none_ok=True), "trauma": die(none_ok=True),
-    "complications": ListOf(COMPLICATION, "complications", hi=MAX_HOUSES + 1),
-    "plot_points": Int(0, 99), "advances": Int(0, 99),
-    "sfx": ListOf(Choice(tuple(SFX), "SFX"), "SFX", unique=True),
-    "assets": ListOf(ASSET, "assets", hi=500),
+    "complications": F.ListOf(COMPLICATION, "complications", hi=MAX_HOUSES + 1),
+    "plot_points": F.Int(0, 99), "advances": F.Int(0, 99),
+    "sfx": F.ListOf(F.Choice(tuple(SFX), "SFX"), "SFX", unique=True),
+    "assets": F.ListOf(ASSET, "assets", hi=500),
 }, required=("id",))
 
 
-def _roll(ck: Checker, v: Any, path: Path) -> dict[str, Any]:
+def _roll(ck: F.Checker, v: Any, path: Path) -> dict[str, Any]:
     """A roll the engine saved (``dice.RollResult.to_dict``): dice and values of equal length,
     kept dice among them."""
     r = ROLL_FIELDS.check(ck, v, path)
@@ -133,47 +114,47 @@ def _roll(ck: Checker, v: Any, path: Path) -> dict[str, Any]:
     return r
 
 
-ROLL_FIELDS = Record("roll", {
-    "house": Maybe(Ref("house")), "dice": ListOf(die(), "dice", hi=100),
-    "values": ListOf(Int(1, 12), "values", hi=100), "kept": ListOf(Int(0, 99), "dice", hi=100,
+ROLL_FIELDS = F.Record("roll", {
+    "house": F.Maybe(F.Ref("house")), "dice": F.ListOf(die(), "dice", hi=100),
+    "values": F.ListOf(F.Int(1, 12), "values", hi=100), "kept": F.ListOf(F.Int(0, 99), "dice", hi=100,
                                                                     unique=True),
-    "total": Int(0, 1200), "effect": die(none_ok=True), "hitches": Int(0, 100),
-    "labels": Maybe(ListOf(Text(empty=False), "labels", hi=100)),
+    "total": F.Int(0, 1200), "effect": die(none_ok=True), "hitches": F.Int(0, 100),
+    "labels": F.Maybe(F.ListOf(F.Text(empty=False), "labels", hi=100)),
 }, required=("dice", "values", "kept", "total", "effect", "hitches"))
 ROLES = ("actor", "defender", "opposition")
 #: Stress or Trauma coming to a House (``extra``: a second effect die a Plot Point may buy)
-HARM = Record("incoming harm", {
-    "to": Ref("house"), "by": Ref("house"), "effect": die(none_ok=True),
-    "kind": Choice(("stress", "trauma"), "harm"),
-    "allowed": Maybe(ListOf(Text(empty=False), "traits")),
-    "used": ListOf(Text(empty=False), "traits"), "extra": die(none_ok=True),
+HARM = F.Record("incoming harm", {
+    "to": F.Ref("house"), "by": F.Ref("house"), "effect": die(none_ok=True),
+    "kind": F.Choice(("stress", "trauma"), "harm"),
+    "allowed": F.Maybe(F.ListOf(F.Text(empty=False), "traits")),
+    "used": F.ListOf(F.Text(empty=False), "traits"), "extra": die(none_ok=True),
 }, required=("to", "by", "effect", "kind", "allowed"))
 #: ``in_progress.ctx``: the House action under way (see ``turn.py`` and ``outcomes.py``)
-CTX = Record("turn context", {
-    "actor": Ref("house"), "free": Bool(), "kind": Choice(ACTION_KINDS, "House action"),
-    "target": Ref("house"), "trait": Text(empty=False),
-    "rolls": MapOf(Choice(ROLES, "role"), Check(_roll), "roll"),
-    "pool": Record("dice pool", {
-        "house": Ref("house"), "role": Choice(ROLES[:2], "role"),
-        "dice": ListOf(die(), "dice", hi=100), "labels": ListOf(Text(empty=False), "labels"),
-        "committed": ListOf(Ref("asset"), "assets", unique=True), "hinder": Bool(),
+CTX = F.Record("turn context", {
+    "actor": F.Ref("house"), "free": F.Bool(), "kind": F.Choice(ACTION_KINDS, "House action"),
+    "target": F.Ref("house"), "trait": F.Text(empty=False),
+    "rolls": F.MapOf(F.Choice(ROLES, "role"), F.Check(_roll), "roll"),
+    "pool": F.Record("dice pool", {
+        "house": F.Ref("house"), "role": F.Choice(ROLES[:2], "role"),
+        "dice": F.ListOf(die(), "dice", hi=100), "labels": F.ListOf(F.Text(empty=False), "labels"),
+        "committed": F.ListOf(F.Ref("asset"), "assets", unique=True), "hinder": F.Bool(),
     }, required=("house", "role", "dice", "labels", "committed", "hinder")),
-    "committed": ListOf(Text(empty=False), "assets"), "skill": Choice(SKILLS, "skill"),
-    "ask": Choice(("solidify", "lasting"), "question"), "asset": Text(empty=False),
+    "committed": F.ListOf(F.Text(empty=False), "assets"), "skill": F.Choice(SKILLS, "skill"),
+    "ask": F.Choice(("solidify", "lasting"), "question"), "asset": F.Text(empty=False),
     "harm": HARM, "harm_next": HARM,  # harm_next: the Trauma of "Stress and Trauma", to come
-    "success": Bool(),
-    "asking": ListOf(Ref("house"), "Houses"),  # rivals still to be asked to oppose a new asset
-    "fleeting": ListOf(Text(empty=False), "assets"),  # committed fleeting assets, spent at the end
+    "success": F.Bool(),
+    "asking": F.ListOf(F.Ref("house"), "Houses"),  # rivals still to be asked to oppose a new asset
+    "fleeting": F.ListOf(F.Text(empty=False), "assets"),  # committed fleeting assets, spent at the end
 })
-IN_PROGRESS = Record("turn-in-progress", {
-    "phase": Choice(tuple(p for p in PHASES if p != "turn-start") + ("next",), "phase"),
-    "actor": Maybe(Ref("house")), "order": ListOf(Ref("house"), "Houses", unique=True),
-    "order_index": Int(0, MAX_HOUSES), "round": Int(0, 21), "ctx": CTX,
+IN_PROGRESS = F.Record("turn-in-progress", {
+    "phase": F.Choice(tuple(p for p in PHASES if p != "turn-start") + ("next",), "phase"),
+    "actor": F.Maybe(F.Ref("house")), "order": F.ListOf(F.Ref("house"), "Houses", unique=True),
+    "order_index": F.Int(0, MAX_HOUSES), "round": F.Int(0, 21), "ctx": CTX,
 }, required=("phase", "actor", "order", "order_index", "ctx"))
 
-TOP = Record("scenario", {
-    **common_fields("houses"), "rules": Record("rule", RULE_SPECS),
-    "houses": ListOf(HOUSE, "Houses", lo=1, hi=MAX_HOUSES), "next_asset": Int(1),
+TOP = F.Record("scenario", {
+    **F.common_fields("houses"), "rules": F.Record("rule", RULE_SPECS),
+    "houses": F.ListOf(HOUSE, "Houses", lo=1, hi=MAX_HOUSES), "next_asset": F.Int(1),
     "in_progress": IN_PROGRESS,
 }, required=("ruleset", "houses"))
 
@@ -181,7 +162,7 @@ TOP = Record("scenario", {
 def validate(data: Mapping[str, Any], source: str, lines: Mapping[Any, int] | None = None
              ) -> dict[str, Any]:
     """Check a scenario and return the normalized dict ``HousesState.from_dict`` accepts."""
-    ck = Checker(source, lines)
+    ck = F.Checker(source, lines)
     ck.mapping(data, (), "scenario", tuple(TOP.fields), required=("houses",))
     ck.ids(data["houses"], ("houses",), "house", lo=1, hi=MAX_HOUSES, reserved=(HITCH,))
     ck.known["asset"] = ck.nested_ids(data["houses"], ("houses",), "assets", "asset", ASSET_ID_SPEC)
@@ -200,7 +181,7 @@ def validate(data: Mapping[str, Any], source: str, lines: Mapping[Any, int] | No
 
 
 # ---------------------------------------------------------------------- rules across fields
-def _house(ck: Checker, h: dict[str, Any], path: Path) -> dict[str, Any]:
+def _house(ck: F.Checker, h: dict[str, Any], path: Path) -> dict[str, Any]:
     ck.agent_fields(h, path)
     h.setdefault("name", h["id"])
     dist = h.setdefault("distinctions", [{"name": h["name"], "die": 8}])

@@ -17,24 +17,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import actions as A
 from . import economy, hooks, odds
-from .actions import (
-    Attack,
-    BaseHp,
-    Bribe,
-    ChooseAction,
-    ChooseGoal,
-    Create,
-    Defend,
-    ExpandAt,
-    Hide,
-    Move,
-    RaiseRating,
-    Repair,
-    RepairFaction,
-    Sell,
-    UseAbility,
-)
 from .data import AssetType
 from .goals import FIXED_DIFFICULTY, GOALS
 from .turn import HIDE_COST, acting
@@ -89,7 +73,7 @@ def attack_note(state: WwnState, attacker_id: str, target: str,
     """The odds of an attack (of one defender choice, or the range over the target's choices)."""
     attacker = state.assets[attacker_id]
     defenders = [state.assets[defender_id]] if defender_id else \
-        odds.parse_attack(state, str(Attack(attacker_id, target)))[2]
+        odds.parse_attack(state, str(A.Attack(attacker_id, target)))[2]
     hits, kills, losses = [], [], []
     stepping = []
     for d in defenders:
@@ -117,54 +101,54 @@ def attack_note(state: WwnState, attacker_id: str, target: str,
 def action_note(state: WwnState, action: Any) -> str:
     """One line on ``action`` for the GM: cost, stats, odds (empty when there is nothing to add)."""
     f = acting(state) if state.current_actor() else None
-    if isinstance(action, ChooseAction):
+    if isinstance(action, A.ChooseAction):
         return ACTION_WORDS.get(action.kind, "")
-    if isinstance(action, Attack):
+    if isinstance(action, A.Attack):
         return attack_note(state, action.asset, action.target)
-    if isinstance(action, Defend):
+    if isinstance(action, A.Defend):
         pending = state.ctx.get("pending") or {}
         if pending.get("attacker") in state.assets:
             return "meets it: " + attack_note(state, pending["attacker"], pending["target"],
                                               action.asset).split("; ", 1)[-1]
         return _asset(state, action.asset)
-    if isinstance(action, Move):
+    if isinstance(action, A.Move):
         place = state.map.locations[action.destination]
         ruler = state.factions.get(place.ruler or "")
         return _asset(state, action.asset) + f" to {place.name}" + (
             f" (ruled by {ruler.name})" if ruler else "")
-    if isinstance(action, Repair) and f is not None:
+    if isinstance(action, A.Repair) and f is not None:
         cost = state.ctx.get("fixes", {}).get(action.asset, 0) + 1
         a = state.assets[action.asset]
         return f"{cost} Treasure: {_asset(state, a.id)} heals " \
                f"{min(economy.repair_amount(f, a), a.max_hp - a.hp)} HP"
-    if isinstance(action, RepairFaction) and f is not None:
+    if isinstance(action, A.RepairFaction) and f is not None:
         return f"1 Treasure: heals {min(economy.faction_heal_amount(f), f.max_hp - f.hp)} HP " \
                f"(now {f.hp}/{f.max_hp})"
-    if isinstance(action, ExpandAt):
+    if isinstance(action, A.ExpandAt):
         return f"a Base at {state.map.locations[action.location].name}: 1 Treasure per HP"
-    if isinstance(action, BaseHp):
+    if isinstance(action, A.BaseHp):
         return f"{action.hp} Treasure for a Base of {action.hp} HP"
-    if isinstance(action, Create) and f is not None:
+    if isinstance(action, A.Create) and f is not None:
         kind = state.asset_types[action.asset_type]
         return f"{economy.purchase_cost(state, f, kind, action.location)} Treasure; {_stats(kind)}"
-    if isinstance(action, Hide):
+    if isinstance(action, A.Hide):
         return f"{HIDE_COST} Treasure: {_asset(state, action.asset)} gains Stealth"
-    if isinstance(action, Sell):
+    if isinstance(action, A.Sell):
         a = state.assets[action.asset]
         gain = 0 if a.damaged else a.kind.cost // 2
         return f"gains {gain} Treasure for {_asset(state, a.id)}"
-    if isinstance(action, UseAbility):
+    if isinstance(action, A.UseAbility):
         if action.source not in state.assets:
             return ""
         summary = hooks.SUMMARIES.get(state.assets[action.source].type, "")
         return f"{_asset(state, action.source)}: {summary.split('. ')[0].rstrip('.')}" \
             if summary else f"{_asset(state, action.source)}'s ability"
-    if isinstance(action, Bribe):
+    if isinstance(action, A.Bribe):
         return f"{action.amount} Treasure"
-    if isinstance(action, ChooseGoal):
+    if isinstance(action, A.ChooseGoal):
         xp = FIXED_DIFFICULTY.get(action.goal)
         return GOALS.get(action.goal, action.goal) + (f", {xp} XP" if xp else ", XP by its target")
-    if isinstance(action, RaiseRating) and f is not None:
+    if isinstance(action, A.RaiseRating) and f is not None:
         new = f.rating(action.attribute) + 1
         return f"{action.attribute.title()} {new - 1} -> {new} for " \
                f"{state.house_rules.xp_to_raise(new)} XP"

@@ -24,26 +24,7 @@ from factionsim.core.engine import stop_or_force
 from factionsim.core.game import Action, Event, IllegalActionError
 
 from . import abilities, economy, flow, goals, movement
-from .actions import (
-    Attack,
-    BaseHp,
-    Bribe,
-    ChooseAction,
-    ChooseGoal,
-    Create,
-    Defend,
-    Done,
-    ExpandAt,
-    Hide,
-    KeepGoal,
-    Move,
-    RaiseRating,
-    Repair,
-    RepairFaction,
-    Sell,
-    UseAbility,
-    parse_action,
-)
+from . import actions as A
 from .checks import CheckResult, start_check
 from .combat import resolve_attack
 from .data import ATTRIBUTES, BASE_OF_INFLUENCE
@@ -207,19 +188,19 @@ def _abilities_options(state: WwnState) -> Iterator[Action]:
     f = acting(state)
     used = state.ctx["used"]
     if f.has_tag("imperialist") and "imperialist" not in used and any(_expand_where(state)):
-        yield UseAbility("imperialist")
+        yield A.UseAbility("imperialist")
     for asset_id, option in abilities.free_options(state, f.id):
         key = abilities.free_use_key(state, state.assets[asset_id], option)
         if key is None or key not in used:
-            yield UseAbility(asset_id, option)
-    yield Done()
+            yield A.UseAbility(asset_id, option)
+    yield A.Done()
 
 
 def _action_options(state: WwnState) -> Iterator[Action]:
     for kind, phase in ACTION_PHASE.items():
-        if any(a for a in _GENERATORS[phase](state) if not isinstance(a, Done)):
-            yield ChooseAction(kind)
-    yield ChooseAction("pass")
+        if any(a for a in _GENERATORS[phase](state) if not isinstance(a, A.Done)):
+            yield A.ChooseAction(kind)
+    yield A.ChooseAction("pass")
 
 
 def _attack_options(state: WwnState) -> Iterator[Action]:
@@ -228,17 +209,17 @@ def _attack_options(state: WwnState) -> Iterator[Action]:
     for a in state.assets_of(f.id):
         if a.id not in done and movement.can_attack(state, a):
             for target in movement.attack_targets(state, a):
-                yield Attack(a.id, target)
+                yield A.Attack(a.id, target)
     for asset_id, option in abilities.attack_options(state, f.id, done):
-        yield UseAbility(asset_id, option)
-    yield Done()
+        yield A.UseAbility(asset_id, option)
+    yield A.Done()
 
 
 def _defend_options(state: WwnState) -> Iterator[Action]:
     pending = state.ctx["pending"]
     attacker = state.assets[pending["attacker"]]
     for d in movement.defenders(state, pending["target"], attacker):
-        yield Defend(d.id)
+        yield A.Defend(d.id)
 
 
 def _move_options(state: WwnState) -> Iterator[Action]:
@@ -247,10 +228,10 @@ def _move_options(state: WwnState) -> Iterator[Action]:
     for a in state.assets_of(f.id):
         if not a.is_base and a.id not in done and abilities.usable(state, a):
             for dest in movement.destinations(state, a):
-                yield Move(a.id, dest)
+                yield A.Move(a.id, dest)
     for asset_id, option in abilities.move_options(state, f.id, done):
-        yield UseAbility(asset_id, option)
-    yield Done()
+        yield A.UseAbility(asset_id, option)
+    yield A.Done()
 
 
 def _repair_options(state: WwnState) -> Iterator[Action]:
@@ -258,10 +239,10 @@ def _repair_options(state: WwnState) -> Iterator[Action]:
     fixes = state.ctx.setdefault("fixes", {})
     for a in state.assets_of(f.id):
         if a.damaged and fixes.get(a.id, 0) + 1 <= f.treasure:
-            yield Repair(a.id)
+            yield A.Repair(a.id)
     if not state.ctx.get("healed") and f.hp < f.max_hp and f.treasure >= 1:
-        yield RepairFaction()
-    yield Done()
+        yield A.RepairFaction()
+    yield A.Done()
 
 
 def _expand_where(state: WwnState) -> Iterator[Action]:
@@ -273,13 +254,13 @@ def _expand_where(state: WwnState) -> Iterator[Action]:
         if a.location not in seen:
             seen.add(a.location)
             if state.base_of(f.id, a.location) is None:
-                yield ExpandAt(a.location)
+                yield A.ExpandAt(a.location)
 
 
 def _expand_hp(state: WwnState) -> Iterator[Action]:
     f = acting(state)
     for hp in range(1, min(f.treasure, f.max_hp) + 1):
-        yield BaseHp(hp)
+        yield A.BaseHp(hp)
 
 
 def _rival_attack_options(state: WwnState) -> Iterator[Action]:
@@ -289,8 +270,8 @@ def _rival_attack_options(state: WwnState) -> Iterator[Action]:
     for a in state.assets_at(state.ctx["expand"]):
         if a.owner == rival and a.id not in done and movement.can_attack(state, a) \
                 and movement.defenders(state, builder, a):
-            yield Attack(a.id, builder)
-    yield Done()
+            yield A.Attack(a.id, builder)
+    yield A.Done()
 
 
 def _create_options(state: WwnState) -> Iterator[Action]:
@@ -298,7 +279,7 @@ def _create_options(state: WwnState) -> Iterator[Action]:
     for base in state.assets_of(f.id):
         if base.is_base:
             for kind in economy.buyable(state, f, base.location):
-                yield Create(kind, base.location)
+                yield A.Create(kind, base.location)
 
 
 def _hide_options(state: WwnState) -> Iterator[Action]:
@@ -308,16 +289,16 @@ def _hide_options(state: WwnState) -> Iterator[Action]:
             if not a.is_base and not a.stealth and not any(
                 b.is_base and b.owner != f.id for b in state.assets_at(a.location)
             ):
-                yield Hide(a.id)
-    yield Done()  # always: running out of Treasure mid-action must not leave no legal action
+                yield A.Hide(a.id)
+    yield A.Done()  # always: running out of Treasure mid-action must not leave no legal action
 
 
 def _sell_options(state: WwnState) -> Iterator[Action]:
     f = acting(state)
     for a in state.assets_of(f.id):
         if not a.is_base and economy.sellable(state, a):
-            yield Sell(a.id)
-    yield Done()
+            yield A.Sell(a.id)
+    yield A.Done()
 
 
 def _goal_options(state: WwnState) -> Sequence[Action]:
@@ -329,23 +310,23 @@ def _goal_options(state: WwnState) -> Sequence[Action]:
         return choices
     out: list[Action] = []
     if g.id == "wealth-of-kingdoms" and f.treasure > 0:
-        out.append(Bribe(min(f.treasure, g.needed - g.progress)))
-    out.append(KeepGoal())
+        out.append(A.Bribe(min(f.treasure, g.needed - g.progress)))
+    out.append(A.KeepGoal())
     out += [c for c in choices if c.goal != g.id or c.target != g.target]
     return out
 
 
 def _react_options(state: WwnState) -> Iterator[Action]:
     for text in state.ctx["ask"]["options"]:
-        yield parse_action(text)
+        yield A.parse_action(text)
 
 
 def _raise_options(state: WwnState) -> Iterator[Action]:
     f = acting(state)
     for attr in ATTRIBUTES:
         if can_raise(f, attr, state.house_rules):
-            yield RaiseRating(attr)
-    yield Done()
+            yield A.RaiseRating(attr)
+    yield A.Done()
 
 
 def can_raise(f: Faction, attr: str, rules: HouseRules | None = None) -> bool:
@@ -383,7 +364,7 @@ def _log(state: WwnState, kind: str, faction: str | None, **data) -> Event:
     return Event(state.current_turn, kind, faction, data)
 
 
-def _done(state: WwnState, action: Done, events: list[Event]) -> None:
+def _done(state: WwnState, action: A.Done, events: list[Event]) -> None:
     if state.phase == ABILITIES:
         if state.ctx.get("paralysed"):  # abilities but no Faction Action (house rule)
             _enter_goal(state, events)
@@ -398,7 +379,7 @@ def _done(state: WwnState, action: Done, events: list[Event]) -> None:
         _enter_goal(state, events)
 
 
-def _use_ability(state: WwnState, action: UseAbility, events: list[Event]) -> None:
+def _use_ability(state: WwnState, action: A.UseAbility, events: list[Event]) -> None:
     if action.source == "imperialist":
         state.ctx["used"].append(action.source)
         events.append(_log(state, "ability", acting(state).id, source="imperialist",
@@ -414,19 +395,19 @@ def _use_ability(state: WwnState, action: UseAbility, events: list[Event]) -> No
     flow.run(state, abilities.free_use, state, asset, action.option, events)
 
 
-def _special_attack(state: WwnState, action: UseAbility, events: list[Event]) -> None:
+def _special_attack(state: WwnState, action: A.UseAbility, events: list[Event]) -> None:
     """An attack made "in place of an Attack" by an ability (Cryptomancers, Seditionists)."""
     state.ctx["done"].append(action.source)
     flow.run(state, abilities.attack_use, state, state.assets[action.source], action.option, events)
 
 
-def _special_move(state: WwnState, action: UseAbility, events: list[Event]) -> None:
+def _special_move(state: WwnState, action: A.UseAbility, events: list[Event]) -> None:
     """A Move Asset option an ability gives (Vanguard Unit moving its group)."""
     state.ctx["done"].append(action.source)
     flow.run(state, abilities.move_use, state, state.assets[action.source], action.option, events)
 
 
-def _choose_action(state: WwnState, action: ChooseAction, events: list[Event]) -> None:
+def _choose_action(state: WwnState, action: A.ChooseAction, events: list[Event]) -> None:
     f = acting(state)
     state.ctx["kind"] = action.kind
     events.append(_log(state, "action", f.id, action=action.kind))
@@ -439,7 +420,7 @@ def _choose_action(state: WwnState, action: ChooseAction, events: list[Event]) -
     _enter(state, ACTION_PHASE[action.kind])
 
 
-def _attack(state: WwnState, action: Attack, events: list[Event]) -> None:
+def _attack(state: WwnState, action: A.Attack, events: list[Event]) -> None:
     key = "rival_done" if state.phase == RIVAL_ATTACK else "done"
     state.ctx[key].append(action.asset)
     attacker = state.assets[action.asset]
@@ -452,33 +433,33 @@ def _attack(state: WwnState, action: Attack, events: list[Event]) -> None:
     _enter(state, DEFEND, action.target)
 
 
-def _defend(state: WwnState, action: Defend, events: list[Event]) -> None:
+def _defend(state: WwnState, action: A.Defend, events: list[Event]) -> None:
     pending = state.ctx.pop("pending")
     state.phase, state.actor = pending["resume"]
     resolve_attack(state, state.assets[pending["attacker"]], state.assets[action.asset], events)
 
 
-def _move(state: WwnState, action: Move, events: list[Event]) -> None:
+def _move(state: WwnState, action: A.Move, events: list[Event]) -> None:
     state.ctx["done"].append(action.asset)
     abilities.on_act(state, state.assets[action.asset], events)
     flow.run(state, movement.move_asset, state, state.assets[action.asset], action.destination, events)
 
 
-def _repair(state: WwnState, action: Repair, events: list[Event]) -> None:
+def _repair(state: WwnState, action: A.Repair, events: list[Event]) -> None:
     economy.repair_asset(state, acting(state), state.assets[action.asset], events)
 
 
-def _repair_faction(state: WwnState, action: RepairFaction, events: list[Event]) -> None:
+def _repair_faction(state: WwnState, action: A.RepairFaction, events: list[Event]) -> None:
     state.ctx["healed"] = True
     economy.repair_faction(state, acting(state), events)
 
 
-def _expand_at(state: WwnState, action: ExpandAt, events: list[Event]) -> None:
+def _expand_at(state: WwnState, action: A.ExpandAt, events: list[Event]) -> None:
     state.ctx["expand"] = action.location
     _enter(state, EXPAND_HP)
 
 
-def _base_hp(state: WwnState, action: BaseHp, events: list[Event]) -> None:
+def _base_hp(state: WwnState, action: A.BaseHp, events: list[Event]) -> None:
     """Plant the Base, then a Cunning vs Cunning check against every other faction present."""
     f = acting(state)
     loc = state.ctx["expand"]
@@ -535,23 +516,23 @@ def _next_rival(state: WwnState, events: list[Event]) -> None:
         _enter_goal(state, events)
 
 
-def _create(state: WwnState, action: Create, events: list[Event]) -> None:
+def _create(state: WwnState, action: A.Create, events: list[Event]) -> None:
     economy.create_asset(state, acting(state), action.asset_type, action.location, events)
     _enter_goal(state, events)
 
 
-def _hide(state: WwnState, action: Hide, events: list[Event]) -> None:
+def _hide(state: WwnState, action: A.Hide, events: list[Event]) -> None:
     f = acting(state)
     f.treasure -= HIDE_COST
     state.assets[action.asset].stealth = True
     events.append(_log(state, "hide", f.id, asset=action.asset, cost=HIDE_COST))
 
 
-def _sell(state: WwnState, action: Sell, events: list[Event]) -> None:
+def _sell(state: WwnState, action: A.Sell, events: list[Event]) -> None:
     economy.sell_asset(state, acting(state), state.assets[action.asset], events)
 
 
-def _bribe(state: WwnState, action: Bribe, events: list[Event]) -> None:
+def _bribe(state: WwnState, action: A.Bribe, events: list[Event]) -> None:
     f = acting(state)
     assert f.goal is not None
     f.treasure -= action.amount
@@ -562,11 +543,11 @@ def _bribe(state: WwnState, action: Bribe, events: list[Event]) -> None:
         goals.complete(state, f, events)
 
 
-def _keep_goal(state: WwnState, action: KeepGoal, events: list[Event]) -> None:
+def _keep_goal(state: WwnState, action: A.KeepGoal, events: list[Event]) -> None:
     _enter(state, RAISE)
 
 
-def _choose_goal(state: WwnState, action: ChooseGoal, events: list[Event]) -> None:
+def _choose_goal(state: WwnState, action: A.ChooseGoal, events: list[Event]) -> None:
     f = acting(state)
     if f.goal is not None:
         f.paralysed = True
@@ -576,7 +557,7 @@ def _choose_goal(state: WwnState, action: ChooseGoal, events: list[Event]) -> No
     _enter(state, RAISE)
 
 
-def _raise(state: WwnState, action: RaiseRating, events: list[Event]) -> None:
+def _raise(state: WwnState, action: A.RaiseRating, events: list[Event]) -> None:
     f = acting(state)
     new = f.rating(action.attribute) + 1
     old_max = f.max_hp
@@ -595,14 +576,14 @@ def _raise(state: WwnState, action: RaiseRating, events: list[Event]) -> None:
 
 _HANDLERS: dict[tuple[str, type], Callable[[WwnState, Action, list[Event]], None]] = {}
 for _phase in (ABILITIES, ATTACK, MOVE, REPAIR, RIVAL_ATTACK, HIDE, SELL, RAISE):
-    _HANDLERS[(_phase, Done)] = _done
+    _HANDLERS[(_phase, A.Done)] = _done
 _HANDLERS.update({
-    (ABILITIES, UseAbility): _use_ability, (ACTION, ChooseAction): _choose_action,
-    (ATTACK, UseAbility): _special_attack, (MOVE, UseAbility): _special_move,
-    (ATTACK, Attack): _attack, (RIVAL_ATTACK, Attack): _attack, (DEFEND, Defend): _defend,
-    (MOVE, Move): _move, (REPAIR, Repair): _repair, (REPAIR, RepairFaction): _repair_faction,
-    (EXPAND_WHERE, ExpandAt): _expand_at, (EXPAND_HP, BaseHp): _base_hp,
-    (CREATE, Create): _create, (HIDE, Hide): _hide, (SELL, Sell): _sell,
-    (GOAL, Bribe): _bribe, (GOAL, KeepGoal): _keep_goal, (GOAL, ChooseGoal): _choose_goal,
-    (RAISE, RaiseRating): _raise,
+    (ABILITIES, A.UseAbility): _use_ability, (ACTION, A.ChooseAction): _choose_action,
+    (ATTACK, A.UseAbility): _special_attack, (MOVE, A.UseAbility): _special_move,
+    (ATTACK, A.Attack): _attack, (RIVAL_ATTACK, A.Attack): _attack, (DEFEND, A.Defend): _defend,
+    (MOVE, A.Move): _move, (REPAIR, A.Repair): _repair, (REPAIR, A.RepairFaction): _repair_faction,
+    (EXPAND_WHERE, A.ExpandAt): _expand_at, (EXPAND_HP, A.BaseHp): _base_hp,
+    (CREATE, A.Create): _create, (HIDE, A.Hide): _hide, (SELL, A.Sell): _sell,
+    (GOAL, A.Bribe): _bribe, (GOAL, A.KeepGoal): _keep_goal, (GOAL, A.ChooseGoal): _choose_goal,
+    (RAISE, A.RaiseRating): _raise,
 })

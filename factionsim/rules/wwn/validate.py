@@ -24,27 +24,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from factionsim.core import fields as F
 from factionsim.core.calendar import check_calendar
-from factionsim.core.fields import (
-    MAX_TURNS,
-    Bool,
-    Check,
-    Checker,
-    Choice,
-    Either,
-    Int,
-    Later,
-    ListOf,
-    MapOf,
-    Maybe,
-    Name,
-    Record,
-    Ref,
-    Slug,
-    Text,
-    Tuple,
-    common_fields,
-)
 
 from . import homebrew, house_rules
 from .data import (
@@ -72,113 +53,113 @@ MAX_FACTIONS, MAX_LOCATIONS, MAX_ASSETS = 64, 1000, 5000
 Path = tuple[str | int, ...]
 
 # ---------------------------------------------------------------------- the format
-ASSET_ID = Text(empty=False)  # "type#n" in the engine's bookkeeping; may name an asset now gone
-TURN = Int(0, MAX_TURNS + 1)
+ASSET_ID = F.Text(empty=False)  # "type#n" in the engine's bookkeeping; may name an asset now gone
+TURN = F.Int(0, F.MAX_TURNS + 1)
 
 #: ``assets[].status``: what abilities note on an asset (see ``abilities.py``)
-STATUS = Record("status", {
-    "affected": ListOf(Slug(), "factions"), "arrears": Int(), "arriving": Ref("location"),
-    "disabled_by": Text(empty=False), "fortify_turn": TURN, "granted": ASSET_ID,
-    "infested_by": ASSET_ID, "infesting": ASSET_ID, "mad_genius": Bool(),
-    "may_stay": Ref("location"), "no_free_turn": TURN, "owes": Int(), "pinned_by": ASSET_ID,
-    "ransom": Int(), "rogue": Bool(), "skim_turn": TURN, "stunned_turn": TURN,
-    "subtle": Either((bool, Bool()), (str, ASSET_ID), what="true or an asset id"),
-    "until_acts": ListOf(Choice(("stealth", "subtle"), "lapsing quality"), "qualities",
+STATUS = F.Record("status", {
+    "affected": F.ListOf(F.Slug(), "factions"), "arrears": F.Int(), "arriving": F.Ref("location"),
+    "disabled_by": F.Text(empty=False), "fortify_turn": TURN, "granted": ASSET_ID,
+    "infested_by": ASSET_ID, "infesting": ASSET_ID, "mad_genius": F.Bool(),
+    "may_stay": F.Ref("location"), "no_free_turn": TURN, "owes": F.Int(), "pinned_by": ASSET_ID,
+    "ransom": F.Int(), "rogue": F.Bool(), "skim_turn": TURN, "stunned_turn": TURN,
+    "subtle": F.Either((bool, F.Bool()), (str, ASSET_ID), what="true or an asset id"),
+    "until_acts": F.ListOf(F.Choice(("stealth", "subtle"), "lapsing quality"), "qualities",
                          unique=True),
     "used_turn": TURN,
 })
 
-LOCATION = Record("location", {
-    "id": Slug(), "name": Name(), "neighbors": ListOf(Ref("location"), "locations", unique=True),
-    "coastal": Bool(), "ruler": Ref("faction"),
+LOCATION = F.Record("location", {
+    "id": F.Slug(), "name": F.Name(), "neighbors": F.ListOf(F.Ref("location"), "locations", unique=True),
+    "coastal": F.Bool(), "ruler": F.Ref("faction"),
 }, required=("id",))
 
-RELATION = Tuple(Ref("faction"), Ref("faction"), Choice(RELATIONS, "relation"),
+RELATION = F.Tuple(F.Ref("faction"), F.Ref("faction"), F.Choice(RELATIONS, "relation"),
                  shape="[faction, faction, relation], e.g. [iron-legion, silver-guild, allied]")
 
-GOAL = Record("goal", {
-    "id": Choice(GOALS, "goal"), "target": Text(), "progress": Int(), "needed": Int(),
-    "difficulty": Int(), "started": TURN, "contested": Bool(),
-    "baseline": ListOf(Text(empty=False), "entries"),
+GOAL = F.Record("goal", {
+    "id": F.Choice(GOALS, "goal"), "target": F.Text(), "progress": F.Int(), "needed": F.Int(),
+    "difficulty": F.Int(), "started": TURN, "contested": F.Bool(),
+    "baseline": F.ListOf(F.Text(empty=False), "entries"),
 }, required=("id",))
 
-ASSET = Record("asset", {
-    "id": Int(1), "type": Check(lambda ck, v, p: ck.choice(
+ASSET = F.Record("asset", {
+    "id": F.Int(1), "type": F.Check(lambda ck, v, p: ck.choice(
         v, p, ck.known["asset type"], "asset type",
         f"one of the {len(ASSET_TYPES) - 1} asset ids (see docs/assets.md), {BASE_OF_INFLUENCE}"
         + (", or an id of the campaign's asset_types" if ck.known["homebrew"] else ""))),
-    "location": Ref("location"), "hp": Int(0), "max_hp": Int(1), "stealth": Bool(),
-    "exposed": Bool(), "status": STATUS,
+    "location": F.Ref("location"), "hp": F.Int(0), "max_hp": F.Int(1), "stealth": F.Bool(),
+    "exposed": F.Bool(), "status": STATUS,
 }, required=("type", "location"))
 
-FACTION = Record("faction", {
-    "id": Slug(), "name": Name(), **{a: Int(1, 8) for a in ATTRIBUTES},
-    "magic": Choice(MAGIC_LEVELS, "magic level"), "treasure": Int(), "hp": Int(),
-    "xp": Int(), "tags": ListOf(Choice(TAGS, "tag"), "tags", unique=True),
-    "goal": Either((str, Choice(GOALS, "goal")), (dict, GOAL),
+FACTION = F.Record("faction", {
+    "id": F.Slug(), "name": F.Name(), **{a: F.Int(1, 8) for a in ATTRIBUTES},
+    "magic": F.Choice(MAGIC_LEVELS, "magic level"), "treasure": F.Int(), "hp": F.Int(),
+    "xp": F.Int(), "tags": F.ListOf(F.Choice(TAGS, "tag"), "tags", unique=True),
+    "goal": F.Either((str, F.Choice(GOALS, "goal")), (dict, GOAL),
                    what="a goal id or a goal mapping"),
     # which agents and options: the registry checks them against the agents WWN offers
-    "agent": Later(), "agent_options": Later(),  # their shape: Checker.agent_fields
-    "headquarters": Ref("location"), "assets": ListOf(ASSET, "assets", hi=MAX_ASSETS),
-    "paralysed": Bool(), "xp_earned": Int(), "goals_completed": Int(),
-    "wealth_at_last_kingdoms": Int(0, 8), "alive": Bool(),
-    "headquarters_lost": Bool(),  # its headquarters Base was destroyed (it is not rebuilt)
+    "agent": F.Later(), "agent_options": F.Later(),  # their shape: Checker.agent_fields
+    "headquarters": F.Ref("location"), "assets": F.ListOf(ASSET, "assets", hi=MAX_ASSETS),
+    "paralysed": F.Bool(), "xp_earned": F.Int(), "goals_completed": F.Int(),
+    "wealth_at_last_kingdoms": F.Int(0, 8), "alive": F.Bool(),
+    "headquarters_lost": F.Bool(),  # its headquarters Base was destroyed (it is not rebuilt)
 }, required=("id", "force", "cunning", "wealth", "headquarters"))
 
 PHASES = ("faction-start", "faction-end", "start-effects", "abilities", "action", "attack",
           "defend", "move", "repair", "expand-where", "expand-hp", "rival-attack", "create", "hide",
           "sell", "goal", "raise", "react")
-DECISION = Tuple(Choice(PHASES, "phase"), Maybe(Ref("faction")), shape="[phase, faction]")
+DECISION = F.Tuple(F.Choice(PHASES, "phase"), F.Maybe(F.Ref("faction")), shape="[phase, faction]")
 
 #: ``in_progress.ctx``: the acting faction's turn so far (see ``turn.py`` and ``flow.py``)
-CTX = Record("turn context", {
-    "used": ListOf(ASSET_ID, "abilities used"), "done": ListOf(ASSET_ID, "assets"),
-    "start_effects": ListOf(ASSET_ID, "assets"), "paralysed": Bool(), "attacked": Bool(),
-    "kind": Choice(ACTION_KINDS, "faction action"),
-    "expand_resume": Choice(("abilities", "goal"), "phase"),
-    "pending": Record("pending attack", {"attacker": Ref("asset"), "target": Ref("faction"),
+CTX = F.Record("turn context", {
+    "used": F.ListOf(ASSET_ID, "abilities used"), "done": F.ListOf(ASSET_ID, "assets"),
+    "start_effects": F.ListOf(ASSET_ID, "assets"), "paralysed": F.Bool(), "attacked": F.Bool(),
+    "kind": F.Choice(ACTION_KINDS, "faction action"),
+    "expand_resume": F.Choice(("abilities", "goal"), "phase"),
+    "pending": F.Record("pending attack", {"attacker": F.Ref("asset"), "target": F.Ref("faction"),
                                          "resume": DECISION},
                       required=("attacker", "target", "resume")),
-    "fixes": MapOf(Ref("asset"), Int(), "repair"), "healed": Bool(),
-    "expand": Ref("location"), "base": ASSET_ID, "rivals": ListOf(Ref("faction"), "factions"),
-    "rival_done": ListOf(ASSET_ID, "assets"), "contested": Bool(),
+    "fixes": F.MapOf(F.Ref("asset"), F.Int(), "repair"), "healed": F.Bool(),
+    "expand": F.Ref("location"), "base": ASSET_ID, "rivals": F.ListOf(F.Ref("faction"), "factions"),
+    "rival_done": F.ListOf(ASSET_ID, "assets"), "contested": F.Bool(),
     # this turn's purchase discounts (Merchant Prince, Usurers: ability/wealth.py)
-    "usurers": ListOf(ASSET_ID, "assets"),
-    "prince_discounts": ListOf(Record("discount", {
-        "source": ASSET_ID, "faction": Ref("faction"), "location": Ref("location"),
-        "amount": Int(0)}, required=("source", "faction", "location", "amount")), "discounts"),
-    "resume": ListOf(DECISION, "decisions", hi=50),
-    "ask": Record("question", {
-        "actor": Ref("faction"), "options": ListOf(Text(empty=False), "actions", lo=1, hi=500),
-        "then": Text(empty=False), "args": Check(lambda ck, v, p: ck.mapping(v, p, "step")),
+    "usurers": F.ListOf(ASSET_ID, "assets"),
+    "prince_discounts": F.ListOf(F.Record("discount", {
+        "source": ASSET_ID, "faction": F.Ref("faction"), "location": F.Ref("location"),
+        "amount": F.Int(0)}, required=("source", "faction", "location", "amount")), "discounts"),
+    "resume": F.ListOf(DECISION, "decisions", hi=50),
+    "ask": F.Record("question", {
+        "actor": F.Ref("faction"), "options": F.ListOf(F.Text(empty=False), "actions", lo=1, hi=500),
+        "then": F.Text(empty=False), "args": F.Check(lambda ck, v, p: ck.mapping(v, p, "step")),
         "back": DECISION,
     }, required=("actor", "options", "then", "args", "back")),
 })
 
-IN_PROGRESS = Record("turn-in-progress", {
-    "phase": Choice(PHASES, "phase"), "actor": Maybe(Ref("faction")),
-    "order": ListOf(Ref("faction"), "factions", lo=1, unique=True),
-    "order_index": Int(0, MAX_FACTIONS), "initiative": MapOf(Ref("faction"), Int(1, 8), "roll"),
+IN_PROGRESS = F.Record("turn-in-progress", {
+    "phase": F.Choice(PHASES, "phase"), "actor": F.Maybe(F.Ref("faction")),
+    "order": F.ListOf(F.Ref("faction"), "factions", lo=1, unique=True),
+    "order_index": F.Int(0, MAX_FACTIONS), "initiative": F.MapOf(F.Ref("faction"), F.Int(1, 8), "roll"),
     "ctx": CTX,
 }, required=("phase", "actor", "order", "order_index", "initiative", "ctx"))
 
-TOP = Record("campaign", {
-    **common_fields("wwn"),
-    "locations": ListOf(LOCATION, "locations", lo=1, hi=MAX_LOCATIONS),
-    "relations": ListOf(RELATION, "relations"),
-    "factions": ListOf(FACTION, "factions", lo=1, hi=MAX_FACTIONS),
-    "next_asset": Int(1),
-    "in_progress": Later(),  # after the factions: see _in_progress
+TOP = F.Record("campaign", {
+    **F.common_fields("wwn"),
+    "locations": F.ListOf(LOCATION, "locations", lo=1, hi=MAX_LOCATIONS),
+    "relations": F.ListOf(RELATION, "relations"),
+    "factions": F.ListOf(FACTION, "factions", lo=1, hi=MAX_FACTIONS),
+    "next_asset": F.Int(1),
+    "in_progress": F.Later(),  # after the factions: see _in_progress
     #: campaign-defined asset types, checked first (see homebrew.check_asset_types)
-    homebrew.BLOCK: Later(),
+    homebrew.BLOCK: F.Later(),
     #: Useful Idiots' bookkeeping (the engine writes it): faction -> turn of its last sacrifice
-    "useful_idiots_sacrificed": MapOf(Ref("faction"), TURN, "faction"),
-    house_rules.BLOCK: Later(),  # needs max_turns: see validate
+    "useful_idiots_sacrificed": F.MapOf(F.Ref("faction"), TURN, "faction"),
+    house_rules.BLOCK: F.Later(),  # needs max_turns: see validate
     #: in-game dates (docs/campaign-format.md), kept as written
-    "calendar": Check(lambda ck, v, p: check_calendar(v, ck, p) or v),
+    "calendar": F.Check(lambda ck, v, p: check_calendar(v, ck, p) or v),
     #: written by 'factionsim foundry import' (docs/foundry.md); its reader checks its content
-    "foundry": Record("foundry block", {"actors": ListOf(
-        Check(lambda ck, v, p: ck.mapping(v, p, "imported actor")), "imported actors")}),
+    "foundry": F.Record("foundry block", {"actors": F.ListOf(
+        F.Check(lambda ck, v, p: ck.mapping(v, p, "imported actor")), "imported actors")}),
 }, required=("ruleset", "locations", "factions"))
 
 
@@ -190,7 +171,7 @@ def validate(data: Mapping[str, Any], source: str, lines: Mapping[Any, int] | No
     ``("factions", 1, "force")`` or their text form ``"factions[1].force"``) to line numbers.
     Raises :class:`CampaignError` on the first problem.
     """
-    ck = Checker(source, lines)
+    ck = F.Checker(source, lines)
     root = ck.mapping(data, (), "campaign")
     if root.get("ruleset") != "wwn":
         ck.fail(("ruleset",), "this campaign is not for the WWN rules", root.get("ruleset"), "wwn")
@@ -200,7 +181,7 @@ def validate(data: Mapping[str, Any], source: str, lines: Mapping[Any, int] | No
         ck.listof(root[key], (key,), f"{key}", 1)
     ck.ids(root["locations"], ("locations",), "location", hi=MAX_LOCATIONS)
     ck.ids(root["factions"], ("factions",), "faction", hi=MAX_FACTIONS)
-    ck.known["asset"] = ck.nested_ids(root["factions"], ("factions",), "assets", "asset", Int(1),
+    ck.known["asset"] = ck.nested_ids(root["factions"], ("factions",), "assets", "asset", F.Int(1),
                                       lambda ad, n: f"{ad.get('type')}#{n}")
     rows = root.get(homebrew.BLOCK)
     rows = [] if rows is None else homebrew.check_asset_types(ck, rows)
@@ -222,7 +203,7 @@ def validate(data: Mapping[str, Any], source: str, lines: Mapping[Any, int] | No
 
 
 # ---------------------------------------------------------------------- rules across fields
-def _location(ck: Checker, loc: dict[str, Any], path: Path) -> None:
+def _location(ck: F.Checker, loc: dict[str, Any], path: Path) -> None:
     loc.setdefault("name", loc["id"])
     loc.setdefault("neighbors", [])
     for j, n in enumerate(loc["neighbors"]):
@@ -230,7 +211,7 @@ def _location(ck: Checker, loc: dict[str, Any], path: Path) -> None:
             ck.fail((*path, "neighbors", j), "a location cannot neighbour itself", n)
 
 
-def _relations(ck: Checker, rels: list[list[str]]) -> list[list[str]]:
+def _relations(ck: F.Checker, rels: list[list[str]]) -> list[list[str]]:
     seen: dict[frozenset[str], int] = {}
     for i, (a, b, _) in enumerate(rels):
         if a == b:
@@ -243,7 +224,7 @@ def _relations(ck: Checker, rels: list[list[str]]) -> list[list[str]]:
     return rels
 
 
-def _faction(ck: Checker, fd: dict[str, Any], path: Path,
+def _faction(ck: F.Checker, fd: dict[str, Any], path: Path,
              types: Mapping[str, AssetType]) -> dict[str, Any]:
     ck.agent_fields(fd, path)
     ratings = {a: fd[a] for a in ATTRIBUTES}
@@ -268,7 +249,7 @@ def _faction(ck: Checker, fd: dict[str, Any], path: Path,
     return fd
 
 
-def _goal(ck: Checker, goal: str | dict[str, Any], path: Path) -> None:
+def _goal(ck: F.Checker, goal: str | dict[str, Any], path: Path) -> None:
     """A goal the engine can set up: Sphere Dominance names an attribute, Root Out the Enemy a
     ``faction@location``; a goal saved in progress (``needed`` > 0) is taken as written."""
     gid, target = (goal, "") if isinstance(goal, str) else (goal["id"], goal.get("target", ""))
@@ -285,7 +266,7 @@ def _goal(ck: Checker, goal: str | dict[str, Any], path: Path) -> None:
         ck.ref(location, at, "location")
 
 
-def _asset(ck: Checker, ad: dict[str, Any], path: Path, hq: str | None, faction_max_hp: int,
+def _asset(ck: F.Checker, ad: dict[str, Any], path: Path, hq: str | None, faction_max_hp: int,
            bases: dict[str, int], types: Mapping[str, AssetType]) -> dict[str, Any]:
     kind, location = ad["type"], ad["location"]
     if kind == BASE_OF_INFLUENCE:
@@ -314,7 +295,7 @@ def _asset(ck: Checker, ad: dict[str, Any], path: Path, hq: str | None, faction_
     return ad
 
 
-def _in_progress(ck: Checker, ip: Any) -> dict[str, Any]:
+def _in_progress(ck: F.Checker, ip: Any) -> dict[str, Any]:
     """The turn saved mid-way: its structure (``IN_PROGRESS``) and the order it plays in."""
     path: Path = ("in_progress",)
     if not isinstance(ip, dict) or any(k not in ip for k in IN_PROGRESS.required):

@@ -43,6 +43,13 @@ def _self_move(state: WwnState, holder: Asset, option: str, events: list[Event])
     move(state, holder, option, events)
 
 
+def _passengers(state: WwnState, holder: Asset) -> list[Asset]:
+    """The other assets of the holder's faction at its location that may leave it (no Bases):
+    what a Caravan or a Smuggling Fleet may take along."""
+    return [a for a in state.assets_at(holder.location)
+            if a.owner == holder.owner and a.id != holder.id and not a.is_base and can_leave(state, a)]
+
+
 # ------------------------------------------------------------------ Caravan
 SUMMARIES["caravan"] = (
     "Free action for 1 Treasure: move to a location within one move, alone or taking one other "
@@ -55,8 +62,7 @@ def _caravan_options(state: WwnState, holder: Asset) -> list[str]:
     if state.factions[holder.owner].treasure < 1 or not can_leave(state, holder):
         return []
     here = holder.location
-    others = [a for a in state.assets_at(here)
-              if a.owner == holder.owner and a.id != holder.id and not a.is_base and can_leave(state, a)]
+    others = _passengers(state, holder)
     out: list[str] = []
     for dest in state.map.within(here, 1):
         if may_enter(state, holder, dest):
@@ -255,8 +261,7 @@ def _smuggle_options(state: WwnState, holder: Asset) -> list[str]:
     if not can_leave(state, holder):
         return []
     here = holder.location
-    others = [a for a in state.assets_at(here)
-              if a.owner == holder.owner and a.id != holder.id and not a.is_base and can_leave(state, a)]
+    others = _passengers(state, holder)
     out: list[str] = []
     for dest in state.map.within(here, 1):
         if state.map.locations[dest].coastal and may_enter(state, holder, dest):

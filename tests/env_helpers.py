@@ -1,0 +1,41 @@
+"""Shared checks for the rulesets' PettingZoo envs (tests of one ruleset's env reuse these
+instead of copying the loop): random masked play and a MaskablePPO smoke run."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+
+def play_random_masked(env, seed: int, max_steps: int) -> None:
+    """One game from ``env.reset(seed=seed)`` with random masked actions; checks on every step
+    that the observation is in its space and that the mask has exactly one index per legal action
+    (none empty, none colliding)."""
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for agent in env.agent_iter(max_steps):
+        obs, reward, term, trunc, info = env.last()
+        assert env.observation_space(agent).contains(obs)
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        assert len(legal) == len(env.state.legal_actions()) > 0  # distinct indices
+        env.step(int(rng.choice(legal)))
+
+
+def maskable_ppo_smoke(env, tmp_path, n_steps: int = 64, batch_size: int = 32):
+    """Train MaskablePPO for 256 steps on a :class:`SingleAgentEnv`, save it, check the file
+    exists, and return the model (skipped without torch / sb3-contrib)."""
+    pytest.importorskip("torch")
+    sb3c = pytest.importorskip("sb3_contrib")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = sb3c.MaskablePPO("MlpPolicy", env, n_steps=n_steps, batch_size=batch_size, n_epochs=1,
+                                 policy_kwargs={"net_arch": [32]}, verbose=0, seed=0)
+        model.learn(256)
+    model.save(tmp_path / "m.zip")
+    assert (tmp_path / "m.zip").exists()
+    return model
