@@ -23,7 +23,8 @@ from typing import Any
 
 from factionsim.core.behaviour import BehaviourSpec, Rate, Tally, faction_turns
 
-from .data import ASSET_TYPES
+from . import homebrew
+from .data import ASSET_TYPES, AssetType
 
 #: events of the goal step: they do not make a Faction Action do something
 GOAL_STEP = frozenset({"goal-complete", "goal-chosen", "goal-failed", "goal-abandoned", "bribe",
@@ -32,18 +33,25 @@ GOAL_STEP = frozenset({"goal-complete", "goal-chosen", "goal-failed", "goal-aban
 NOT_EFFECTS = GOAL_STEP | {"decision"}
 
 
-def _kind(asset_id: str):
-    return ASSET_TYPES.get(asset_id.rsplit("#", 1)[0])
+def _types(frame: Mapping[str, Any]) -> Mapping[str, AssetType]:
+    """The asset table a campaign frame plays with: the standard types and its own (homebrew)."""
+    rows = frame.get("asset_types") or ()
+    return {**ASSET_TYPES, **homebrew.asset_types(rows)} if rows else ASSET_TYPES
 
 
-def _value(frame: Mapping[str, Any], fid: str) -> tuple[float, float]:
+def _kind(asset_id: str, types: Mapping[str, AssetType]) -> AssetType | None:
+    return types.get(asset_id.rsplit("#", 1)[0])
+
+
+def _value(frame: Mapping[str, Any], fid: str,
+           types: Mapping[str, AssetType]) -> tuple[float, float]:
     """(Treasure, listed cost of the non-Base assets) of faction ``fid`` in a campaign frame."""
     for f in frame.get("factions", ()):
         if f["id"] == fid:
             if not f.get("alive", True):
                 return 0.0, 0.0
-            value = sum(ASSET_TYPES[a["type"]].cost for a in f.get("assets") or ()
-                        if a["type"] in ASSET_TYPES)
+            value = sum(types[a["type"]].cost for a in f.get("assets") or ()
+                        if a["type"] in types)
             return float(f.get("treasure", 0)), float(value)
     return 0.0, 0.0
 
@@ -53,15 +61,16 @@ def count(events: Sequence[Any], start: Mapping[str, Any], end: Mapping[str, Any
     """Each faction's :class:`Tally` of one history (see the module docstring)."""
     fids = [f["id"] for f in start.get("factions", ())]
     tallies = {fid: Tally(goal_turns=[]) for fid in fids}
+    types = _types(start)
     for fid, t in tallies.items():
-        t.counts["treasure_start"], t.counts["value_start"] = _value(start, fid)
-        t.counts["treasure_end"], t.counts["value_end"] = _value(end, fid)
+        t.counts["treasure_start"], t.counts["value_start"] = _value(start, fid, types)
+        t.counts["treasure_end"], t.counts["value_end"] = _value(end, fid, types)
         t.counts["worth_end"] = t.counts["treasure_end"] + t.counts["value_end"]
     for fid, turn, turn_events in faction_turns(events):
         if fid in tallies:
             _count_turn(tallies[fid], fid, turn - first_turn + 1, turn_events)
     for e in events:
-        _count_event(tallies, e, first_turn)
+        _count_event(tallies, e, first_turn, types)
     for t in tallies.values():
         t.counts["treasure_available"] = t.counts["treasure_start"] + t.counts.get("income", 0)
     return tallies
@@ -95,7 +104,8 @@ def _count_turn(t: Tally, fid: str, turn: int, events: list[Any]) -> None:
         t.add("stalls")
 
 
-def _count_event(tallies: dict[str, Tally], e: Any, first_turn: int) -> None:
+def _count_event(tallies: dict[str, Tally], e: Any, first_turn: int,
+                 types: Mapping[str, AssetType]) -> None:
     d, fid = e.data, e.faction
     t = tallies.get(fid) if fid is not None else None
     kind = e.kind
@@ -112,11 +122,11 @@ def _count_event(tallies: dict[str, Tally], e: Any, first_turn: int) -> None:
         return
     if kind == "attack":
         t.add("attacks")
-        k = _kind(d.get("attacker", ""))
+        k = _kind(d.get("attacker", ""), types)
         if k is not None and k.attribute == "cunning":
             t.add("cunning_acts")
     elif kind == "ability":
-        k = _kind(str(d.get("source", "")))
+        k = _kind(str(d.get("source", "")), types)
         if k is not None and k.attribute == "cunning":
             t.add("cunning_acts")
     elif kind == "income":
