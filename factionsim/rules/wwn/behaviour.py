@@ -24,19 +24,13 @@ from typing import Any
 from factionsim.core.behaviour import BehaviourSpec, Rate, Tally, faction_turns
 
 from . import homebrew
-from .data import ASSET_TYPES, AssetType
+from .data import AssetType
 
 #: events of the goal step: they do not make a Faction Action do something
 GOAL_STEP = frozenset({"goal-complete", "goal-chosen", "goal-failed", "goal-abandoned", "bribe",
                        "raise"})
 #: events that are not something happening (a decision is only its reason)
 NOT_EFFECTS = GOAL_STEP | {"decision"}
-
-
-def _types(frame: Mapping[str, Any]) -> Mapping[str, AssetType]:
-    """The asset table a campaign frame plays with: the standard types and its own (homebrew)."""
-    rows = frame.get("asset_types") or ()
-    return {**ASSET_TYPES, **homebrew.asset_types(rows)} if rows else ASSET_TYPES
 
 
 def _kind(asset_id: str, types: Mapping[str, AssetType]) -> AssetType | None:
@@ -61,7 +55,7 @@ def count(events: Sequence[Any], start: Mapping[str, Any], end: Mapping[str, Any
     """Each faction's :class:`Tally` of one history (see the module docstring)."""
     fids = [f["id"] for f in start.get("factions", ())]
     tallies = {fid: Tally(goal_turns=[]) for fid in fids}
-    types = _types(start)
+    types = homebrew.asset_table(start.get("asset_types"))
     for fid, t in tallies.items():
         t.counts["treasure_start"], t.counts["value_start"] = _value(start, fid, types)
         t.counts["treasure_end"], t.counts["value_end"] = _value(end, fid, types)

@@ -96,6 +96,12 @@ def describe(kind: AssetType) -> str:
     return " ".join(parts)
 
 
+def asset_table(rows: Sequence[Mapping[str, Any]] | None) -> dict[str, AssetType]:
+    """The asset table a campaign plays with: the standard types plus its own ``asset_types:``
+    rows (checked), or the standard table itself when it has none."""
+    return {**ASSET_TYPES, **asset_types(rows)} if rows else ASSET_TYPES
+
+
 def asset_types(rows: Sequence[Mapping[str, Any]]) -> dict[str, AssetType]:
     """The checked ``asset_types:`` block as stat lines, id -> :class:`AssetType`."""
     out: dict[str, AssetType] = {}

@@ -120,10 +120,9 @@ def map_frame(frame: Frame, names: Names, hide_stealth: bool) -> MapFrame:
 
 def kinds(frame: Frame) -> dict[str, Any]:
     """The frame's asset table: the standard types plus the campaign's own (``asset_types:``)."""
-    from .homebrew import asset_types
+    from .homebrew import asset_table
 
-    rows = frame.get("asset_types")
-    return {**ASSET_TYPES, **asset_types(rows)} if rows else ASSET_TYPES
+    return asset_table(frame.get("asset_types"))
 
 
 def _max_hp(asset: dict[str, Any], table: dict[str, Any] = ASSET_TYPES) -> str:

@@ -29,7 +29,7 @@ from . import (
 )
 from .ability.homebrew import hook_tables
 from .actions import ChooseGoal
-from .data import ASSET_TYPES, BASE_OF_INFLUENCE, AssetType
+from .data import BASE_OF_INFLUENCE, AssetType
 from .house_rules import BLOCK as HOUSE_RULES
 from .house_rules import HouseRules
 from .model import Asset, AssetTable, Faction, Goal
@@ -67,8 +67,7 @@ class WwnState(DecisionState):
         the hook tables with their abilities (:func:`.ability.homebrew.hook_tables`)."""
         self.homebrew_rows = rows
         #: id -> stat line of every type this game knows: the standard ones and the campaign's
-        self.asset_types: dict[str, AssetType] = (
-            {**ASSET_TYPES, **homebrew.asset_types(rows)} if rows else ASSET_TYPES)
+        self.asset_types: dict[str, AssetType] = homebrew.asset_table(rows)
         #: hook point -> type -> function: :data:`.hooks.HOOKS`, plus the homebrew abilities
         self.hooks = hook_tables(self.asset_types)
         self.holders_cache = (-1, {})
