@@ -42,11 +42,14 @@ source, in legal-action order: new asset abilities need no codec change; options
 left out, see ``Limits.options_overflow``), ``W(g)`` = the targets of goal ``g``'s kind
 (:data:`GOAL_TARGETS`: an attribute, a seat@location, a row of the other-assets table; slot 0 of
 each goal is "no target"), the other
-block holds up to ``MAX_OTHER_KINDS`` action classes of ``factionsim.rules.wwn.actions`` that
-have no block of their own, by class name (new kinds of decisions such as ``decline``
-land in the "other" block by ordinal); its last slot holds the ``use`` actions whose source is
-neither an own asset nor a tag (a rival's asset). Phases unknown to the codec set the
-observation's "other phase" flag.
+block holds up to ``MAX_OTHER_KINDS - 2`` action classes of ``factionsim.rules.wwn.actions``
+that have no block of their own, by class name (new kinds of decisions such as ``decline``
+land in the "other" block by ordinal); its next-to-last slot holds the choices of a campaign's
+own goals (``goal_types:``, the k-th offered: they have no id in the goal block, whose size stays
+that of the book's ten), its last slot the ``use`` actions whose source is neither an own asset
+nor a tag (a rival's asset). Phases unknown to the codec set the observation's "other phase"
+flag. The observation shows a campaign's own goal as no goal id with its progress, and its own
+tags not at all (the ``tags`` piece has the book's ten; their effects show in play).
 
 Observation pieces (:class:`~factionsim.envs.codec.Layout`, in order; ``P`` = phases + 1,
 ``O`` = ``Limits.other_assets``; every value in [0, 1]):
@@ -132,6 +135,10 @@ _DEDICATED = (wwn_actions.ChooseAction, wwn_actions.Done, wwn_actions.Attack, ww
 
 
 _FOREIGN_USE = "use-foreign"
+#: the "other" block's slot of the goal choices of a campaign's own goals (``goal_types:``)
+_HOMEBREW_GOAL = "goal-homebrew"
+#: the book's tags -> their place in the observation's multi-hot (a campaign's own tags have none)
+_TAG_INDEX = {t: i for i, t in enumerate(TAGS)}
 #: Most distinct asset rows the observation keeps encoded (about 6 MB at 64 locations).
 _BANK_ROWS = 8192
 
@@ -224,8 +231,10 @@ class WwnCodec(Codec):
             (c for c in vars(wwn_actions).values()
              if isinstance(c, type) and issubclass(c, Action) and c not in _DEDICATED
              and c is not Action),
-            key=lambda c: c.__name__)[:MAX_OTHER_KINDS - 1]
+            key=lambda c: c.__name__)[:MAX_OTHER_KINDS - 2]
         self.other_index: dict[Any, int] = {c: i for i, c in enumerate(self.other_types)}
+        # the slot before it: choosing one of the campaign's own goals (the k-th offered)
+        self.other_index[_HOMEBREW_GOAL] = MAX_OTHER_KINDS - 2
         # the last slot: ``use`` of a source that is neither an own asset nor a tag (paying
         # off a rival's asset, answering its ability...)
         self.other_index[_FOREIGN_USE] = MAX_OTHER_KINDS - 1
@@ -253,7 +262,9 @@ class WwnCodec(Codec):
             t = type(a)
             if t is wwn_actions.ChooseGoal:  # the most frequent: every goal step offers dozens
                 i = goal_index.get((a.goal, a.target, me))
-                if i is None:  # the target is an asset, or the choice is new
+                if i is None and a.goal not in self.goal_offset:  # the campaign's own goal
+                    i = self._other(a, other_count, _HOMEBREW_GOAL)
+                elif i is None:  # the target is an asset, or the choice is new
                     if other_rows is None:
                         other_rows = {x.id: k for k, x in enumerate(self._others(state, actor))}
                     base = asset_goals.get(a.goal)
@@ -511,11 +522,12 @@ class WwnCodec(Codec):
             ones += [st["attacker_at"] + locs[atk.location],
                      st["attacker_seat"] + (seat[atk.owner] - me) % F]
         # own sheet
-        ones += [st["tags"] + TAGS.index(tag) for tag in f.tags]
+        ones += [st["tags"] + _TAG_INDEX[tag] for tag in f.tags if tag in _TAG_INDEX]
         goal = f.goal
         progress = 0.0
-        if goal is not None and goal.id in self.goal_index:
-            ones.append(st["goal"] + self.goal_index[goal.id])
+        if goal is not None:  # a campaign's own goal: no one-hot, its progress only
+            if goal.id in self.goal_index:
+                ones.append(st["goal"] + self.goal_index[goal.id])
             progress = min(1.0, goal.progress / goal.needed) if goal.needed else 0.0
         # the values with a fixed position, in _build_seating's order
         max_hp = f.max_hp

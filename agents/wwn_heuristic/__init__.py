@@ -43,7 +43,7 @@ from factionsim.rules.wwn.actions import (
 )
 from factionsim.rules.wwn.data import XP_TO_RAISE
 from factionsim.rules.wwn.economy import purchase_cost
-from factionsim.rules.wwn.goals import GOALS
+from factionsim.rules.wwn.goals import goal_name
 
 from . import goals as goal_ai
 from .abilities import answer_reaction, choose_free_ability
@@ -143,10 +143,11 @@ def explain(agent: HeuristicAgent, view: Any, action: Any) -> str:
         e = goal_ai.estimate(sit, action.goal, action.target)
         text = f"sets out for {_goal_text(sit, action)}" + (f": {e.why}" if e.why else "")
         if sit.goal is not None:
-            text = f"abandons {GOALS[sit.goal.id]} and " + text
+            text = f"abandons {goal_name(sit.state, sit.goal.id)} and " + text
         return text + _steer_note(sit, action)
     if isinstance(action, KeepGoal) and sit.goal is not None:
-        return f"keeps to its goal {GOALS[sit.goal.id]} ({sit.goal.progress}/{sit.goal.needed})"
+        g = sit.goal
+        return f"keeps to its goal {goal_name(sit.state, g.id)} ({g.progress}/{g.needed})"
     return str(action)
 
 
@@ -707,10 +708,10 @@ def _goal(sit: Situation, legal):
             if bribe is not None:
                 return bribe, (f"spends {bribe.amount} Treasure on bribes and influence: "
                                f"Wealth of Kingdoms ({g.progress + bribe.amount}/{g.needed})")
-            return keep, f"keeps to its goal {GOALS[g.id]} ({g.progress}/{g.needed})" + (
+            return keep, f"keeps to its goal {goal_name(sit.state, g.id)} ({g.progress}/{g.needed})" + (
                 ": the story it was given" if sit.steer.story else "")
         why_drop, choice, why = drop
-        return choice, (f"abandons {GOALS[g.id]} ({why_drop}) for {_goal_text(sit, choice)}: "
+        return choice, (f"abandons {goal_name(sit.state, g.id)} ({why_drop}) for {_goal_text(sit, choice)}: "
                         f"{why}" + _steer_note(sit, choice))
     ranked = goal_ai.rank_choices(sit, choices)
     value, choice, why = ranked[0]
@@ -724,7 +725,7 @@ def _steer_note(sit: Situation, choice: ChooseGoal) -> str:
     if focus and choice.goal == focus:
         return " (the GM's focus)"
     if focus:
-        return f" (its focus {GOALS[focus]} cannot be taken up now)"
+        return f" (its focus {goal_name(sit.state, focus)} cannot be taken up now)"
     enemy = sit.steer.enemy
     if enemy and _aimed_at(sit, choice) == enemy:
         return f" (aimed at {sit.fname(enemy)}, its sworn enemy)"
@@ -743,7 +744,7 @@ def _aimed_at(sit: Situation, choice: ChooseGoal) -> str | None:
 
 
 def _goal_text(sit: Situation, c: ChooseGoal) -> str:
-    name = GOALS[c.goal]
+    name = goal_name(sit.state, c.goal)
     if c.goal == "eliminate-target" and c.target in sit.state.assets:
         return f"{name} ({sit.aname(sit.state.assets[c.target])})"
     if c.goal == "root-out-the-enemy":

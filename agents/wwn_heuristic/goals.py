@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from factionsim.rules.wwn.data import ATTRIBUTES
 from factionsim.rules.wwn.economy import purchase_cost
-from factionsim.rules.wwn.goals import GOALS
+from factionsim.rules.wwn.goals import goal_name
 from factionsim.rules.wwn.movement import move_range
 
 from .odds import attack_chance, damage_mean
@@ -430,7 +430,7 @@ def why_abandon(sit: Situation, choices) -> tuple[str, object, str] | None:
     if sit.steer.story or (focus == g.id):
         return None
     if focus and choice.goal == focus:  # a GM's focus, adoptable now: worth the paralysis
-        return f"the GM's focus is {GOALS[focus]}", choice, why
+        return f"the GM's focus is {goal_name(sit.state, focus)}", choice, why
     age = sit.state.current_turn - g.started
     if age < SETTLE_TURNS:
         return None

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from factionsim.rules.wwn import abilities
 from factionsim.rules.wwn.data import ceil_div
-from factionsim.rules.wwn.goals import GOALS
+from factionsim.rules.wwn.goals import goal_name as name_of_goal
 
 from .odds import attack_chance, damage_at_least, damage_distribution, damage_mean
 from .personality import Personality
@@ -89,7 +89,7 @@ class Situation:
         return self.state.map.locations[loc].name
 
     def goal_name(self) -> str:
-        return GOALS[self.goal.id] if self.goal else "no goal"
+        return name_of_goal(self.state, self.goal.id) if self.goal else "no goal"
 
     # ------------------------------------------------------------ values
     def asset_value(self, asset) -> float:

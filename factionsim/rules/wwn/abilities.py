@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from factionsim.core.game import Event
 
+from . import homebrew_tags
 from .hooks import (
     DICE_CAPS,
     ENTERS_STEALTHED,
@@ -66,9 +67,11 @@ def _holders(state: WwnState, hook: str) -> list[tuple[Asset, Callable[..., Any]
 
 
 def run_income(state: WwnState, faction: str, events: list[Event]) -> None:
+    """Income abilities: the faction's assets', then its homebrew tags' (:mod:`.homebrew_tags`)."""
     for asset, fn in _holders(state, "income"):
         if asset.owner == faction:
             fn(state, asset, events)
+    homebrew_tags.run_income(state, faction, events)
 
 
 def run_upkeep(state: WwnState, faction: str, events: list[Event]) -> None:
@@ -127,12 +130,16 @@ def free_use_key(state: WwnState, asset: Asset, option: str) -> str | None:
 
 
 def extra_attack_dice(state: WwnState, attacker: Asset) -> int:
-    return sum(fn(state, attacker, holder) for holder, fn in _holders(state, "extra_attack_dice"))
+    """Extra dice of an asset's attack check: abilities', and its owner's homebrew tags'."""
+    return sum(fn(state, attacker, holder) for holder, fn in _holders(state, "extra_attack_dice")
+               ) + homebrew_tags.extra_dice(state, attacker.owner, "attack-dice")
 
 
 def extra_defense_dice(state: WwnState, defender: Asset, line: AttackLine) -> int:
+    """Extra dice of an asset's defence check: abilities', and its owner's homebrew tags'."""
     return sum(fn(state, defender, line, holder)
-               for holder, fn in _holders(state, "extra_defense_dice"))
+               for holder, fn in _holders(state, "extra_defense_dice")
+               ) + homebrew_tags.extra_dice(state, defender.owner, "defense-dice")
 
 
 def adjust_check_dice(state: WwnState, attacker: Side, defender: Side, location: str | None) -> None:
@@ -251,7 +258,9 @@ def on_destroyed(state: WwnState, asset: Asset, source: str | None, events: list
 
 
 def expand_extra_dice(state: WwnState, faction: str, location: str) -> int:
-    return sum(fn(state, faction, location, holder) for holder, fn in _holders(state, "expand_dice"))
+    """Extra dice of an Expand Influence check: abilities', and the faction's homebrew tags'."""
+    return sum(fn(state, faction, location, holder) for holder, fn in _holders(state, "expand_dice")
+               ) + homebrew_tags.extra_dice(state, faction, "expand-dice")
 
 
 # ---------------------------------------------------------------- asset status conventions

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from . import actions as A
 from . import economy, hooks, odds
 from .data import AssetType
-from .goals import FIXED_DIFFICULTY, GOALS
+from .goals import FIXED_DIFFICULTY, goal_name
 from .turn import HIDE_COST, acting
 
 if TYPE_CHECKING:
@@ -146,8 +146,9 @@ def action_note(state: WwnState, action: Any) -> str:
     if isinstance(action, A.Bribe):
         return f"{action.amount} Treasure"
     if isinstance(action, A.ChooseGoal):
-        xp = FIXED_DIFFICULTY.get(action.goal)
-        return GOALS.get(action.goal, action.goal) + (f", {xp} XP" if xp else ", XP by its target")
+        own = state.goal_types.get(action.goal)
+        xp = own.difficulty if own is not None else FIXED_DIFFICULTY.get(action.goal)
+        return goal_name(state, action.goal) + (f", {xp} XP" if xp else ", XP by its target")
     if isinstance(action, A.RaiseRating) and f is not None:
         new = f.rating(action.attribute) + 1
         return f"{action.attribute.title()} {new - 1} -> {new} for " \

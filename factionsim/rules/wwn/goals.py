@@ -25,6 +25,9 @@ and checked in the goal step at the end of the faction's turn. Our readings of t
   destroyed by this faction (the rating at adoption); difficulty is half that, rounded up.
 - Wealth of Kingdoms is advanced with ``bribe N`` in the goal step; it needs 4 x Wealth spent and
   cannot be adopted again until Wealth has risen since it was last completed.
+
+A campaign's own goals (``goal_types:``, :mod:`.homebrew_goals`) are offered beside these, with
+no target, and counted by the same calls.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from typing import TYPE_CHECKING
 
 from factionsim.core.game import Event
 
+from . import homebrew_goals
 from .actions import ChooseGoal
 from .data import ATTRIBUTES, ceil_div
 from .model import Goal
@@ -57,6 +61,14 @@ GOALS = {
     "sphere-dominance": "Sphere Dominance",
     "wealth-of-kingdoms": "Wealth of Kingdoms",
 }
+
+
+def goal_name(state: WwnState, goal_id: str) -> str:
+    """A goal's name: the book's, or the campaign's own (``goal_types:``), else its id."""
+    kind = state.goal_types.get(goal_id)
+    return kind.name if kind is not None else GOALS.get(goal_id, goal_id)
+
+
 FIXED_DIFFICULTY = {"blood-the-enemy": 2, "eliminate-target": 1, "expand-influence": 1,
                     "inside-enemy-territory": 2, "invincible-valor": 2, "peaceable-kingdom": 1,
                     "wealth-of-kingdoms": 2}
@@ -106,6 +118,7 @@ def options(state: WwnState, faction: Faction) -> list[ChooseGoal]:
     out += _SPHERES
     if faction.wealth > faction.wealth_at_last_kingdoms:
         out.append(_WEALTH)
+    out += (ChooseGoal(g) for g in state.goal_types)
     return out
 
 
@@ -117,7 +130,10 @@ def adopt(state: WwnState, faction: Faction, choice: ChooseGoal, started: int | 
     g = Goal(choice.goal, choice.target,
              started=state.current_turn if started is None else started, needed=1,
              difficulty=FIXED_DIFFICULTY.get(choice.goal))
-    if g.id == "blood-the-enemy":
+    homebrew = state.goal_types.get(g.id)
+    if homebrew is not None:
+        g.needed, g.difficulty = homebrew.needed, homebrew.difficulty
+    elif g.id == "blood-the-enemy":
         g.needed = sum(faction.ratings)
     elif g.id == "peaceable-kingdom":
         g.needed = PEACEABLE_TURNS
@@ -160,12 +176,14 @@ def on_damage(state: WwnState, source: str, dealt: int) -> None:
     g = _goal(state, source, "blood-the-enemy")
     if g:
         g.progress += dealt
+    homebrew_goals.on_damage(state, source, dealt)
 
 
 def on_destroyed(state: WwnState, source: str, asset) -> None:
     g = state.factions[source].goal
     if g is None:
         return
+    homebrew_goals.on_destroyed(state, source, asset)
     if g.id == "sphere-dominance":
         g.progress += asset.attribute == g.target
     elif _destroys_goal_target(state, source, g, asset):
@@ -195,6 +213,7 @@ def on_base_planted(state: WwnState, fid: str, contested: bool) -> None:
     if g:
         g.progress = 1
         g.contested = g.contested or contested
+    homebrew_goals.on_base_planted(state, fid)
 
 
 # ---------------------------------------------------------------- the goal step
@@ -208,6 +227,8 @@ def evaluate(state: WwnState, faction: Faction, attacked_this_turn: bool) -> str
     elif g.id == "inside-enemy-territory":
         g.needed = faction.cunning
         g.progress = len(_inside_pairs(state, faction.id) - set(g.baseline))
+    elif g.id in state.goal_types:
+        homebrew_goals.evaluate(state, faction, g, state.goal_types[g.id])
     if g.progress >= g.needed:
         return "complete"
     if g.id == "eliminate-target" and (

@@ -84,16 +84,18 @@ FIELDS = {"id": True, "name": True, "attribute": True, "rating": True, "cost": T
 
 def describe(kind: AssetType) -> str:
     """A homebrew type's ability (and upkeep) in words; '' for none."""
-    parts = []
-    if kind.effect:
-        params = dict(kind.params)
-        n = next(iter(params.values()), 1)
-        parts.append(EFFECTS[kind.effect].words.format(
-            **params, die="die" if n == 1 else "dice", move="move" if n == 1 else "moves"))
+    parts = [words(EFFECTS[kind.effect], dict(kind.params))] if kind.effect else []
     if kind.upkeep:
         parts.append(f"Upkeep {kind.upkeep} Treasure at the start of its owner's turn; when the "
                      "faction cannot pay, the asset is lost.")
     return " ".join(parts)
+
+
+def words(effect: Effect, params: Mapping[str, int]) -> str:
+    """An effect's description with its parameters filled in."""
+    n = next(iter(params.values()), 1)
+    return effect.words.format(**params, die="die" if n == 1 else "dice",
+                               move="move" if n == 1 else "moves")
 
 
 def asset_table(rows: Sequence[Mapping[str, Any]] | None) -> dict[str, AssetType]:
@@ -158,7 +160,7 @@ def check_asset_types(ck: Any, rows: Any, path: tuple[Any, ...] = (BLOCK,)) -> l
         ck.unique(row.get("qualities", []), (*at, "qualities"), "quality")
         ck.integer(row.get("upkeep", 0), (*at, "upkeep"), 0, 100)
         if row.get("ability") is not None:
-            _ability(ck, row["ability"], (*at, "ability"))
+            check_ability(ck, row["ability"], (*at, "ability"))
     return rows
 
 
@@ -180,27 +182,34 @@ def _attack(ck: Any, value: Any, path: tuple[Any, ...]) -> None:
     _dice(ck, value["damage"], (*path, "damage"))
 
 
-def _ability(ck: Any, value: Any, path: tuple[Any, ...]) -> None:
+def check_ability(ck: Any, value: Any, path: tuple[Any, ...],
+                  effects: Mapping[str, Effect] = EFFECTS) -> None:
+    """Check an ``ability`` mapping: an effect among ``effects`` with its parameters in range
+    (homebrew tags use it with their part of the vocabulary, :mod:`.homebrew_tags`)."""
     ck.mapping(value, path, "ability")
     if "effect" not in value:
-        ck.fail(path, "missing field 'effect'", allowed=", ".join(EFFECTS))
-    effect = EFFECTS[ck.choice(value["effect"], (*path, "effect"), tuple(EFFECTS), "effect")]
+        ck.fail(path, "missing field 'effect'", allowed=", ".join(effects))
+    effect = effects[ck.choice(value["effect"], (*path, "effect"), tuple(effects), "effect")]
     ck.mapping(value, path, f"{effect.name} ability", keys=["effect", *effect.params],
                required=["effect", *effect.params])
     for name, (lo, hi) in effect.params.items():
         ck.integer(value[name], (*path, name), lo, hi)
 
 
-def schema() -> dict[str, Any]:
-    """The JSON Schema of one ``asset_types`` entry (for :mod:`.schema`)."""
-    dice = {"type": ["string", "integer", "null"], "pattern": r"^\s*(\d*d\d+)?\s*([+-]\s*\d+)?\s*$"}
-    abilities = [{
+def ability_schema(effects: Mapping[str, Effect]) -> dict[str, Any]:
+    """The JSON Schema of an ``ability`` mapping with one of ``effects`` (or null)."""
+    return {"oneOf": [{"type": "null"}, *({
         "type": "object", "description": e.words, "additionalProperties": False,
         "required": ["effect", *e.params],
         "properties": {"effect": {"const": e.name},
                        **{p: {"type": "integer", "minimum": lo, "maximum": hi}
                           for p, (lo, hi) in e.params.items()}},
-    } for e in EFFECTS.values()]
+    } for e in effects.values())]}
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema of one ``asset_types`` entry (for :mod:`.schema`)."""
+    dice = {"type": ["string", "integer", "null"], "pattern": r"^\s*(\d*d\d+)?\s*([+-]\s*\d+)?\s*$"}
     return {
         "type": "object", "additionalProperties": False,
         "description": "A campaign-defined asset type (docs/campaign-format.md, 'asset_types')",
@@ -223,6 +232,6 @@ def schema() -> dict[str, Any]:
             "qualities": {"type": "array", "uniqueItems": True,
                           "items": {"enum": list(QUALITIES)}},
             "upkeep": {"type": "integer", "minimum": 0, "maximum": 100},
-            "ability": {"oneOf": [{"type": "null"}, *abilities]},
+            "ability": ability_schema(EFFECTS),
         },
     }

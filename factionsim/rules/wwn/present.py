@@ -28,6 +28,7 @@ from factionsim.core.presentation import (
 
 from .data import ASSET_TYPES, BASE_OF_INFLUENCE, income, max_faction_hp
 from .goals import GOALS
+from .goals import goal_name as goal_name_of
 from .prose import goal_target
 
 CHARTS = (("hp", "Faction HP"), ("treasure", "Treasure"), ("assets", "Assets (not counting Bases)"))
@@ -191,13 +192,13 @@ def sheet(frame: Frame, faction: str) -> Sheet:
 
 
 # ------------------------------------------------------------------ the campaign now
-def goal_text(f: Any, since: bool = True) -> str:
+def goal_text(state: Any, f: Any, since: bool = True) -> str:
     """A faction's goal in words: ``Blood The Enemy 3/16, since turn 2`` (``since``: the turn
     it was taken up)."""
     g = f.goal
     if g is None:
         return "none"
-    text = GOALS.get(g.id, g.id) + (f" ({g.target})" if g.target else "")
+    text = goal_name_of(state, g.id) + (f" ({g.target})" if g.target else "")
     if g.needed:
         text += f" {g.progress}/{g.needed}"
     return text + f", since turn {g.started}" if g.started and since else text
@@ -242,7 +243,7 @@ def show(state: Any) -> str:
     lines += ["FACTIONS", text_table(["faction", "HP", "F/C/W", "magic", "Treasure", "XP",
                                       "headquarters", "agent"], rows), ""]
     lines += ["GOALS", text_table(["faction", "goal", "XP earned", "goals done"],
-                                  [[clip(f.name, 30), clip(goal_text(f), 44) if f.alive else "-",
+                                  [[clip(f.name, 30), clip(goal_text(state, f), 44) if f.alive else "-",
                                     f.xp_earned, f.goals_completed] for f in factions]), ""]
     lines += ["TAGS AND RELATIONS", *_relations(state), ""]
     lines += ["MAP", *_map_lines(state), ""]
@@ -326,7 +327,7 @@ def status_line(state: Any, faction: str) -> str:
     if not f.alive:
         return f"{f.name}: collapsed"
     return (f"{f.name}: HP {f.hp}/{f.max_hp}, Treasure {f.treasure}, XP {f.xp}, "
-            f"goal {goal_text(f, since=False)}")
+            f"goal {goal_text(state, f, since=False)}")
 
 
 def _action_note(state: Any, action: Any) -> str:

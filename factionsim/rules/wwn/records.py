@@ -30,7 +30,7 @@ from factionsim.core.names import Names
 from factionsim.core.records import NOTE, Applied, RecordArg, RecordError, RecordSpec
 
 from . import combat, movement
-from .goals import GOALS
+from .goals import GOALS, goal_name
 
 if TYPE_CHECKING:
     from .model import Asset, Faction
@@ -152,13 +152,15 @@ def _move(state: WwnState, values: dict[str, Any], names: Names) -> Applied:
 def _goal(state: WwnState, values: dict[str, Any], names: Names) -> Applied:
     f = _faction(state, values["faction"], "FACTION")
     gid = values["goal"]
-    if gid not in GOALS:
-        raise RecordError(f"GOAL {gid!r} is not a WWN goal" + _choices(gid, list(GOALS), "goals"))
+    known = [*GOALS, *state.goal_types]
+    if gid not in known:
+        raise RecordError(f"GOAL {gid!r} is not a goal of this campaign"
+                          + _choices(gid, known, "goals"))
     data = state.to_dict()
     entry = next(fd for fd in data["factions"] if fd["id"] == f.id)
     target = values.get("target") or ""
     entry["goal"] = {"id": gid, "target": target} if target else gid
-    what = GOALS[gid] + (f" ({target})" if target else "")
+    what = goal_name(state, gid) + (f" ({target})" if target else "")
     return Applied(data, [], f"{f.name} takes up a new goal: {what}.", public=False)
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from factionsim.core.calendar import calendar_schema
 
-from . import homebrew, house_rules
+from . import homebrew, homebrew_goals, homebrew_tags, house_rules
 from .data import ASSET_TYPES, ASSETS, MAGIC_LEVELS, RELATIONS
 from .validate import GOALS, TAGS
 
@@ -68,7 +68,7 @@ def campaign_schema(agents: Sequence[str],
             "force": rating, "cunning": rating, "wealth": rating,
             "magic": {"enum": list(MAGIC_LEVELS)},
             "treasure": count, "hp": count, "xp": count,
-            "tags": {"type": "array", "uniqueItems": True, "items": {"enum": list(TAGS)}},
+            "tags": {"type": "array", "uniqueItems": True, "items": {"$ref": "#/$defs/tagId"}},
             "goal": {"oneOf": [{"$ref": "#/$defs/goalId"}, goal, {"type": "null"}]},
             "agent": {"anyOf": [{"enum": [a for a in agents if ":" not in a]},
                                 *({"type": "string", "pattern": f"^{a.split(':')[0]}:.+"}
@@ -111,6 +111,12 @@ def campaign_schema(agents: Sequence[str],
             homebrew.BLOCK: {"type": "array", "maxItems": homebrew.MAX_TYPES,
                              "description": "the campaign's own asset types",
                              "items": homebrew.schema()},
+            homebrew_tags.BLOCK: {"type": "array", "maxItems": homebrew_tags.MAX_TAGS,
+                                  "description": "the campaign's own faction tags",
+                                  "items": homebrew_tags.schema()},
+            homebrew_goals.BLOCK: {"type": "array", "maxItems": homebrew_goals.MAX_GOALS,
+                                   "description": "the campaign's own goals",
+                                   "items": homebrew_goals.schema()},
             "locations": {"type": "array", "minItems": 1, "items": location},
             "relations": {"type": ["array", "null"], "items": {
                 "type": "array", "prefixItems": [slug, slug, {"enum": list(RELATIONS)}],
@@ -128,16 +134,29 @@ def campaign_schema(agents: Sequence[str],
                         "import': the Foundry VTT actors the factions came from (docs/foundry.md)"},
         },
         "additionalProperties": False,
-        # without an asset_types block, an asset's type must be a standard one (a typo is caught)
-        "if": {"not": {"required": [homebrew.BLOCK]}},
-        "then": {"properties": {"factions": {"items": {"properties": {"assets": {"items": {
-            "properties": {"type": {"$ref": "#/$defs/standardAssetType"}}}}}}}}},
+        # without an asset_types (tag_types, goal_types) block, an asset's type (a tag, a goal)
+        # must be a standard one: a typo is caught
+        "allOf": [
+            {"if": {"not": {"required": [homebrew.BLOCK]}},
+             "then": {"properties": {"factions": {"items": {"properties": {"assets": {"items": {
+                 "properties": {"type": {"$ref": "#/$defs/standardAssetType"}}}}}}}}}},
+            {"if": {"not": {"required": [homebrew_tags.BLOCK]}},
+             "then": {"properties": {"factions": {"items": {"properties": {"tags": {
+                 "items": {"enum": list(TAGS)}}}}}}}},
+            {"if": {"not": {"required": [homebrew_goals.BLOCK]}},
+             "then": {"properties": {"factions": {"items": {"properties": {"goal": {"anyOf": [
+                 {"enum": [*GOALS, None]},
+                 {"type": "object", "properties": {"id": {"enum": list(GOALS)}}}]}}}}}}},
+        ],
         "$defs": {
             "assetType": {"anyOf": [{"$ref": "#/$defs/standardAssetType"}, {
                 **slug, "description": "the id of one of the campaign's asset_types"}],
                 "description": asset_descriptions},
             "standardAssetType": {"enum": list(ASSET_TYPES)},
-            "goalId": {"enum": list(GOALS)},
+            "goalId": {"anyOf": [{"enum": list(GOALS)}, {
+                **slug, "description": "the id of one of the campaign's goal_types"}]},
+            "tagId": {"anyOf": [{"enum": list(TAGS)}, {
+                **slug, "description": "the id of one of the campaign's tag_types"}]},
         },
     }
 

@@ -25,6 +25,8 @@ from . import (
     ability,  # noqa: F401  (importing it registers the asset abilities)
     goals,
     homebrew,
+    homebrew_goals,
+    homebrew_tags,
     turn,
 )
 from .ability.homebrew import hook_tables
@@ -61,11 +63,19 @@ class WwnState(DecisionState):
         self.holders_cache: tuple[int, dict[str, list]] = (-1, {})  # see abilities._holders
         self.set_homebrew([])
 
-    def set_homebrew(self, rows: list[dict[str, Any]]) -> None:
+    def set_homebrew(self, rows: list[dict[str, Any]], tags: list[dict[str, Any]] | None = None,
+                     goals: list[dict[str, Any]] | None = None) -> None:
         """Use the campaign's own asset types (the checked ``asset_types:`` block, see
         :mod:`.homebrew`): ``asset_types`` is then the standard table plus them, and ``hooks``
-        the hook tables with their abilities (:func:`.ability.homebrew.hook_tables`)."""
+        the hook tables with their abilities (:func:`.ability.homebrew.hook_tables`); and its
+        own tags and goals (``tag_types:``, ``goal_types:``: :mod:`.homebrew_tags`,
+        :mod:`.homebrew_goals`) as ``tag_types`` and ``goal_types``."""
         self.homebrew_rows = rows
+        #: the checked ``tag_types:`` and ``goal_types:`` blocks, saved back as read
+        self.tag_rows, self.goal_rows = list(tags or ()), list(goals or ())
+        #: id -> the campaign's own tags and goals (the book's are not in these)
+        self.tag_types = homebrew_tags.tag_types(self.tag_rows)
+        self.goal_types = homebrew_goals.goal_types(self.goal_rows)
         #: id -> stat line of every type this game knows: the standard ones and the campaign's
         self.asset_types: dict[str, AssetType] = homebrew.asset_table(rows)
         #: hook point -> type -> function: :data:`.hooks.HOOKS`, plus the homebrew abilities
@@ -179,6 +189,10 @@ class WwnState(DecisionState):
             d[HOUSE_RULES] = rules
         if self.homebrew_rows:
             d[homebrew.BLOCK] = list(self.homebrew_rows)
+        if self.tag_rows:
+            d[homebrew_tags.BLOCK] = list(self.tag_rows)
+        if self.goal_rows:
+            d[homebrew_goals.BLOCK] = list(self.goal_rows)
         d["locations"] = [_location_dict(loc) for loc in self.map.locations.values()]
         d["relations"] = [[*sorted(k, key=list(self.factions).index), v]
                           for k, v in self.relations.items()
@@ -200,8 +214,9 @@ class WwnState(DecisionState):
         """Build a state from validated campaign data (see ``validate.py`` for checking)."""
         s = cls()
         s.read_common_fields(d, {"locations", "relations", "factions", "next_asset", HOUSE_RULES,
-                                 homebrew.BLOCK})
-        s.set_homebrew(list(d.get(homebrew.BLOCK) or ()))
+                                 homebrew.BLOCK, homebrew_tags.BLOCK, homebrew_goals.BLOCK})
+        s.set_homebrew(list(d.get(homebrew.BLOCK) or ()), d.get(homebrew_tags.BLOCK),
+                       d.get(homebrew_goals.BLOCK))
         s.house_rules = HouseRules.from_data(d.get(HOUSE_RULES), d.get("max_turns"))
         s.map = MapGraph([
             Location(loc["id"], loc.get("name", loc["id"]), tuple(loc.get("neighbors", ())),

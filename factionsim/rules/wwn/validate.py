@@ -27,7 +27,7 @@ from typing import Any
 from factionsim.core import fields as F
 from factionsim.core.calendar import check_calendar
 
-from . import homebrew, house_rules
+from . import homebrew, homebrew_goals, homebrew_tags, house_rules
 from .data import (
     ASSET_TYPES,
     ATTRIBUTES,
@@ -38,8 +38,7 @@ from .data import (
     max_faction_hp,
 )
 
-TAGS = ("antimagical", "concealed", "imperialist", "innovative", "machiavellian", "martial",
-        "massive", "mobile", "populist", "rich")
+TAGS = homebrew_tags.STANDARD_TAGS
 #: Tags that require an attribute to be the faction's highest (ties allowed).
 TAG_HIGHEST = {"machiavellian": "cunning", "martial": "force", "rich": "wealth"}
 GOALS = ("blood-the-enemy", "destroy-the-foe", "eliminate-target", "expand-influence",
@@ -77,8 +76,12 @@ LOCATION = F.Record("location", {
 RELATION = F.Tuple(F.Ref("faction"), F.Ref("faction"), F.Choice(RELATIONS, "relation"),
                  shape="[faction, faction, relation], e.g. [iron-legion, silver-guild, allied]")
 
+#: a goal id or tag id: the book's, or one of the campaign's ``goal_types``/``tag_types``
+GOAL_ID = F.Check(lambda ck, v, p: ck.choice(v, p, ck.known["goal"], "goal"))
+TAG_ID = F.Check(lambda ck, v, p: ck.choice(v, p, ck.known["tag"], "tag"))
+
 GOAL = F.Record("goal", {
-    "id": F.Choice(GOALS, "goal"), "target": F.Text(), "progress": F.Int(), "needed": F.Int(),
+    "id": GOAL_ID, "target": F.Text(), "progress": F.Int(), "needed": F.Int(),
     "difficulty": F.Int(), "started": TURN, "contested": F.Bool(),
     "baseline": F.ListOf(F.Text(empty=False), "entries"),
 }, required=("id",))
@@ -95,8 +98,8 @@ ASSET = F.Record("asset", {
 FACTION = F.Record("faction", {
     "id": F.Slug(), "name": F.Name(), **{a: F.Int(1, 8) for a in ATTRIBUTES},
     "magic": F.Choice(MAGIC_LEVELS, "magic level"), "treasure": F.Int(), "hp": F.Int(),
-    "xp": F.Int(), "tags": F.ListOf(F.Choice(TAGS, "tag"), "tags", unique=True),
-    "goal": F.Either((str, F.Choice(GOALS, "goal")), (dict, GOAL),
+    "xp": F.Int(), "tags": F.ListOf(TAG_ID, "tags", unique=True),
+    "goal": F.Either((str, GOAL_ID), (dict, GOAL),
                    what="a goal id or a goal mapping"),
     # which agents and options: the registry checks them against the agents WWN offers
     "agent": F.Later(), "agent_options": F.Later(),  # their shape: Checker.agent_fields
@@ -152,6 +155,8 @@ TOP = F.Record("campaign", {
     "in_progress": F.Later(),  # after the factions: see _in_progress
     #: campaign-defined asset types, checked first (see homebrew.check_asset_types)
     homebrew.BLOCK: F.Later(),
+    #: campaign-defined tags and goals (see homebrew_tags, homebrew_goals)
+    homebrew_tags.BLOCK: F.Later(), homebrew_goals.BLOCK: F.Later(),
     #: Useful Idiots' bookkeeping (the engine writes it): faction -> turn of its last sacrifice
     "useful_idiots_sacrificed": F.MapOf(F.Ref("faction"), TURN, "faction"),
     house_rules.BLOCK: F.Later(),  # needs max_turns: see validate
@@ -188,6 +193,12 @@ def validate(data: Mapping[str, Any], source: str, lines: Mapping[Any, int] | No
     types = {**ASSET_TYPES, **homebrew.asset_types(rows)}
     ck.known["asset type"] = list(types)
     ck.known["homebrew"] = [r["id"] for r in rows]
+    for block, check, kind, standard in (
+            (homebrew_tags.BLOCK, homebrew_tags.check_tag_types, "tag", TAGS),
+            (homebrew_goals.BLOCK, lambda ck, r: homebrew_goals.check_goal_types(
+                ck, r, list(types), GOALS), "goal", GOALS)):
+        own = [] if root.get(block) is None else check(ck, root[block])
+        ck.known[kind] = [*standard, *(r["id"] for r in own)]
     out = ck.run(TOP, root, ())
     if house_rules.BLOCK in out:
         out[house_rules.BLOCK] = house_rules.validate(out[house_rules.BLOCK], ck,
