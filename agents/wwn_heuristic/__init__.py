@@ -46,6 +46,7 @@ from factionsim.rules.wwn.economy import purchase_cost
 from factionsim.rules.wwn.goals import goal_name
 
 from . import goals as goal_ai
+from . import homebrew as hb_goals
 from .abilities import answer_reaction, choose_free_ability
 from .personality import TEMPERAMENTS, Personality
 from .steering import STEERING_OPTIONS, Steering
@@ -166,7 +167,8 @@ def _abilities(sit: Situation, legal):
             if sit.me.treasure >= 2 and sit.expansion_spots():
                 return a, "Imperialist: plants a new Base without spending its action"
             continue
-    chosen = choose_free_ability(sit, legal)
+    chosen = choose_free_ability(sit, legal) \
+        or hb_goals.transport_choice(sit, legal, lambda: _move_values(sit))
     if chosen is not None:
         return chosen
     return _done(legal), "no free ability worth using"
@@ -399,13 +401,14 @@ def _move_values(sit: Situation) -> dict[tuple[str, str], tuple[float, str, Any]
         sneak = _sneak(sit, a, routes.get(a.id), dests)
         march = _march(sit, a, dests) if here <= 0 else None
         new_ground = _toward_new_ground(sit, a, dests) \
-            if g and g.id == "expand-influence" and not spots else None
+            if hb_goals.expanding(sit) and not spots else None
+        hold = hb_goals.toward_hold(sit, a, dests)
         for dest in dests:
             value, why = -0.5, ""
             if exposed:
                 value = sit.asset_value(a) * 0.6
                 why = f"pulls its {a.kind.name} out of hostile ground"
-            if g and g.id == "expand-influence" and not spots and not sit.base_here(dest):
+            if hb_goals.expanding(sit) and not spots and not sit.base_here(dest):
                 v = XP * (0.6 if sit.hostile_present(dest) else 0.9)
                 if v > value:
                     value = v
@@ -414,6 +417,8 @@ def _move_values(sit: Situation) -> dict[tuple[str, str], tuple[float, str, Any]
                 value, why = new_ground[1], new_ground[2]
             if sneak is not None and dest == sneak[0] and sneak[1] > value:
                 value, why = sneak[1], sneak[2]
+            if hold is not None and dest == hold[0] and hold[1] > value:
+                value, why = hold[1], hold[2]
             if a.kind.can_attack_normally and (sit.war_goal() or sit.shared_enemy_ids
                                                or sit.steer.enemy in sit.target_ids) \
                     and not (a.stealth and inside):

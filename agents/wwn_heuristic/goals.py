@@ -23,6 +23,7 @@ from factionsim.rules.wwn.economy import purchase_cost
 from factionsim.rules.wwn.goals import goal_name
 from factionsim.rules.wwn.movement import move_range
 
+from . import homebrew
 from .odds import attack_chance, damage_mean
 from .tactics import XP, Situation, income_of
 
@@ -145,7 +146,7 @@ def war_prey(sit: Situation, goal: str, target: str = "") -> list:
         return [e for e in enemies if e.is_base and e.owner == owner and e.location == loc]
     if goal == "sphere-dominance":
         return [e for e in enemies if not e.is_base and e.attribute == target]
-    return []
+    return homebrew.prey(sit, goal, enemies)
 
 
 def _foe(sit: Situation):
@@ -274,7 +275,12 @@ def estimate(sit: Situation, goal: str, target: str = "") -> GoalEstimate:
     current = sit.goal if sit.goal is not None and sit.goal.id == goal \
         and sit.goal.target == target else None
     xp, turns, chance, why = 1.0, math.inf, 1.0, ""
-    if goal == "blood-the-enemy":
+    own = homebrew.own_goal(sit, goal)
+    if own is not None:  # a campaign's own goal, by its counter
+        xp, turns, chance, why = homebrew.estimate(
+            sit, own, current, lambda pred: _damage_rate(sit, pred),
+            lambda: _steps_to_new_ground(sit))
+    elif goal == "blood-the-enemy":
         rate = _damage_rate(sit, lambda e: True)
         left = (current.needed - current.progress) if current else sum(me.ratings)
         xp, turns, chance = 2, left / max(rate, 0.05), 0.6
@@ -400,7 +406,8 @@ def impossible(sit: Situation) -> str | None:
             return "its target Base is gone"
     if g.id == "destroy-the-foe" and not sit.target_ids:
         return "no foe is left"
-    if g.id in ("sphere-dominance", "invincible-valor", "blood-the-enemy") and not sit.target_ids:
+    if (g.id in ("sphere-dominance", "invincible-valor", "blood-the-enemy")
+            or homebrew.is_war(sit)) and not sit.target_ids:
         return "it has no enemy left to fight"
     if g.id == "inside-enemy-territory" and not _inside_locations(sit):
         return "no enemy Base is left to slip into"

@@ -15,6 +15,7 @@ from factionsim.rules.wwn import abilities
 from factionsim.rules.wwn.data import ceil_div
 from factionsim.rules.wwn.goals import goal_name as name_of_goal
 
+from . import homebrew
 from .odds import attack_chance, damage_at_least, damage_distribution, damage_mean
 from .personality import Personality
 from .steering import Steering
@@ -112,7 +113,7 @@ class Situation:
             return XP * max(1, g.difficulty or 1)
         if g.id == "sphere-dominance" and asset.attribute == g.target:
             return XP * (g.difficulty or 1) / max(1, g.needed)
-        return 0.0
+        return homebrew.kill_bonus(self, asset)
 
     def goal_damage_bonus(self, asset) -> float:
         """Extra points per damage point dealt to ``asset``."""
@@ -124,12 +125,12 @@ class Situation:
         if g.id == "destroy-the-foe" and asset.is_base:
             f = self.state.factions[asset.owner]
             return XP * 3 / max(4, f.hp)
-        return 0.0
+        return homebrew.damage_bonus(self)
 
     def war_goal(self) -> bool:
         return self.goal is not None and self.goal.id in (
             "blood-the-enemy", "destroy-the-foe", "eliminate-target", "invincible-valor",
-            "root-out-the-enemy", "sphere-dominance")
+            "root-out-the-enemy", "sphere-dominance") or homebrew.is_war(self)
 
     # ------------------------------------------------------------ attacks
     def hit_outcome(self, attacker, defender) -> tuple[float, float, float, float, float]:
@@ -298,10 +299,10 @@ class Situation:
             value += 6.0 if kind.subtle else 3.0
         if kind.attribute == self.p.focus:
             value += 1.5
+        value += homebrew.purchase_bonus(self, kind.id)
         value -= kind.cost * (0.8 if self.p.greed > 1.2 else 0.5)
-        if kind.homebrew:  # a campaign's own type: its income and upkeep, as Treasure per turn
-            income = kind.param("treasure") if kind.effect == "income" else 0
-            value += 2.0 * (income - kind.upkeep) * self.p.greed
+        if kind.homebrew:  # a campaign's own type: its ability and upkeep
+            value += homebrew.effect_value(self, kind, attack, defence)
         return value
 
     def _attack_worth(self, kind) -> float:
@@ -428,7 +429,8 @@ class Situation:
         contested = any(r in self.hostile_ids for r in rivals)
         bonus = 1.5 if contested and self.goal and self.goal.id == "expand-influence" else 1.0
         ruler = self.state.map.locations[loc].ruler
-        return safe * bonus + (0.2 if ruler in (None, self.fid) else 0.0)
+        return safe * bonus + (0.2 if ruler in (None, self.fid) else 0.0) \
+            + homebrew.expand_bonus(self, loc)
 
     def good_expansion_spots(self) -> list[str]:
         """Expansion spots where a new Base is more likely kept than lost."""
