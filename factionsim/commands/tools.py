@@ -81,7 +81,8 @@ def cmd_assets(args: argparse.Namespace) -> int:
     if state.ruleset != "wwn":
         raise CampaignError(f"{args.campaign}: a {state.ruleset} campaign; asset tables are for "
                             "WWN campaigns (ruleset: wwn)")
-    sys.stdout.write(terminal_safe(render(state.asset_types, state.name or args.campaign)))
+    sys.stdout.write(terminal_safe(render(state.asset_types, state.name or args.campaign,
+                                          state.tag_types, state.goal_types)))
     return 0
 
 

@@ -68,7 +68,7 @@ COUNTERS: dict[str, Counter] = {c.name: c for c in (
                                "attribute": Param("attribute", required=False)},
             "Destroy {count} {of}assets (not Bases) of hostile factions."),
     Counter("own-assets", {"count": Param("int", needed=True), "type": Param("asset type")},
-            "Own {count} {type} at the end of its turn."),
+            "Own {count} assets of type {type} at the end of its turn."),
     Counter("hold-base", {"location": Param("location"), "turns": Param("int", needed=True)},
             "Hold a Base of Influence at {location} at the end of {turns} of its turns in a row."),
     Counter("plant-bases", {"count": Param("int", 1, 10, needed=True)},
