@@ -1,7 +1,8 @@
 """The homebrew test campaign (tests/data/wwn_homebrew.yaml) played whole: 100 games with random
 agents and 100 with heuristic ones, each from its own seed, checking the state after every
 decision (the invariants of test_wwn_invariants, and homebrew assets within their own max HP),
-and counting the homebrew abilities that fired, so that a vocabulary effect that never acts fails.
+and counting the homebrew abilities that fired, so that a vocabulary effect that never acts fails;
+likewise the campaign's own tags (tag_types) and goals (goal_types, at least one completed).
 """
 
 from __future__ import annotations
@@ -14,14 +15,17 @@ from test_wwn_invariants import check_invariants
 
 import factionsim
 from factionsim.agents import make_agent
+from factionsim.rules.wwn.homebrew_tags import extra_dice
 
 CAMPAIGN = Path(__file__).parent / "data" / "wwn_homebrew.yaml"
 GAMES, TURNS = 100, 8
 
 
 def _fired(state, events, counts: Counter) -> None:
-    """Count each homebrew ability use: the logged ones (income, transport, repair, upkeep) by
-    their events, the dice ones by the checks that rolled the extra dice."""
+    """Count each homebrew ability use: the logged ones (income, transport, repair, upkeep, a
+    tag's income) by their events, the dice ones by the checks that rolled the extra dice (more
+    than the owner's homebrew tags give, for an asset's own; a tag's when its faction rolls more
+    than one die); and the campaign's own goals completed."""
     for e in events:
         d = e.data
         if e.kind == "ability" and str(d.get("effect", "")).startswith("homebrew-"):
@@ -29,12 +33,21 @@ def _fired(state, events, counts: Counter) -> None:
         elif e.kind == "attack":
             attacker = d["attacker"].split("#")[0]
             defender = d["defender"].split("#")[0]
+            att_tags = extra_dice(state, e.faction, "attack-dice")
+            def_tags = extra_dice(state, d["target_faction"], "defense-dice")
+            att_dice, def_dice = len(d["attacker_check"]["roll"]), len(d["defender_check"]["roll"])
             if state.asset_types[attacker].effect == "attack-dice":
-                counts["attack-dice"] += len(d["attacker_check"]["roll"]) > 1
+                counts["attack-dice"] += att_dice > 1 + att_tags
             if state.asset_types[defender].effect == "defense-dice":
-                counts["defense-dice"] += len(d["defender_check"]["roll"]) > 1
+                counts["defense-dice"] += def_dice > 1 + def_tags
+            counts["tag-attack-dice"] += bool(att_tags) and att_dice > 1
+            counts["tag-defense-dice"] += bool(def_tags) and def_dice > 1
         elif e.kind == "expand-check" and e.faction == "reed-cult":
             counts["expand-dice"] += len(d["attacker_check"]["roll"]) > 1
+        elif e.kind == "expand-check" and extra_dice(state, e.faction, "expand-dice"):
+            counts["tag-expand-dice"] += len(d["attacker_check"]["roll"]) > 1
+        elif e.kind == "goal-complete" and d["goal"] in state.goal_types:
+            counts["homebrew-goal"] += 1
         elif e.kind == "create" and state.asset_types[d["asset"].split("#")[0]].homebrew:
             counts["bought"] += 1
 
@@ -60,7 +73,8 @@ def _play(agent_name: str, seed: int, counts: Counter) -> None:
 #: expands; the heuristic factions attack with and into the Shield Walls and the Berserkers.
 #: Which agent fires which effect shifts with the agents' play, so the check is over both.
 FIRED = ("homebrew-repair", "homebrew-transport", "bought", "attack-dice", "defense-dice",
-         "expand-dice")
+         "expand-dice", "homebrew-tag-income", "tag-attack-dice", "tag-defense-dice",
+         "tag-expand-dice", "homebrew-goal")
 
 
 def test_homebrew_campaign_plays_soundly_and_its_abilities_fire():

@@ -1,0 +1,131 @@
+"""The heuristic and the env with a campaign's own content (tests/data/wwn_homebrew.yaml): the
+heuristic buys homebrew assets when they are good, uses a homebrew transport, and picks and
+completes the campaign's own goals; the WWN codec encodes homebrew goal choices in the "other"
+block's reserved slot, so the catalogue (and the shipped policy's env version) is unchanged."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+import factionsim
+from factionsim.agents import make_agent
+from factionsim.agents.wwn_heuristic import homebrew as hb
+from factionsim.agents.wwn_heuristic.personality import Personality
+from factionsim.agents.wwn_heuristic.tactics import Situation
+from factionsim.rules.wwn.actions import ChooseGoal
+
+DATA = Path(__file__).parent / "data"
+CAMPAIGN = DATA / "wwn_homebrew.yaml"
+GAMES, TURNS = 6, 10
+
+
+def _heuristic_games() -> Counter:
+    counts: Counter = Counter()
+    for seed in range(GAMES):
+        s = factionsim.load_campaign(CAMPAIGN)
+        s.rng, s.max_turns = np.random.default_rng(seed), TURNS
+        agents = {f: make_agent("heuristic", "wwn") for f in s.factions}
+        rng = np.random.default_rng(seed)
+        while (actor := s.current_actor()) is not None:
+            for e in s.apply(agents[actor].act(s.view(actor), s.legal_actions(), rng)):
+                d = e.data
+                if e.kind == "create" and s.asset_types[d["asset"].split("#")[0]].homebrew:
+                    counts["bought"] += 1
+                elif e.kind == "ability" and d.get("effect") == "homebrew-transport":
+                    counts["transport"] += 1
+                elif e.kind == "goal-chosen" and d["goal"] in s.goal_types:
+                    counts["chose"] += 1
+                elif e.kind == "goal-complete" and d["goal"] in s.goal_types:
+                    counts["completed"] += 1
+    return counts
+
+
+def test_the_heuristic_buys_homebrew_assets_transports_and_plays_homebrew_goals():
+    """Over a few heuristic games (6 games of 10 turns) each of these happens at least once: a
+    homebrew asset bought, a homebrew transport's free carry, a homebrew goal chosen at a goal
+    step and one completed. (Before the heuristic valued homebrew abilities and knew homebrew
+    goals, 100 games had no purchase and no carry, and the goals were abandoned.)"""
+    counts = _heuristic_games()
+    for what in ("bought", "transport", "chose", "completed"):
+        assert counts[what] > 0, (what, counts)
+
+
+def _situation(fid="bargemen"):
+    s = factionsim.load_campaign(CAMPAIGN)
+    return s, Situation(s.view(fid), Personality.of(s.factions[fid]))
+
+
+def test_an_income_asset_is_worth_its_treasure_over_the_turns_left():
+    """A Toll Bridge (+1 Treasure a turn) is valued at the Treasure it brings over the turns the
+    game has left (at most 8), and upkeep costs the same way; extra dice add a share of the
+    stat line they improve."""
+    s, sit = _situation()
+    bridge, barges = s.asset_types["toll-bridge"], s.asset_types["river-barges"]
+    per_turn = hb.TREASURE_POINTS * sit.p.greed
+    assert hb.effect_value(sit, bridge, 0.0, 0.0) == pytest.approx(hb.HORIZON * per_turn)
+    s.max_turns = 3
+    assert hb.effect_value(sit, bridge, 0.0, 0.0) == pytest.approx(3 * per_turn)
+    transport = hb.effect_value(sit, barges, 0.0, 0.0) + 3 * per_turn  # less its upkeep of 1
+    assert transport > 0
+    wall = s.asset_types["shield-wall"]
+    assert hb.effect_value(sit, wall, 0.0, 10.0) == pytest.approx(3.0 * sit.p.caution)
+
+
+def test_an_own_assets_goal_makes_its_type_worth_buying_until_it_has_enough():
+    s, sit = _situation()   # the Bargemen's goal: own 2 River Barges (they have 1)
+    assert sit.goal.id == "barge-fleet"
+    assert hb.purchase_bonus(sit, "river-barges") > 0
+    assert hb.purchase_bonus(sit, "toll-bridge") == 0
+    s.new_asset("river-barges", "bargemen", "weir")
+    _, sit = s, Situation(s.view("bargemen"), Personality.of(s.factions["bargemen"]))
+    assert hb.purchase_bonus(sit, "river-barges") == 0
+
+
+def test_homebrew_goal_choices_are_encoded_in_the_reserved_other_slot():
+    """The codec keeps the book's goal block; a campaign's own goals take the "other" block's
+    reserved slot, the k-th one offered at index other + (MAX_OTHER_KINDS - 2) * K + k."""
+    pytest.importorskip("pettingzoo")
+    from factionsim.envs.wwn_codec import MAX_OTHER_KINDS, WwnCodec
+
+    s = factionsim.load_campaign(CAMPAIGN)
+    codec = WwnCodec(s)
+    me = s.factions["bargemen"]
+    legal = [ChooseGoal("blood-the-enemy"), *(ChooseGoal(g) for g in s.goal_types)]
+    idx = codec.encode_actions(s, me.id, legal)
+    base = codec.offset["other"] + (MAX_OTHER_KINDS - 2) * codec.limits.options
+    assert idx[1:] == [base + k for k in range(len(s.goal_types))]
+    assert idx[0] == codec.offset["goal"] + codec.goal_offset["blood-the-enemy"]
+    obs = np.zeros(codec.obs_size, dtype=np.float32)
+    codec.observe(s, me.id, obs)   # a homebrew goal and homebrew tags observe without error
+    assert codec.layout.view(obs, "tags").sum() == 0   # the Bargemen's tags are both homebrew
+
+
+def test_the_shipped_policy_still_fits_and_plays_a_campaign_with_homebrew_goals(tmp_path):
+    """Adding goal_types and tag_types to the campaign the shipped policy was trained on keeps
+    its spaces (env version 2, same sizes): the trained agent plays it, homebrew goals included."""
+    pytest.importorskip("pettingzoo")
+    data = yaml.safe_load((Path(factionsim.__file__).parent.parent / "configs" /
+                           "shattered_march.yaml").read_text())
+    homebrew = yaml.safe_load(CAMPAIGN.read_text())
+    data["tag_types"] = homebrew["tag_types"]
+    data["goal_types"] = [g for g in homebrew["goal_types"]
+                          if g["counter"]["kind"] not in ("own-assets", "hold-base")]
+    data["factions"][0]["tags"] = ["river-lords"]
+    data["factions"][0]["goal"] = "river-reavers"
+    for f in data["factions"]:
+        f["agent"] = "trained"
+    path = tmp_path / "march.yaml"
+    path.write_text(yaml.safe_dump(data))
+    s = factionsim.load_campaign(path)
+    s.max_turns = 4
+    agent = make_agent("trained", "wwn")
+    rng = np.random.default_rng(1)
+    while (actor := s.current_actor()) is not None:
+        s.apply(agent.act(s.view(actor), s.legal_actions(), rng))
+        assert "beyond what" not in (agent.last_reason or "")   # the policy itself decided
+    assert s.is_over()
