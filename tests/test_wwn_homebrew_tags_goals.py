@@ -276,8 +276,9 @@ GOOD_GOAL = goal_type("hold-keep", 2, "hold-base", location="keep", turns=3)
      "factions[0].tags[0]: unknown tag 'river-lord' (did you mean 'river-lords'?)"),
     (_campaign(faction_tags=["river-lords"]), "factions[0].tags[0]: unknown tag 'river-lords'"),
     (_campaign(goal_kinds=[goal_type("g", 2, "own-asset", type="infantry", count=2)]),
-     "goal_types[0].counter.kind: unknown counter 'own-asset' (did you mean 'own-assets' or 'destroy-assets'?); "
-     "allowed: one of inflict-damage, destroy-assets, own-assets, hold-base, plant-bases"),
+     "goal_types[0].counter.kind: unknown counter 'own-asset' (did you mean 'own-assets' or "
+     "'destroy-assets'?); allowed: one of inflict-damage, destroy-assets, own-assets, hold-base, "
+     "plant-bases"),
     (_campaign(goal_kinds=[goal_type("g", 2, "own-assets", type="infantri", count=2)]),
      "goal_types[0].counter.type: unknown asset type 'infantri' (did you mean 'infantry'?)"),
     (_campaign(goal_kinds=[goal_type("g", 2, "hold-base", location="kep", turns=2)]),
