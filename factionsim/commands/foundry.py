@@ -1,7 +1,8 @@
 """``factionsim foundry import | export``: factions to and from Foundry VTT (WWN system).
 
     factionsim foundry import ACTOR.json... --into CAMPAIGN [--map FILE] [--agent NAME]
-                              [--hq NAME=PLACE] [--asset NAME=ASSET] [--name TITLE] [--seed S]
+                              [--hq NAME=PLACE] [--asset NAME=ASSET] [--homebrew]
+                              [--name TITLE] [--seed S]
     factionsim foundry export CAMPAIGN --out DIR [--faction ID] [--players]
 
 See ``docs/foundry.md`` and :mod:`factionsim.foundry`.
@@ -35,7 +36,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     from factionsim.foundry.importer import ImportOptions, import_actors
 
     options = ImportOptions(agent=args.agent, headquarters=_pairs(args.hq, "--hq"),
-                            asset_names=_pairs(args.asset, "--asset"),
+                            asset_names=_pairs(args.asset, "--asset"), homebrew=args.homebrew,
                             map_file=Path(args.map) if args.map else None, name=args.name,
                             seed=args.seed)
     into = Path(args.into)
@@ -98,6 +99,9 @@ def add_parser(sub: Any) -> None:
                      help="the headquarters of the actor NAME when the sheet leaves it unclear")
     imp.add_argument("--asset", action="append", metavar="NAME=ASSET",
                      help="play items called NAME as the book asset ASSET (name or id)")
+    imp.add_argument("--homebrew", action="store_true",
+                     help="an asset item that is no book asset (nor one of the campaign's "
+                     "asset_types) becomes a new asset_types entry read from its sheet")
     imp.add_argument("--name", help="a new campaign's title (default: the file name)")
     imp.add_argument("--seed", type=seed, help="a new campaign's seed")
     add_wait_argument(imp)

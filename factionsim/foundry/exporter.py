@@ -348,5 +348,6 @@ def asset_stats(kind: Any) -> dict[str, Any]:
             "cost": kind.cost, "rating": kind.rating, "attackTarget": target,
             "attackSource": source, "attackDamage": damage, "counter": kind.counter or "None",
             "maintenance": kind.upkeep or catalogue()["maintenance"].get(kind.id, 0),
-            "income": catalogue()["income"].get(kind.id, 0), "subtle": kind.subtle,
+            "income": kind.param("treasure") if kind.effect == "income" else
+            catalogue()["income"].get(kind.id, 0), "subtle": kind.subtle,
             "special": kind.ability, "magic": kind.magic}

@@ -29,6 +29,9 @@ Readings of the Foundry conventions (``docs/foundry.md`` lists them for the GM):
 - Tags outside the ten factionsim plays are kept on the sheet but have no effect in play.
 - An asset item with no location stands at the headquarters; one at 0 HP or less is destroyed
   and not imported (it disappears from the next export).
+- An item that is no book asset is matched against the campaign's own ``asset_types:`` (name or
+  id); with ``--homebrew`` one that matches nothing becomes a new entry read from its sheet
+  (:mod:`.homebrew`), else the import stops naming it.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ from factionsim.core.roundtrip import updated_text
 from factionsim.rules.wwn.data import ASSETS, BASE_OF_INFLUENCE
 from factionsim.rulesets import build_campaign, load_campaign
 
+from . import homebrew
 from .actor import FoundryFaction, FoundryItem, Reader, read_faction, stable_id
 from .block import ActorLink, block_data, read_block
 from .jsonio import FoundryError, read_json
@@ -71,6 +75,7 @@ class ImportOptions:
     agent: str = "heuristic"
     headquarters: dict[str, str] = field(default_factory=dict)  # actor name -> place (--hq)
     asset_names: dict[str, str] = field(default_factory=dict)  # item name -> asset id (--asset)
+    homebrew: bool = False  # --homebrew: an unknown asset becomes an asset_types entry
     map_file: Path | None = None
     name: str | None = None
     seed: int | None = None
@@ -523,14 +528,33 @@ class _FactionImport:
                           f"(use --asset {it.name!r}={by_name} to play it as "
                           f"{ASSETS[by_name].name}).")
             return by_pack
+        if by_name is None and override is None:
+            by_name = self._homebrew_kind(it)
         if by_name is None:
             hint = (" If it is a Base of Influence, tick its Base of Influence box."
                     if "base" in name_key(it.name) else "")
             self.r.fail(("items", it.index, "name"), f"unknown asset {it.name!r}"
                         f"{did_you_mean(ASSET_NAMES.suggest(it.name))}.{hint} It must be one of "
-                        "the 81 WWN assets", allowed="an asset name from docs/assets.md, or "
-                        f"--asset {it.name!r}=ASSET to say which asset it is")
+                        "the 81 WWN assets or of the campaign's asset_types",
+                        allowed="an asset name from docs/assets.md, "
+                        f"--asset {it.name!r}=ASSET to say which asset it is, or --homebrew to "
+                        "add it to the campaign's asset_types from its sheet")
         return by_name
+
+    def _homebrew_kind(self, it: FoundryItem) -> str | None:
+        """The campaign's own asset type the item is (by name or id); with ``--homebrew``, a new
+        one read from its sheet when none matches (None: unknown)."""
+        rows = self.data.get(homebrew.BLOCK_KEY) or []
+        found = homebrew.find_row(rows, it.name)
+        if found is not None or not self.options.homebrew:
+            return found
+        item = self.actor.data["items"][it.index]
+        row = homebrew.row_from_item(self.r, item, ("items", it.index), it.name,
+                                     {r["id"] for r in rows}, self.warn)
+        self.data[homebrew.BLOCK_KEY] = [*rows, row]
+        self.warn(f"items[{it.index}] ({it.name!r}) is no book asset: added to the campaign's "
+                  f"asset_types as {row['id']!r} from its sheet.")
+        return row["id"]
 
     def _base_hp(self, it: FoundryItem, asset: dict[str, Any], is_hq: bool, top: int) -> None:
         if is_hq:  # "the headquarters Base has max HP = faction max HP"
@@ -545,7 +569,11 @@ class _FactionImport:
         asset["max_hp"] = min(most, top)
 
     def _asset_hp(self, it: FoundryItem, asset: dict[str, Any], kind: str) -> None:
-        self._fit_hp(it, asset, ASSETS[kind].hp, ASSETS[kind].name)
+        if kind in ASSETS:
+            self._fit_hp(it, asset, ASSETS[kind].hp, ASSETS[kind].name)
+            return
+        row = next(r for r in self.data[homebrew.BLOCK_KEY] if r["id"] == kind)
+        self._fit_hp(it, asset, row["hp"], row["name"])
 
     def _fit_hp(self, it: FoundryItem, asset: dict[str, Any], top: int, holder: str) -> None:
         """The item's HP, cut to the max HP ``top`` the rules give ``holder``, noting changes."""
