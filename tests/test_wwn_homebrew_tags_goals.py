@@ -380,3 +380,20 @@ def test_every_tag_effect_is_an_asset_effect_with_the_same_parameters():
 
     for name, effect in homebrew_tags.TAG_EFFECTS.items():
         assert EFFECTS[name].params == effect.params and EFFECTS[name].hooks == effect.hooks
+
+
+def test_the_chronicle_and_the_gm_view_name_a_homebrew_goal():
+    """Events, the goal table and the heuristic's reasons show the campaign's name for its own
+    goal (A Fleet of Barges), not its id."""
+    from factionsim.core.game import Event
+    from factionsim.core.names import Names
+    from factionsim.rules.wwn.present import goal_text
+    from factionsim.rules.wwn.prose import PROSE
+
+    s = factionsim.load_campaign(CAMPAIGN)
+    names = Names.from_state(s)
+    assert names.goals["barge-fleet"] == "A Fleet of Barges"
+    event = Event(1, "goal-complete", "bargemen", {"goal": "barge-fleet", "target": "", "xp": 1})
+    assert "A Fleet of Barges" in PROSE["goal-complete"](event, names)
+    # (counted at the goal step: nothing yet)
+    assert goal_text(s, s.factions["bargemen"]).startswith("A Fleet of Barges 0/2")

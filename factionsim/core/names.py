@@ -32,6 +32,8 @@ class Names:
     seed: int | None = None
     #: the names are escaped for markdown already (see :meth:`markdown`)
     escaped: bool = False
+    #: names of a campaign's own goals (a WWN campaign's ``goal_types:``), id -> name
+    goals: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def from_state(cls, state: Any) -> Names:
@@ -54,7 +56,7 @@ class Names:
             return {k: markdown_text(v) for k, v in table.items()}
 
         return replace(self, factions=esc(self.factions), locations=esc(self.locations),
-                       asset_types=esc(self.asset_types), escaped=True)
+                       asset_types=esc(self.asset_types), goals=esc(self.goals), escaped=True)
 
     def _own(self, text: str) -> str:
         """Text not from the tables (an id shown for want of a name, a date): escaped like

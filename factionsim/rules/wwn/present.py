@@ -45,7 +45,7 @@ def names(frame: Frame) -> Names:
     return Names({f["id"]: f.get("name", f["id"]) for f in frame["factions"]},
                  {loc["id"]: loc.get("name", loc["id"]) for loc in frame["locations"]},
                  {**_TYPE_NAMES, **{t["id"]: t["name"] for t in frame.get("asset_types", ())}},
-                 "wwn")
+                 "wwn", goals={g["id"]: g["name"] for g in frame.get("goal_types", ())})
 
 
 def series(frame: Frame) -> dict[str, dict[str, float | None]]:

@@ -122,7 +122,7 @@ def goal_target(target: str, n: Names) -> str:
 
 def _goal(d: dict[str, Any], n: Names) -> str:
     """``Root Out the Enemy (The Iron Legion's Base at Tarsis)``: the book's name and target."""
-    name = GOALS.get(d["goal"], d["goal"])
+    name = n.goals.get(d["goal"]) or GOALS.get(d["goal"], d["goal"])
     return name + (f" ({goal_target(d['target'], n)})" if d.get("target") else "")
 
 

@@ -131,7 +131,8 @@ _DEEDS = {"pin": "pinned down", "sabotage": "sabotaged", "treachery": "turned",
 
 def _goal(e: Event, t: _Turn) -> Fact:
     return Fact("goal-complete", e.kind, t.place(None, e.faction),
-                {"who": t.faction(e.faction), "goal": GOALS.get(e.data["goal"], e.data["goal"])},
+                {"who": t.faction(e.faction),
+                 "goal": t.n.goals.get(e.data["goal"]) or GOALS.get(e.data["goal"], e.data["goal"])},
                 (e.faction or "",))
 
 

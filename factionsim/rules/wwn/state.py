@@ -126,6 +126,7 @@ class WwnState(DecisionState):
         return {"factions": {f.id: f.name for f in self.factions.values()},
                 "locations": {loc.id: loc.name for loc in self.map.locations.values()},
                 "asset_types": {k: v.name for k, v in self.asset_types.items()}, "ruleset": "wwn",
+                "goals": {k: v.name for k, v in self.goal_types.items()},
                 "notes": (self.house_rules.summary(),), "calendar": campaign_calendar(self.extra)}
 
     # ----------------------------------------------------------------- queries
