@@ -17,7 +17,7 @@ import jsonschema
 import numpy as np
 import pytest
 import yaml
-from wwn_helpers import ScriptedRng, do, faction, make_state, play_to, texts
+from wwn_helpers import ScriptedRng, do, faction, make_state, play_to, refused_at_line, texts
 
 import factionsim
 from factionsim.cli import main
@@ -292,13 +292,8 @@ def test_bad_blocks_are_refused_with_field_and_allowed_values(types, asset_type,
 
 
 def test_an_error_names_the_line(tmp_path):
-    text = CAMPAIGN.read_text().replace("ability: {effect: transport, range: 2}",
-                                        "ability: {effect: transport, range: 5}")
-    path = tmp_path / "c.yaml"
-    path.write_text(text)
-    line = text.splitlines().index("    ability: {effect: transport, range: 5}") + 1
-    with pytest.raises(CampaignError, match=rf"c.yaml, line {line}, asset_types\[1\].ability.range"):
-        load_campaign(path)
+    refused_at_line(tmp_path, CAMPAIGN, "    ability: {effect: transport, range: 2}",
+                    "    ability: {effect: transport, range: 5}", r"asset_types\[1\].ability.range")
 
 
 def test_a_good_block_and_its_assets_validate():

@@ -15,7 +15,7 @@ import jsonschema
 import numpy as np
 import pytest
 import yaml
-from wwn_helpers import ScriptedRng, do, faction, make_state, play_to
+from wwn_helpers import ScriptedRng, do, faction, make_state, play_to, refused_at_line
 
 import factionsim
 from factionsim.cli import main
@@ -310,13 +310,9 @@ def test_good_blocks_validate_and_are_kept_as_written():
 
 
 def test_an_error_names_the_line(tmp_path):
-    text = CAMPAIGN.read_text().replace("counter: {kind: hold-base, location: market, turns: 2}",
-                                        "counter: {kind: hold-base, location: markt, turns: 2}")
-    path = tmp_path / "c.yaml"
-    path.write_text(text)
-    line = text.splitlines().index("    counter: {kind: hold-base, location: markt, turns: 2}") + 1
-    with pytest.raises(CampaignError, match=rf"c.yaml, line {line}, goal_types\[2\].counter"):
-        load_campaign(path)
+    refused_at_line(tmp_path, CAMPAIGN, "    counter: {kind: hold-base, location: market, turns: 2}",
+                    "    counter: {kind: hold-base, location: markt, turns: 2}",
+                    r"goal_types\[2\].counter.location")
 
 
 def test_the_json_schema_takes_the_test_campaign_and_refuses_mistakes():

@@ -68,6 +68,22 @@ def make_state(factions: list[dict[str, Any]], locations: list[dict[str, Any]] |
     return s
 
 
+def refused_at_line(folder: Any, campaign: Any, old: str, new: str, where: str) -> None:
+    """``campaign`` with its line ``old`` written as ``new`` is refused, the message naming the
+    file, that line's number and ``where`` (a regular expression: the field path)."""
+    import pytest
+
+    from factionsim.core.game import CampaignError
+    from factionsim.rulesets import load_campaign
+
+    text = campaign.read_text().replace(old, new)
+    path = folder / "c.yaml"
+    path.write_text(text)
+    line = text.splitlines().index(new) + 1
+    with pytest.raises(CampaignError, match=rf"c.yaml, line {line}, {where}"):
+        load_campaign(path)
+
+
 def asset(state: WwnState, owner: str, type_id: str) -> Any:
     """The first asset of ``type_id`` owned by ``owner``."""
     return next(a for a in state.assets.values() if a.owner == owner and a.type == type_id)

@@ -31,7 +31,7 @@ the block with :func:`check_asset_types` and :func:`asset_types` turns the check
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -130,20 +130,8 @@ def check_asset_types(ck: Any, rows: Any, path: tuple[Any, ...] = (BLOCK,)) -> l
     """Check the ``asset_types:`` block with ``ck`` (a :class:`factionsim.core.fields.Checker`):
     every field, an id that is new (not a standard type, not given twice), dice that parse, an
     ability from :data:`EFFECTS` with its parameters in range. Returns the block unchanged."""
-    ck.listof(rows, path, "asset types", 0, MAX_TYPES)
-    seen: dict[str, int] = {}
-    for i, row in enumerate(rows):
-        at = (*path, i)
-        ck.mapping(row, at, "asset type", keys=list(FIELDS),
-                   required=[k for k, req in FIELDS.items() if req])
-        kid = ck.slug(row["id"], (*at, "id"))
-        if kid in ASSET_TYPES:
-            ck.fail((*at, "id"), "this id is a standard asset type's; a homebrew type needs a new "
-                    "id", kid, "an id not in docs/assets.md, e.g. 'my-" + kid + "'")
-        if kid in seen:
-            ck.fail((*at, "id"), f"this id is already defined at {path[-1]}[{seen[kid]}]", kid,
-                    "one definition per id")
-        seen[kid] = i
+    for at, row in check_entries(ck, rows, path, "asset type", FIELDS, MAX_TYPES, ASSET_TYPES,
+                                 "a standard asset type's", "an id not in docs/assets.md"):
         ck.text(row["name"], (*at, "name"), empty=False)
         ck.choice(row["attribute"], (*at, "attribute"), ATTRIBUTES, "attribute")
         ck.integer(row["rating"], (*at, "rating"), 1, 8)
@@ -182,6 +170,30 @@ def _attack(ck: Any, value: Any, path: tuple[Any, ...]) -> None:
     _dice(ck, value["damage"], (*path, "damage"))
 
 
+def check_entries(ck: Any, rows: Any, path: tuple[Any, ...], what: str,
+                  fields: Mapping[str, bool], limit: int, reserved: Any, clash: str,
+                  allowed: str) -> Iterator[tuple[tuple[Any, ...], dict[str, Any]]]:
+    """Check a block of a campaign's own definitions (asset types, tags, goals): a list of at
+    most ``limit`` mappings with only ``fields`` (field -> required?), each with a new id (not
+    in ``reserved``, which ``clash`` names, and not given twice); yields each entry's path and
+    mapping for the checks of its own fields."""
+    ck.listof(rows, path, f"{what}s", 0, limit)
+    seen: dict[str, int] = {}
+    for i, row in enumerate(rows):
+        at = (*path, i)
+        ck.mapping(row, at, what, keys=list(fields),
+                   required=[k for k, req in fields.items() if req])
+        rid = ck.slug(row["id"], (*at, "id"))
+        if rid in reserved:
+            ck.fail((*at, "id"), f"this id is {clash}; a homebrew {what} needs a new id", rid,
+                    f"{allowed}, e.g. 'my-{rid}'")
+        if rid in seen:
+            ck.fail((*at, "id"), f"this id is already defined at {path[-1]}[{seen[rid]}]", rid,
+                    "one definition per id")
+        seen[rid] = i
+        yield at, row
+
+
 def check_ability(ck: Any, value: Any, path: tuple[Any, ...],
                   effects: Mapping[str, Effect] = EFFECTS) -> None:
     """Check an ``ability`` mapping: an effect among ``effects`` with its parameters in range
@@ -207,17 +219,24 @@ def ability_schema(effects: Mapping[str, Effect]) -> dict[str, Any]:
     } for e in effects.values())]}
 
 
+def entry_schema(what: str, block: str, fields: Mapping[str, bool], reserved: Sequence[str],
+                 **properties: Any) -> dict[str, Any]:
+    """The JSON Schema of one entry of a block of a campaign's own definitions (see
+    :func:`check_entries`): a new id (not one of ``reserved``), a name, and ``properties``."""
+    return {
+        "type": "object", "additionalProperties": False,
+        "description": f"A campaign-defined {what} (docs/campaign-format.md, '{block}')",
+        "required": [k for k, req in fields.items() if req],
+        "properties": {"id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$",
+                              "not": {"enum": list(reserved)}},
+                       "name": {"type": "string", "minLength": 1}, **properties},
+    }
+
+
 def schema() -> dict[str, Any]:
     """The JSON Schema of one ``asset_types`` entry (for :mod:`.schema`)."""
     dice = {"type": ["string", "integer", "null"], "pattern": r"^\s*(\d*d\d+)?\s*([+-]\s*\d+)?\s*$"}
-    return {
-        "type": "object", "additionalProperties": False,
-        "description": "A campaign-defined asset type (docs/campaign-format.md, 'asset_types')",
-        "required": [k for k, req in FIELDS.items() if req],
-        "properties": {
-            "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$",
-                   "not": {"enum": sorted(ASSET_TYPES)}},
-            "name": {"type": "string", "minLength": 1},
+    return entry_schema("asset type", BLOCK, FIELDS, sorted(ASSET_TYPES), **{
             "attribute": {"enum": list(ATTRIBUTES)},
             "rating": {"type": "integer", "minimum": 1, "maximum": 8},
             "cost": {"type": "integer", "minimum": 0, "maximum": 100},
@@ -233,5 +252,4 @@ def schema() -> dict[str, Any]:
                           "items": {"enum": list(QUALITIES)}},
             "upkeep": {"type": "integer", "minimum": 0, "maximum": 100},
             "ability": ability_schema(EFFECTS),
-        },
-    }
+    })

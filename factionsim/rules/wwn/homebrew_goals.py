@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .data import ATTRIBUTES
+from .homebrew import check_entries, entry_schema
 
 if TYPE_CHECKING:
     from .model import Asset, Faction, Goal
@@ -163,20 +164,8 @@ def check_goal_types(ck: Any, rows: Any, asset_types: Sequence[str], standard: S
     whose ``known["location"]`` holds the campaign's locations): fields, a new id (not one of
     ``standard``, the book's goals, nor given twice), a counter of :data:`COUNTERS` with its
     parameters (``type`` one of ``asset_types``). Returns the block unchanged."""
-    ck.listof(rows, path, "goals", 0, MAX_GOALS)
-    seen: dict[str, int] = {}
-    for i, row in enumerate(rows):
-        at = (*path, i)
-        ck.mapping(row, at, "goal", keys=list(FIELDS),
-                   required=[k for k, req in FIELDS.items() if req])
-        gid = ck.slug(row["id"], (*at, "id"))
-        if gid in standard:
-            ck.fail((*at, "id"), "this id is a goal of the book; a homebrew goal needs a new id",
-                    gid, "an id not among " + ", ".join(standard))
-        if gid in seen:
-            ck.fail((*at, "id"), f"this id is already defined at {path[-1]}[{seen[gid]}]", gid,
-                    "one definition per id")
-        seen[gid] = i
+    for at, row in check_entries(ck, rows, path, "goal", FIELDS, MAX_GOALS, standard,
+                                 "a goal of the book", "an id not among " + ", ".join(standard)):
         ck.text(row["name"], (*at, "name"), empty=False)
         ck.integer(row["difficulty"], (*at, "difficulty"), 1, MAX_DIFFICULTY)
         _counter(ck, row["counter"], (*at, "counter"), asset_types)
@@ -206,8 +195,9 @@ def _counter(ck: Any, value: Any, path: tuple[Any, ...], asset_types: Sequence[s
             ck.choice(value[name], at, ATTRIBUTES, "attribute")
 
 
-def schema() -> dict[str, Any]:
-    """The JSON Schema of one ``goal_types`` entry (for :mod:`.schema`)."""
+def schema(standard: Sequence[str]) -> dict[str, Any]:
+    """The JSON Schema of one ``goal_types`` entry (for :mod:`.schema`; ``standard``: the book's
+    goal ids, which it may not take)."""
     def prop(p: Param) -> dict[str, Any]:
         if p.kind == "int":
             return {"type": "integer", "minimum": p.lo, "maximum": p.hi}
@@ -220,14 +210,5 @@ def schema() -> dict[str, Any]:
         "required": ["kind", *(k for k, p in c.params.items() if p.required)],
         "properties": {"kind": {"const": c.name}, **{k: prop(p) for k, p in c.params.items()}},
     } for c in COUNTERS.values()]
-    return {
-        "type": "object", "additionalProperties": False,
-        "description": "A campaign-defined goal (docs/campaign-format.md, 'goal_types')",
-        "required": [k for k, req in FIELDS.items() if req],
-        "properties": {
-            "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"},
-            "name": {"type": "string", "minLength": 1},
-            "difficulty": {"type": "integer", "minimum": 1, "maximum": MAX_DIFFICULTY},
-            "counter": {"oneOf": counters},
-        },
-    }
+    return entry_schema("goal", BLOCK, FIELDS, standard, counter={"oneOf": counters},
+                        difficulty={"type": "integer", "minimum": 1, "maximum": MAX_DIFFICULTY})

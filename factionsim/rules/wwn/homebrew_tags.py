@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from factionsim.core.game import Event
 
-from .homebrew import EFFECTS, Effect, ability_schema, check_ability, words
+from .homebrew import EFFECTS, Effect, ability_schema, check_ability, check_entries, entry_schema, words
 
 if TYPE_CHECKING:
     from .state import WwnState
@@ -118,20 +118,9 @@ def check_tag_types(ck: Any, rows: Any, path: tuple[Any, ...] = (BLOCK,)) -> lis
     """Check the ``tag_types:`` block with ``ck`` (a :class:`factionsim.core.fields.Checker`):
     fields, a new id (not a book tag, not given twice), an ability from :data:`TAG_EFFECTS`.
     Returns the block unchanged."""
-    ck.listof(rows, path, "tags", 0, MAX_TAGS)
-    seen: dict[str, int] = {}
-    for i, row in enumerate(rows):
-        at = (*path, i)
-        ck.mapping(row, at, "tag", keys=list(FIELDS),
-                   required=[k for k, req in FIELDS.items() if req])
-        tid = ck.slug(row["id"], (*at, "id"))
-        if tid in STANDARD_TAGS:
-            ck.fail((*at, "id"), "this id is a tag of the book; a homebrew tag needs a new id",
-                    tid, "an id not among " + ", ".join(STANDARD_TAGS))
-        if tid in seen:
-            ck.fail((*at, "id"), f"this id is already defined at {path[-1]}[{seen[tid]}]", tid,
-                    "one definition per id")
-        seen[tid] = i
+    for at, row in check_entries(ck, rows, path, "tag", FIELDS, MAX_TAGS, STANDARD_TAGS,
+                                 "a tag of the book",
+                                 "an id not among " + ", ".join(STANDARD_TAGS)):
         ck.text(row["name"], (*at, "name"), empty=False)
         if row.get("ability") is not None:
             check_ability(ck, row["ability"], (*at, "ability"), TAG_EFFECTS)
@@ -140,14 +129,5 @@ def check_tag_types(ck: Any, rows: Any, path: tuple[Any, ...] = (BLOCK,)) -> lis
 
 def schema() -> dict[str, Any]:
     """The JSON Schema of one ``tag_types`` entry (for :mod:`.schema`)."""
-    return {
-        "type": "object", "additionalProperties": False,
-        "description": "A campaign-defined faction tag (docs/campaign-format.md, 'tag_types')",
-        "required": [k for k, req in FIELDS.items() if req],
-        "properties": {
-            "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$",
-                   "not": {"enum": list(STANDARD_TAGS)}},
-            "name": {"type": "string", "minLength": 1},
-            "ability": ability_schema(TAG_EFFECTS),
-        },
-    }
+    return entry_schema("faction tag", BLOCK, FIELDS, STANDARD_TAGS,
+                        ability=ability_schema(TAG_EFFECTS))

@@ -116,7 +116,7 @@ def campaign_schema(agents: Sequence[str],
                                   "items": homebrew_tags.schema()},
             homebrew_goals.BLOCK: {"type": "array", "maxItems": homebrew_goals.MAX_GOALS,
                                    "description": "the campaign's own goals",
-                                   "items": homebrew_goals.schema()},
+                                   "items": homebrew_goals.schema(GOALS)},
             "locations": {"type": "array", "minItems": 1, "items": location},
             "relations": {"type": ["array", "null"], "items": {
                 "type": "array", "prefixItems": [slug, slug, {"enum": list(RELATIONS)}],
