@@ -417,8 +417,8 @@ def _move_values(sit: Situation) -> dict[tuple[str, str], tuple[float, str, Any]
                 value, why = new_ground[1], new_ground[2]
             if sneak is not None and dest == sneak[0] and sneak[1] > value:
                 value, why = sneak[1], sneak[2]
-            if hold is not None and dest == hold[0] and hold[1] > value:
-                value, why = hold[1], hold[2]
+            if hold is not None and dest == hold[0] and XP * hold[1] > value:
+                value, why = XP * hold[1], hold[2]
             if a.kind.can_attack_normally and (sit.war_goal() or sit.shared_enemy_ids
                                                or sit.steer.enemy in sit.target_ids) \
                     and not (a.stealth and inside):

@@ -6,7 +6,9 @@
 - ``own-assets`` makes the counted type worth buying, ``plant-bases`` sends assets to new ground
   and expands as Expand Influence does, ``hold-base`` heads for its location and expands there.
 
-:func:`estimate` sizes each one from the position as :mod:`.goals` does the book's.
+:func:`estimate` sizes each one from the position as :mod:`.goals` does the book's. The
+bonuses are in XP (the caller weighs them in its points: ``tactics.XP`` per XP), so that this
+module needs nothing of :mod:`.tactics`, which calls it.
 """
 
 from __future__ import annotations
@@ -15,9 +17,8 @@ import math
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from factionsim.rules.wwn.data import income
 from factionsim.rules.wwn.economy import buyable, purchase_cost
-
-from . import tactics  # (tactics imports this module: its names are read when called)
 
 if TYPE_CHECKING:
     from .tactics import Situation
@@ -54,29 +55,29 @@ def prey(sit: Situation, goal_id: str, enemies: list) -> list:
 
 
 def kill_bonus(sit: Situation, asset) -> float:
-    """Extra points the current homebrew goal gives for destroying ``asset``."""
+    """Extra XP the current homebrew goal gives for destroying ``asset``."""
     kind = own_goal(sit)
     if kind is None or kind.counter != "destroy-assets" or not _counts(kind, asset):
         return 0.0
-    return tactics.XP * kind.difficulty / max(1, sit.goal.needed)
+    return kind.difficulty / max(1, sit.goal.needed)
 
 
 def damage_bonus(sit: Situation) -> float:
-    """Extra points per damage point the current homebrew goal gives."""
+    """Extra XP per damage point the current homebrew goal gives."""
     kind = own_goal(sit)
     if kind is None or kind.counter != "inflict-damage":
         return 0.0
-    return tactics.XP * kind.difficulty / max(1, sit.goal.needed)
+    return kind.difficulty / max(1, sit.goal.needed)
 
 
 def purchase_bonus(sit: Situation, type_id: str) -> float:
-    """Extra points of buying a ``type_id`` asset: an ``own-assets`` goal counting it pays its
+    """Extra XP of buying a ``type_id`` asset: an ``own-assets`` goal counting it pays its
     share of the goal's XP while it still needs more."""
     kind = own_goal(sit)
     if kind is None or kind.counter != "own-assets" or kind.param("type") != type_id:
         return 0.0
     owned = sum(a.type == type_id for a in sit.mine)
-    return tactics.XP * kind.difficulty / kind.needed if owned < kind.needed else 0.0
+    return kind.difficulty / kind.needed if owned < kind.needed else 0.0
 
 
 def expanding(sit: Situation) -> bool:
@@ -103,8 +104,8 @@ def expand_bonus(sit: Situation, loc: str) -> float:
 
 
 def toward_hold(sit: Situation, asset, dests: list[str]) -> tuple[str, float, str] | None:
-    """``(destination, value, reason)`` of the step bringing ``asset`` closer to the place a
-    ``hold-base`` goal wants a Base in (where it may then expand), or None."""
+    """``(destination, value in XP, reason)`` of the step bringing ``asset`` closer to the place
+    a ``hold-base`` goal wants a Base in (where it may then expand), or None."""
     loc = hold_location(sit)
     if loc is None or asset.location == loc or any(a.location == loc for a in sit.mine):
         return None
@@ -112,7 +113,7 @@ def toward_hold(sit: Situation, asset, dests: list[str]) -> tuple[str, float, st
     dest = sit.next_step(asset, loc, dests) if 0 < steps < math.inf else None
     if dest is None:
         return None
-    return dest, tactics.XP * 0.8 / steps, (f"sends its {asset.kind.name} towards {sit.place(loc)}, "
+    return dest, 0.8 / steps, (f"sends its {asset.kind.name} towards {sit.place(loc)}, "
                                     "where its goal wants a Base")
 
 
@@ -168,7 +169,8 @@ def _buying(sit: Situation, type_id: str, left: int) -> tuple[float, float, str]
     if not costs or kind.rating > sit.me.rating(kind.attribute):
         return math.inf, 0.0, ""
     cash = left * min(costs)
-    saving = max(0, cash - sit.me.treasure) / max(1, tactics.income_of(sit.me))
+    me = sit.me
+    saving = max(0, cash - me.treasure) / max(1, income(me.force, me.wealth, me.cunning))
     return left + saving, 0.85, f"it can buy {kind.name} at {min(costs)} Treasure each"
 
 

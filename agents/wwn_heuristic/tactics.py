@@ -113,7 +113,7 @@ class Situation:
             return XP * max(1, g.difficulty or 1)
         if g.id == "sphere-dominance" and asset.attribute == g.target:
             return XP * (g.difficulty or 1) / max(1, g.needed)
-        return homebrew.kill_bonus(self, asset)
+        return XP * homebrew.kill_bonus(self, asset)
 
     def goal_damage_bonus(self, asset) -> float:
         """Extra points per damage point dealt to ``asset``."""
@@ -125,7 +125,7 @@ class Situation:
         if g.id == "destroy-the-foe" and asset.is_base:
             f = self.state.factions[asset.owner]
             return XP * 3 / max(4, f.hp)
-        return homebrew.damage_bonus(self)
+        return XP * homebrew.damage_bonus(self)
 
     def war_goal(self) -> bool:
         return self.goal is not None and self.goal.id in (
@@ -299,7 +299,7 @@ class Situation:
             value += 6.0 if kind.subtle else 3.0
         if kind.attribute == self.p.focus:
             value += 1.5
-        value += homebrew.purchase_bonus(self, kind.id)
+        value += XP * homebrew.purchase_bonus(self, kind.id)
         value -= kind.cost * (0.8 if self.p.greed > 1.2 else 0.5)
         if kind.homebrew:  # a campaign's own type: its ability and upkeep
             value += homebrew.effect_value(self, kind, attack, defence)
