@@ -234,20 +234,20 @@ class ConflictView(View):
     def known_plan(self, cid: str, round_passes: list[list[str]] | None = None) -> str | None:
         """``cid``'s plan if this side knows it, else None (``round_passes``: see
         :meth:`known_plans`)."""
-        c = self.state.chars[cid]
+        c = self._state.chars[cid]
         if c.side == self.faction_id or c.acted:
             return c.plan
-        if c.plan is not None and not turn.is_ahead(self.state, c, c.plan, round_passes):
+        if c.plan is not None and not turn.is_ahead(self._state, c, c.plan, round_passes):
             return c.plan  # its category has begun: the queue was announced
         return None
 
     def known_plans(self) -> dict[str, str | None]:
         """:meth:`known_plan` of every character, the round's passes worked out once."""
-        round_passes = turn.passes(self.state)
-        return {cid: self.known_plan(cid, round_passes) for cid in self.state.chars}
+        round_passes = turn.passes(self._state)
+        return {cid: self.known_plan(cid, round_passes) for cid in self._state.chars}
 
     def to_state(self, rng: np.random.Generator) -> ConflictState:
-        d = self.state.to_dict()
+        d = self._state.to_dict()
         d.pop("rng")
         for sd in d["sides"]:
             if sd["id"] == self.faction_id:
@@ -263,13 +263,13 @@ class ConflictView(View):
     def lookalike(self, rng: np.random.Generator) -> ConflictState:
         """The state with every hidden enemy plan redrawn among the categories still ahead of
         its character (a plan known or behind it is kept)."""
-        d = self.state.to_dict()
+        d = self._state.to_dict()
         for sd in d["sides"]:
             for cd in sd["characters"] if sd["id"] != self.faction_id else ():
-                rnd, c = cd.get("round"), self.state.chars[cd["id"]]
+                rnd, c = cd.get("round"), self._state.chars[cd["id"]]
                 if not rnd or not rnd.get("plan") or self.known_plan(c.id) is not None:
                     continue
-                ahead = [cat for cat in CATEGORIES if turn.is_ahead(self.state, c, cat)]
+                ahead = [cat for cat in CATEGORIES if turn.is_ahead(self._state, c, cat)]
                 rnd["plan"] = ahead[int(rng.integers(len(ahead)))] if ahead else rnd["plan"]
         return ConflictState.from_dict(d)
 

@@ -192,16 +192,16 @@ class EngagementsView(View):
     """
 
     def faction_dice(self, fid: str) -> int | None:
-        return self.state.factions[fid].faction_dice if fid == self.faction_id else None
+        return self._state.factions[fid].faction_dice if fid == self.faction_id else None
 
     def pool(self, fid: str, rival: str) -> int | None:
-        return self.state.factions[fid].pool(rival) if fid == self.faction_id else None
+        return self._state.factions[fid].pool(rival) if fid == self.faction_id else None
 
     def to_state(self, rng: Any) -> EngagementsState:
-        d = self.state.to_dict()
+        d = self._state.to_dict()
         for fd in d["factions"]:
             if fd["id"] != self.faction_id:
-                fd["may_engage"] = list(self.state.factions[fd["id"]].may_engage)  # seen: kept
+                fd["may_engage"] = list(self._state.factions[fd["id"]].may_engage)  # seen: kept
                 fd["faction_dice"] = 0
                 fd.pop("engagement", None)
         d.pop("rng", None)
@@ -211,10 +211,10 @@ class EngagementsView(View):
 
     def lookalike(self, rng: Any) -> EngagementsState:
         """The state with rivals' faction dice and engagement pools redrawn (0 to 6 each)."""
-        d = self.state.to_dict()
+        d = self._state.to_dict()
         for fd in d["factions"]:
             if fd["id"] != self.faction_id:
-                fd["may_engage"] = list(self.state.factions[fd["id"]].may_engage)
+                fd["may_engage"] = list(self._state.factions[fd["id"]].may_engage)
                 fd["faction_dice"] = int(rng.integers(7))
                 fd["engagement"] = {r: int(rng.integers(1, 7)) for r in fd.get("engagement", {})}
         return EngagementsState.from_dict(d)

@@ -179,7 +179,7 @@ class HousesView(View):
     ``to_state(rng)`` rebuilds a playable copy whose dice come from ``rng`` (for planners)."""
 
     def to_state(self, rng: np.random.Generator) -> HousesState:
-        d = self.state.to_dict()
+        d = self._state.to_dict()
         d.pop("rng")
         s = HousesState.from_dict(d)
         s.rng = rng
