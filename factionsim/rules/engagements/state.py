@@ -189,7 +189,32 @@ class EngagementsView(View):
 
     ``to_state(rng)`` rebuilds a playable state from this knowledge (rivals' hidden dice and
     pools set to 0, the rivals each may engage kept as they are), the dice drawn from ``rng``.
+
+    Besides the contract's accessors (:class:`~factionsim.core.game.View`): ``factions`` (id ->
+    record, campaign order: their pillars, whether alive, the rivals each may engage; a rival's
+    faction dice and pools are its secret, read them through :meth:`faction_dice` and
+    :meth:`pool`), :meth:`living_factions`, ``pillars`` (id -> Pillar), ``settings`` (the
+    campaign's numbers) and ``actor`` (the faction acting).
     """
+
+    @property
+    def factions(self) -> dict[str, Faction]:
+        return self._state.factions
+
+    def living_factions(self) -> list[Faction]:
+        return self._state.living_factions()
+
+    @property
+    def pillars(self) -> dict[str, Pillar]:
+        return self._state.pillars
+
+    @property
+    def settings(self) -> Settings:
+        return self._state.settings
+
+    @property
+    def actor(self) -> str | None:
+        return self._state.actor
 
     def faction_dice(self, fid: str) -> int | None:
         return self._state.factions[fid].faction_dice if fid == self.faction_id else None
