@@ -229,7 +229,91 @@ class ConflictView(View):
     """What one side knows: everything but the plans of enemy characters whose category has not
     begun yet this round (when it begins, its queue is announced). ``to_state(rng)`` rebuilds a
     playable state from that knowledge (unknown enemy plans are guessed as ``harm``) with dice
-    from ``rng``."""
+    from ``rng``.
+
+    Besides the contract's accessors (:class:`~factionsim.core.game.View`): the battle's records
+    (``chars``, ``settings``, ``bonds``, ``advantages``, ``objective``, ``item``, ``winner``,
+    ``category``, ``current``, ``jobs``, ``question``), what this side knows of the plans
+    (:meth:`known_plan`, :meth:`known_plans`) and the rules' answers its heuristic asks
+    (:meth:`allies`, :meth:`enemies`, :meth:`in_range`, :meth:`reach`...)."""
+
+    @property
+    def chars(self) -> dict[str, Character]:
+        """id -> Character (an enemy's ``plan`` is read through :meth:`known_plan`)."""
+        return self._state.chars
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        return self._state.settings
+
+    @property
+    def bonds(self) -> dict[frozenset[str], int]:
+        return self._state.bonds
+
+    @property
+    def advantages(self) -> list[dict[str, Any]]:
+        return self._state.advantages
+
+    @property
+    def objective(self) -> dict[str, Any] | None:
+        return self._state.objective
+
+    @property
+    def item(self) -> dict[str, Any] | None:
+        return self._state.item
+
+    @property
+    def winner(self) -> str | None:
+        return self._state.winner
+
+    @property
+    def category(self) -> int:
+        return self._state.category
+
+    @property
+    def current(self) -> str | None:
+        return self._state.current
+
+    @property
+    def jobs(self) -> list[dict[str, Any]]:
+        return self._state.jobs
+
+    @property
+    def question(self) -> dict[str, Any] | None:
+        return self._state.question
+
+    # the rules' answers its heuristic asks (:mod:`.turn`)
+    def category_of(self) -> str:
+        """The category of action under way (:func:`.turn.category_of`)."""
+        return turn.category_of(self._state)
+
+    def allies(self, c: Character, include_self: bool = False) -> list[Character]:
+        return turn.allies(self._state, c, include_self)
+
+    def enemies(self, c: Character) -> list[Character]:
+        return turn.enemies(self._state, c)
+
+    def free_move(self, c: Character) -> int:
+        return turn.free_move(self._state, c)
+
+    def reach(self, c: Character, pool: str) -> int:
+        return turn.reach(self._state, c, pool)
+
+    def in_range(self, c: Character, t: Character, distance: int) -> bool:
+        return turn.in_range(self._state, c, t, distance)
+
+    def bond_steps(self, a: str, b: str) -> int:
+        return turn.bond_steps(self._state, a, b)
+
+    def major_bond(self, a: str, b: str) -> int:
+        return turn.major_bond(self._state, a, b)
+
+    def advantage_bonus(self, c: Character, t: Character | None) -> tuple[int, list[str]]:
+        return turn.advantage_bonus(self._state, c, t)
+
+    def protected(self, t: Character) -> list[str]:
+        return turn.protected(self._state, t)
+
 
     def known_plan(self, cid: str, round_passes: list[list[str]] | None = None) -> str | None:
         """``cid``'s plan if this side knows it, else None (``round_passes``: see
