@@ -232,10 +232,15 @@ class ConflictView(View):
     from ``rng``.
 
     Besides the contract's accessors (:class:`~factionsim.core.game.View`): the battle's records
-    (``chars``, ``settings``, ``bonds``, ``advantages``, ``objective``, ``item``, ``winner``,
+    (``factions``, ``chars``, ``settings``, ``bonds``, ``advantages``, ``objective``, ``item``, ``winner``,
     ``category``, ``current``, ``jobs``, ``question``), what this side knows of the plans
     (:meth:`known_plan`, :meth:`known_plans`) and the rules' answers its heuristic asks
     (:meth:`allies`, :meth:`enemies`, :meth:`in_range`, :meth:`reach`...)."""
+
+    @property
+    def factions(self) -> dict[str, Side]:
+        """id -> Side, campaign order."""
+        return self._state.factions
 
     @property
     def chars(self) -> dict[str, Character]:
