@@ -348,7 +348,7 @@ def _war_goal_why(sit: Situation) -> str:
 def _progress(sit: Situation) -> str:
     """`` (2/6 so far)`` for a goal that counts its progress, else nothing."""
     g = sit.goal
-    needed = getattr(g, "needed", None)
+    needed = g.needed if g is not None else 0
     return f" ({g.progress}/{needed} so far)" if g is not None and needed else ""
 
 

@@ -106,8 +106,9 @@ class GameState(ABC):
     Attributes every state has: ``ruleset`` (the campaign field that names the ruleset), ``name``,
     ``seed``, ``turn`` (turns completed), ``max_turns`` (``None``: no cap), ``rng`` (the dice),
     ``phase`` (the kind of decision point; the ruleset's own words), ``ctx`` (the context of
-    the pending decision, plain data in the ruleset's own keys) and ``factions`` (id ->
-    :class:`Faction`, in campaign order).
+    the pending decision, plain data in the ruleset's own keys), ``factions`` (id ->
+    :class:`Faction`, in campaign order) and ``order_index`` (where the ruleset plays factions
+    in turn, the place in the turn order of the one whose turn it is; ``None`` otherwise).
     """
 
     ruleset: ClassVar[str]
@@ -119,6 +120,7 @@ class GameState(ABC):
     phase: str
     ctx: dict[str, Any]
     factions: Mapping[str, Faction]
+    order_index: int | None = None
 
     @property
     def current_turn(self) -> int:
@@ -196,8 +198,8 @@ class View(ABC):
     Every view offers:
 
     - ``faction_id``, ``faction`` (its own record), ``ruleset``, ``turn``, ``current_turn``,
-      ``max_turns``, ``phase``, ``faction_ids`` (every faction, in campaign order) and
-      ``location_ids`` (the campaign's places, ``()`` without a map);
+      ``max_turns``, ``phase``, ``order_index``, ``faction_ids`` (every faction, in campaign
+      order) and ``location_ids`` (the campaign's places, ``()`` without a map);
     - ``decision``: the context of the decision being asked (read-only: the attack being met, the
       location being expanded into...; the ruleset's own keys);
     - ``legal_actions()``: the actions of the pending decision (this faction's, when it decides);
@@ -216,10 +218,6 @@ class View(ABC):
     def __init__(self, state: GameState, faction: str):
         self._state = state
         self.faction_id = faction
-
-    @property
-    def state(self) -> GameState:  # transitional: goes once no agent or codec reads it
-        return self._state
 
     @property
     def faction(self) -> Any:
@@ -255,6 +253,11 @@ class View(ABC):
     @property
     def phase(self) -> str:
         return self._state.phase
+
+    @property
+    def order_index(self) -> int | None:
+        """The place in the turn order of the faction whose turn it is (:class:`GameState`)."""
+        return self._state.order_index
 
     @property
     def decision(self) -> Mapping[str, Any]:

@@ -340,10 +340,6 @@ class WwnView(View):
     def order(self) -> list[str]:
         return self._state.order
 
-    @property
-    def order_index(self) -> int:
-        return self._state.order_index
-
     def acting(self) -> Faction:
         """The faction whose turn it is."""
         return turn.acting(self._state)
