@@ -237,6 +237,8 @@ class ConflictView(View):
     (:meth:`known_plan`, :meth:`known_plans`) and the rules' answers its heuristic asks
     (:meth:`allies`, :meth:`enemies`, :meth:`in_range`, :meth:`reach`...)."""
 
+    __slots__ = ()
+
     @property
     def factions(self) -> dict[str, Side]:
         """id -> Side, campaign order."""

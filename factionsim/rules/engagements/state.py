@@ -197,6 +197,8 @@ class EngagementsView(View):
     campaign's numbers) and ``actor`` (the faction acting).
     """
 
+    __slots__ = ()
+
     @property
     def factions(self) -> dict[str, Faction]:
         return self._state.factions

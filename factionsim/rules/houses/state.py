@@ -184,6 +184,8 @@ class HousesView(View):
 
     ``to_state(rng)`` rebuilds a playable copy whose dice come from ``rng`` (for planners)."""
 
+    __slots__ = ()
+
     @property
     def houses(self) -> dict[str, House]:
         return self._state.houses

@@ -299,6 +299,8 @@ class WwnView(View):
     assets are absent and the dice come from ``rng``, not the true game's generator.
     """
 
+    __slots__ = ()
+
     # ------------------------------------------------------------ the campaign
     @property
     def map(self) -> MapGraph:
