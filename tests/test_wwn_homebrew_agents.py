@@ -96,12 +96,12 @@ def test_homebrew_goal_choices_are_encoded_in_the_reserved_other_slot():
     codec = WwnCodec(s)
     me = s.factions["bargemen"]
     legal = [ChooseGoal("blood-the-enemy"), *(ChooseGoal(g) for g in s.goal_types)]
-    idx = codec.encode_actions(s, me.id, legal)
+    idx = codec.encode_actions(s.view(me.id), legal)
     base = codec.offset["other"] + (MAX_OTHER_KINDS - 2) * codec.limits.options
     assert idx[1:] == [base + k for k in range(len(s.goal_types))]
     assert idx[0] == codec.offset["goal"] + codec.goal_offset["blood-the-enemy"]
     obs = np.zeros(codec.obs_size, dtype=np.float32)
-    codec.observe(s, me.id, obs)   # a homebrew goal and homebrew tags observe without error
+    codec.observe(s.view(me.id), obs)   # a homebrew goal and homebrew tags observe as well
     assert codec.layout.view(obs, "tags").sum() == 0   # the Bargemen's tags are both homebrew
 
 

@@ -18,7 +18,6 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from factionsim.rules.wwn.data import income
-from factionsim.rules.wwn.economy import buyable, purchase_cost
 
 if TYPE_CHECKING:
     from .tactics import Situation
@@ -164,8 +163,8 @@ def _buying(sit: Situation, type_id: str, left: int) -> tuple[float, float, str]
     kind = sit.state.asset_types[type_id]
     # rating and Magic allowing (the limit of assets per attribute aside: it can sell one)
     rich = replace(sit.me, treasure=10**6, **{kind.attribute: 8})
-    costs = [purchase_cost(sit.state, sit.me, kind, b.location)
-             for b in sit.mine if b.is_base and type_id in buyable(sit.state, rich, b.location)]
+    costs = [sit.state.purchase_cost(sit.me, kind, b.location)
+             for b in sit.mine if b.is_base and type_id in sit.state.buyable(rich, b.location)]
     if not costs or kind.rating > sit.me.rating(kind.attribute):
         return math.inf, 0.0, ""
     cash = left * min(costs)
@@ -219,7 +218,7 @@ def transport_choice(sit: Situation, legal: list, move_values) -> tuple[object, 
 
     options = []
     for a in legal:
-        holder = sit.state.assets.get(a.source) if isinstance(a, UseAbility) else None
+        holder = sit.state.asset(a.source) if isinstance(a, UseAbility) else None
         if holder is not None and holder.kind.homebrew and holder.kind.effect == "transport":
             options.append(a)
     if not options:
@@ -233,5 +232,5 @@ def transport_choice(sit: Situation, legal: list, move_values) -> tuple[object, 
             best, best_value, why = a, value, reason
     if best is None:
         return None
-    holder = sit.state.assets[best.source]
+    holder = sit.state.asset(best.source)
     return best, f"its {holder.kind.name} carry it for free: {why}"
