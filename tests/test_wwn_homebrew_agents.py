@@ -129,3 +129,26 @@ def test_the_shipped_policy_still_fits_and_plays_a_campaign_with_homebrew_goals(
         s.apply(agent.act(s.view(actor), s.legal_actions(), rng))
         assert "beyond what" not in (agent.last_reason or "")   # the policy itself decided
     assert s.is_over()
+
+
+def test_the_heuristic_meets_an_attacker_it_cannot_see_with_its_sturdiest_asset():
+    """A Stealthed attacker is not in the defender's view (views are opaque): the heuristic
+    defends with its sturdiest asset instead of weighing a blow it cannot see."""
+    from wwn_helpers import ScriptedRng, faction, make_state, play_to
+
+    from factionsim.rules.wwn.actions import Defend, parse_action
+
+    s = make_state([faction("red", assets=[{"type": "infantry", "location": "b",
+                                            "stealth": True}]),
+                    faction("blue", headquarters="c",
+                            assets=[{"type": "infantry", "location": "b", "hp": 2},
+                                    {"type": "local-guard", "location": "b"}])],
+                   rng=ScriptedRng(8, 1))
+    play_to(s, "action", "red")
+    s.apply(parse_action("action attack"))
+    s.apply(parse_action("attack infantry#1 -> blue"))
+    assert s.phase == "defend" and s.current_actor() == "blue"
+    assert s.view("blue").asset("infantry#1") is None
+    agent = make_agent("heuristic", "wwn")
+    choice = agent.act(s.view("blue"), s.legal_actions(), np.random.default_rng(0))
+    assert isinstance(choice, Defend) and choice.asset == "local-guard#3"

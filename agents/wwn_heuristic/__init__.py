@@ -370,6 +370,10 @@ def _rival_attack(sit: Situation, legal):
 def _defend(sit: Situation, legal):
     pending = sit.view.decision["pending"]
     attacker = sit.state.asset(pending["attacker"])
+    if attacker is None:  # a Stealthed attacker it cannot see: its sturdiest asset meets it
+        best = max(_of(legal, Defend), key=lambda d: (sit.state.asset(d.asset).hp, d.asset))
+        d = sit.state.asset(best.asset)
+        return best, f"sends its {d.kind.name} to meet an unseen attacker: its sturdiest asset"
     best = min(_of(legal, Defend),
                key=lambda d: (sit.defence_loss(attacker, sit.state.asset(d.asset)), d.asset))
     d = sit.state.asset(best.asset)
