@@ -75,6 +75,13 @@ def add_wait_argument(p: argparse.ArgumentParser) -> None:
                    "SECONDS for it to finish (default 0: stop at once with a message)")
 
 
+def add_quiet_and_json(p: argparse.ArgumentParser, json: str = "print the result as JSON",
+                       quiet: str = "print nothing") -> None:
+    """``--quiet`` and ``--json`` (in that order in the help), with their help texts."""
+    p.add_argument("--quiet", action="store_true", help=quiet)
+    p.add_argument("--json", action="store_true", help=json)
+
+
 def add_ruleset_argument(p: argparse.ArgumentParser, what: str = "the bundled campaign") -> None:
     """``--ruleset NAME``: the ruleset of ``what`` when no campaign file is given."""
     p.add_argument("--ruleset", default=DEFAULT_RULESET,
