@@ -48,6 +48,7 @@ import numpy as np
 from factionsim.core.game import FactionsimError
 
 _PACKERS: dict[int, struct.Struct] = {}
+_INDEX_PACKERS: dict[int, struct.Struct] = {}
 
 
 def float32s(values: list[float]) -> np.ndarray:
@@ -61,6 +62,18 @@ def float32s(values: list[float]) -> np.ndarray:
     if packer is None:
         packer = _PACKERS[n] = struct.Struct(f"{n}f")
     return np.frombuffer(packer.pack(*values), np.float32)
+
+
+def intps(indices: list[int]) -> np.ndarray:
+    """``indices`` (Python ints) as a read-only ``np.intp`` array, as :func:`float32s` does for
+    values: indexing with it (``out[intps(ones)] = 1.0``, ``bank.take(intps(rows))``) gives what
+    indexing with the list gives, about twice as fast for the few dozen positions an
+    observation or a mask sets (numpy converts a list of indices item by item)."""
+    n = len(indices)
+    packer = _INDEX_PACKERS.get(n)
+    if packer is None:
+        packer = _INDEX_PACKERS[n] = struct.Struct(f"{n}n")
+    return np.frombuffer(packer.pack(*indices), np.intp)
 
 
 def grow_bank(bank: np.ndarray, index: dict[Any, Any], limit: int) -> np.ndarray:
