@@ -239,16 +239,8 @@ class WwnCodec(Codec):
     def encode_actions(self, state: Any, actor: str, legal: list[Any]) -> list[int]:
         """Catalogue index of each legal action (distinct; :class:`EncodingError` otherwise;
         -1 for an ability option beyond ``Limits.options`` when ``options_overflow="drop"``)."""
-        me = self.seat[actor]
-        if legal and type(legal[0]) is wwn_actions.ChooseGoal:
-            # a goal step (most steps of random play): when every choice is one met before,
-            # one lookup each (otherwise, or should two share an index, the loop below)
-            goal_index = self._goal_index
-            known = [goal_index.get((a.goal, a.target, me)) if type(a) is wwn_actions.ChooseGoal
-                     else None for a in legal]
-            if None not in known and len(set(known)) == len(known):
-                return known
         own = self._own_slots(state, actor)
+        me = self.seat[actor]
         off, lim, F, L = self.offset, self.limits, self.F, self.L
         out: list[int] = []
         use_count: dict[str, int] = {}
