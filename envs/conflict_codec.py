@@ -317,7 +317,8 @@ class _Seating:
     """One observer's facts for a game: the characters in its numbering (``order``, ``slot``:
     its index of every character, ``own``: of its own side's), its observation template, and
     the positions :meth:`ConflictCodec.observe` writes for each character (``fixed``: the
-    numbers, in order, and ``scale``, what each is divided by; ``flags``: each row's start; ``plans``: where its plan one-hot starts)."""
+    numbers, in order, and ``scale``, what each is divided by; ``flags``: each row's start;
+    ``plans``: where its plan one-hot starts)."""
 
     order: list[str]
     slot: dict[str, int]
