@@ -16,8 +16,6 @@ from pettingzoo import AECEnv
 from factionsim.core.dice import reseed
 from factionsim.core.game import FactionsimError
 
-from .codec import intps
-
 
 class FactionEnv(AECEnv):
     """Agents are the campaign's factions; ``agent_selection`` is ``state.current_actor()``."""
@@ -100,7 +98,6 @@ class FactionEnv(AECEnv):
                 if legal else []
             self._mask_indices = [i for i in self._legal_indices if i >= 0] \
                 if -1 in self._legal_indices else self._legal_indices
-            self._mask_at = intps(self._mask_indices)  # what the mask sets, as an index array
             self._legal_key = self._decisions
         return self._legal_actions, self._legal_indices
 
@@ -119,7 +116,7 @@ class FactionEnv(AECEnv):
         if (agent == self.agent_selection and agent == self._actor
                 and not self.terminations.get(agent) and not self.truncations.get(agent)):
             self._legal()
-            mask[self._mask_at] = 1
+            mask[self._mask_indices] = 1
         return mask
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -131,11 +128,8 @@ class FactionEnv(AECEnv):
         """The engine action behind catalogue ``index`` at this decision."""
         legal, indices = self._legal()
         index = int(index)
-        if index >= 0:
-            try:
-                return legal[indices.index(index)]
-            except ValueError:
-                pass
+        if index >= 0 and index in indices:
+            return legal[indices.index(index)]
         raise FactionsimError(f"action index {index} is not legal for {self.agent_selection} "
                               f"now (legal: {sorted(self._mask_indices)[:12]})")
 

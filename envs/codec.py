@@ -47,7 +47,7 @@ import numpy as np
 
 from factionsim.core.game import FactionsimError
 
-_PACKERS: dict[tuple[int, str], struct.Struct] = {}
+_PACKERS: dict[int, struct.Struct] = {}
 
 
 def float32s(values: list[float]) -> np.ndarray:
@@ -56,30 +56,11 @@ def float32s(values: list[float]) -> np.ndarray:
     faster for the lists of ~100 values an observation writes at once: ``struct`` converts them
     in one C loop where numpy inspects every item's type first. Values must be finite and within
     float32's range (observations are scaled to [0, 1])."""
-    return _packed(values, "f", np.float32)
-
-
-def float64s(values: list[float]) -> np.ndarray:
-    """``values`` as a read-only float64 array, as :func:`float32s` does (the same numbers as
-    ``np.asarray(values, np.float64)``): for raw numbers an observation then scales with one
-    numpy division (``x / d`` in float64 is Python's ``x / d``)."""
-    return _packed(values, "d", np.float64)
-
-
-def _packed(values: list[Any], code: str, dtype: Any) -> np.ndarray:
     n = len(values)
-    packer = _PACKERS.get((n, code))
+    packer = _PACKERS.get(n)
     if packer is None:
-        packer = _PACKERS[(n, code)] = struct.Struct(f"{n}{code}")
-    return np.frombuffer(packer.pack(*values), dtype)
-
-
-def intps(indices: list[int]) -> np.ndarray:
-    """``indices`` (Python ints) as a read-only ``np.intp`` array, as :func:`float32s` does for
-    values: indexing with it (``out[intps(ones)] = 1.0``, ``bank.take(intps(rows))``) gives what
-    indexing with the list gives, about twice as fast for the few dozen positions an
-    observation or a mask sets (numpy converts a list of indices item by item)."""
-    return _packed(indices, "n", np.intp)
+        packer = _PACKERS[n] = struct.Struct(f"{n}f")
+    return np.frombuffer(packer.pack(*values), np.float32)
 
 
 def grow_bank(bank: np.ndarray, index: dict[Any, Any], limit: int) -> np.ndarray:

@@ -26,7 +26,7 @@ whether it carries the item. Enemy plans not yet revealed are absent.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from operator import attrgetter, itemgetter
+from operator import attrgetter, itemgetter, truediv
 from typing import Any
 
 import numpy as np
@@ -34,10 +34,11 @@ import numpy as np
 from factionsim.rules.conflict import actions as A
 from factionsim.rules.conflict.model import ACTIVE, APPROACHES, CATEGORIES, SKILLS
 
-from .codec import Codec, EncodingError, Layout, float64s, intps
+from .codec import Codec, EncodingError, Layout, float32s
 
 #: what an observation reads of every character, without a comprehension per character
 _APPROACHES_OF = itemgetter(*APPROACHES)
+_THREES = (3,) * len(APPROACHES)
 _USES = attrgetter("uses")
 _BONUS = itemgetter(1)
 
@@ -189,8 +190,7 @@ class ConflictCodec(Codec):
             row[-2:] = (float(bool(c.vulnerable)), float(bool(c.tricks)))
         np.clip(template, 0.0, 1.0, out=template)
         start = self.global_size
-        fixed: list[int] = []  # per character, in order: the numbers observe() lists
-        scale: list[float] = []  # what each of those numbers is divided by
+        fixed: list[int] = []  # per character, in order: the numbers of _numbers()
         flags: list[int] = []  # per character: where its _FLAGS are
         plans: list[int] = []  # per character: where its plan one-hot starts
         for i in range(len(order)):
@@ -198,14 +198,11 @@ class ConflictCodec(Codec):
             fixed += [r + 6, r + 7, r + 8, r + 17, r + 18,
                       *range(r + 19, r + 19 + len(APPROACHES)),
                       *(r + self.row - 14 + j for j in (4, 6, 7, 8, 10))]
-            c = state.chars[order[i]]  # (maxima: no rule changes them, as in the template)
-            scale += [self.length, max(1, c.max_blood), max(1, c.max_guts), 5, 1,
-                      *(3,) * len(APPROACHES), 3, 6, 6, 6, 6]
             flags.append(r)
             plans.append(r + 19 + len(APPROACHES) + len(SKILLS))
         own = {cid: i for i, cid in enumerate(state.factions[agent].characters)}
         return _Seating(order, {cid: i for i, cid in enumerate(order)}, own, template,
-                        np.asarray(fixed, np.intp), np.asarray(scale, np.float64), flags, plans)
+                        np.asarray(fixed, np.intp), flags, plans)
 
     def observe(self, state: Any, agent: str, out: np.ndarray,
                 scores: dict[str, float] | None = None) -> np.ndarray:
@@ -269,16 +266,18 @@ class ConflictCodec(Codec):
                 on[target] = on.get(target, 0) + adv["bonus"]
         bonds = state.bonds
         chars = state.chars
+        length = self.length
         tail = self.row - 14
         for cid, r, plan_at in zip(seating.order, seating.flags, seating.plans, strict=True):
             c = chars[cid]
             status = c.status
             approaches = c.approaches
-            # raw, divided below by the seating's ``scale`` in one numpy call
-            numbers += [c.position, c.blood, c.guts, sum(map(_USES, c.spells)), c.opportunity,
-                        *_APPROACHES_OF(approaches), c.attacks_taken, friendly.get(cid, 0),
-                        hostile.get(cid, 0), bonds.get(frozenset((cid, acting)), 0) if acting else 0,
-                        sum(map(_BONUS, c.assists))]
+            numbers += [c.position / length, c.blood / max(1, c.max_blood),
+                        c.guts / max(1, c.max_guts), sum(map(_USES, c.spells)) / 5,
+                        c.opportunity, *map(truediv, _APPROACHES_OF(approaches), _THREES),
+                        c.attacks_taken / 3, friendly.get(cid, 0) / 6, hostile.get(cid, 0) / 6,
+                        (bonds.get(frozenset((cid, acting)), 0) if acting else 0) / 6,
+                        sum(map(_BONUS, c.assists)) / 6]
             if status == ACTIVE:
                 ones.append(r + 3)
             elif status == "fallen":
@@ -304,9 +303,8 @@ class ConflictCodec(Codec):
                 ones.append(r + tail + 11)
         for at, value in zip(numbers_at, numbers, strict=False):  # a few: one by one
             out[at] = value
-        # float64 division, then float32: the numbers Python's ``x / d`` would have given
-        out[seating.fixed] = float64s(numbers[len(numbers_at):]) / seating.scale
-        out[intps(ones)] = 1.0
+        out[seating.fixed] = float32s(numbers[len(numbers_at):])
+        out[ones] = 1.0
         np.minimum(out, 1.0, out=out)  # as np.clip(out, 0, 1), in two cheaper calls
         np.maximum(out, 0.0, out=out)
         return out
@@ -317,14 +315,12 @@ class _Seating:
     """One observer's facts for a game: the characters in its numbering (``order``, ``slot``:
     its index of every character, ``own``: of its own side's), its observation template, and
     the positions :meth:`ConflictCodec.observe` writes for each character (``fixed``: the
-    numbers, in order, and ``scale``, what each is divided by; ``flags``: each row's start;
-    ``plans``: where its plan one-hot starts)."""
+    numbers, in order; ``flags``: each row's start; ``plans``: where its plan one-hot starts)."""
 
     order: list[str]
     slot: dict[str, int]
     own: dict[str, int]
     template: np.ndarray
     fixed: np.ndarray
-    scale: np.ndarray
     flags: list[int]
     plans: list[int]

@@ -60,7 +60,7 @@ from factionsim.rules.houses import actions as acts
 from factionsim.rules.houses import turn
 from factionsim.rules.houses.model import ASSET_KINDS, ATTRIBUTES, DURATIONS, SFX, SKILLS
 
-from .codec import Codec, EncodingError, Layout, float32s, grow_bank, intps
+from .codec import Codec, EncodingError, Layout, float32s, grow_bank
 
 MAX_HOUSES = 8
 MAX_DISTINCTIONS = 5
@@ -274,7 +274,7 @@ class HousesCodec(Codec):
                 b = self._seat_row(key)
             seat_rows.append(b)
         values_end = self._head + F * self._seat_size
-        self._seat_bank.take(intps(seat_rows), axis=0,
+        self._seat_bank.take(seat_rows, axis=0,
                              out=out[self._head:values_end].reshape(F, self._seat_size))
         # asset rows: slot n of seat k is row k * A + n of the assets block (bank row 0: empty)
         seat_index = {hid: k for k, hid in enumerate(seated)}
@@ -295,7 +295,7 @@ class HousesCodec(Codec):
             if b is None:
                 b = self._bank_row(key)
             bank_rows[k * A + n] = b
-        self._bank.take(intps(bank_rows), axis=0,
+        self._bank.take(bank_rows, axis=0,
                         out=out[values_end:].reshape(F * A, self._slot_size))
         return out
 

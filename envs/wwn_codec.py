@@ -101,7 +101,7 @@ from factionsim.rules.wwn.goals import GOALS
 from factionsim.rules.wwn.hooks import HOOKS
 from factionsim.rules.wwn.validate import TAGS
 
-from .codec import Codec, EncodingError, Layout, float32s, grow_bank, intps
+from .codec import Codec, EncodingError, Layout, float32s, grow_bank
 from .wwn_asset_features import TYPE_FEATURES, TYPE_WIDTH, type_features
 
 #: Hard maxima of the codec (a campaign beyond them is refused with a clear error).
@@ -537,16 +537,16 @@ class WwnCodec(Codec):
         values += [count_value[n] for n in own_count]
         values += [count_value[n] for n in other_count]
         out[seating.fixed] = float32s(values)
-        out[intps(ones)] = 1.0
+        out[ones] = 1.0
         # asset rows: own from the own_assets piece's first row, the others' likewise (the two
         # pieces follow each other)
         first, end = self._asset_block
         block = out[first:end].reshape(self.asset_slots, self.asset_row)
         if own_rows:
-            self._bank.take(intps(own_rows), axis=0, out=block[:len(own_rows)])
+            self._bank.take(own_rows, axis=0, out=block[:len(own_rows)])
         if other_rows:
             A = self.limits.own_assets
-            self._bank.take(intps(other_rows), axis=0, out=block[A:A + len(other_rows)])
+            self._bank.take(other_rows, axis=0, out=block[A:A + len(other_rows)])
         return out
 
     def _asset_rows(self, state: Any, agent: str, seating: _Seating,

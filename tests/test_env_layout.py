@@ -246,24 +246,6 @@ def test_float32s_gives_numpys_float32_numbers():
         assert got.tobytes() == np.asarray(values[:n], np.float32).tobytes()
 
 
-def test_intps_index_like_the_list():
-    """The fast path masks and observations index through: an ``np.intp`` array of the same
-    ints, so indexing with it sets and takes what indexing with the list does."""
-    from factionsim.envs.codec import intps
-
-    rng = np.random.default_rng(3)
-    for n in (0, 1, 30, 200):
-        indices = rng.integers(-500, 500, n).tolist()
-        got = intps(indices)
-        assert got.dtype == np.intp and got.tolist() == indices
-        a, b = np.zeros(500, np.int8), np.zeros(500, np.int8)
-        a[indices] = 1
-        b[got] = 1
-        assert a.tobytes() == b.tobytes()
-        bank = rng.standard_normal((500, 3))
-        assert bank.take(got, axis=0).tobytes() == bank.take(indices, axis=0).tobytes()
-
-
 @pytest.mark.parametrize("ruleset, module, limit", [("wwn", "wwn_codec", "_BANK_ROWS"),
                                                     ("houses", "houses_codec", "_SEAT_ROWS")])
 def test_a_full_bank_of_encoded_rows_is_emptied_and_observations_stay_the_same(
