@@ -5,6 +5,7 @@ block's reserved slot, so the catalogue (and the shipped policy's env version) i
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -25,23 +26,18 @@ GAMES, TURNS = 6, 10
 
 
 def _heuristic_games() -> Counter:
+    """Counts of experiments/homebrew_play.py over GAMES heuristic games of TURNS turns."""
+    sys.path.insert(0, str(Path(__file__).parents[1] / "experiments"))
+    try:
+        from homebrew_play import play
+    finally:
+        sys.path.remove(str(Path(__file__).parents[1] / "experiments"))
     counts: Counter = Counter()
-    for seed in range(GAMES):
-        s = factionsim.load_campaign(CAMPAIGN)
-        s.rng, s.max_turns = np.random.default_rng(seed), TURNS
-        agents = {f: make_agent("heuristic", "wwn") for f in s.factions}
-        rng = np.random.default_rng(seed)
-        while (actor := s.current_actor()) is not None:
-            for e in s.apply(agents[actor].act(s.view(actor), s.legal_actions(), rng)):
-                d = e.data
-                if e.kind == "create" and s.asset_types[d["asset"].split("#")[0]].homebrew:
-                    counts["bought"] += 1
-                elif e.kind == "ability" and d.get("effect") == "homebrew-transport":
-                    counts["transport"] += 1
-                elif e.kind == "goal-chosen" and d["goal"] in s.goal_types:
-                    counts["chose"] += 1
-                elif e.kind == "goal-complete" and d["goal"] in s.goal_types:
-                    counts["completed"] += 1
+    for key, n in play(CAMPAIGN, GAMES, TURNS).items():
+        what = {"bought": "bought", "homebrew": "transport", "goal-chosen": "chose",
+                "goal-complete": "completed"}.get(key.split(" ")[0])
+        if what:
+            counts[what] += n
     return counts
 
 
