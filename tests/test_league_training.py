@@ -41,6 +41,12 @@ def test_a_tiny_league_run_writes_a_policy_that_plays(tmp_path, ruleset):
     phases = [h["phase"] for h in record["history"]]
     assert phases == ["bc", "dagger", "ppo"]
     assert any(k.startswith("share_vs_") for k in record["history"][-1])
+    # every imitation round's policy is kept beside the final one, and the history names it
+    kept = [h["policy"] for h in record["history"][:2]]
+    assert kept == ["rounds/bc0.json", "rounds/dagger1.json"]
+    assert all(read_policy(out / name).ruleset == ruleset for name in kept)
+    with np.load(out / "rounds/bc0.npz") as bc, np.load(out / "rounds/dagger1.npz") as dagger:
+        assert any(not np.array_equal(bc[k], dagger[k]) for k in bc.files)  # fitted in between
     assert [r["opponent"] for r in record["final"]] == ["random"]
     # it plays a whole game as ``agent: policy:PATH`` plays it (numpy alone)
     template = CampaignTemplate.load(None, ruleset)

@@ -157,8 +157,8 @@ def train_league(args: Args) -> Path:
                 "git": record["git"], "expert": args.expert, "league": args.league}
     t0 = time.perf_counter()
 
-    def save(extra: dict[str, Any] | None = None) -> Any:
-        return write_policy(out / "policy.json",
+    def save(extra: dict[str, Any] | None = None, path: Path = out / "policy.json") -> Any:
+        return write_policy(path,
                             description(codec, state, spec, {**training, **(extra or {})},
                                         campaign),
                             graph.arrays(), dtype=args.weights_dtype)
@@ -185,9 +185,10 @@ def train_league(args: Args) -> Path:
             stats = fit(graph, optimizer, buf, args.fit_steps, args.batch_size, rng)
             played = sum(res.games for res in results)
             decisions = sum(res.decisions for res in results)
-            entry = {"phase": "bc" if beta >= 1.0 else "dagger", "round": r, "beta": beta,
-                     "games": played, "labels": len(buf), "loss": stats["loss"],
-                     "accuracy": stats["accuracy"],
+            phase = "bc" if beta >= 1.0 else "dagger"
+            entry = {"phase": phase, "round": r, "beta": beta,
+                     "policy": f"rounds/{phase}{r}.json", "games": played, "labels": len(buf),
+                     "loss": stats["loss"], "accuracy": stats["accuracy"],
                      "agreement": (sum(res.agree for res in results) / decisions
                                    if network is not None and decisions else None),
                      "share": sum(res.wins for res in results) / max(1, played),
@@ -195,10 +196,11 @@ def train_league(args: Args) -> Path:
             history.append(entry)
             log.scalars(r, {f"imitation/{k}": v for k, v in entry.items()
                             if isinstance(v, float)})
-            log.line(f"{entry['phase']} round {r}: {played} games, {len(buf)} labels, loss "
+            log.line(f"{phase} round {r}: {played} games, {len(buf)} labels, loss "
                      f"{stats['loss']:.3f}, accuracy {stats['accuracy']:.3f}, learner's share "
                      f"{entry['share']:.3f} ({entry['seconds']:.0f} s)")
             save()
+            save(path=out / entry["policy"])  # the policy as this round left it, kept
         # 3. PPO against the league
         if args.ppo_decisions > 0:
             _ppo_phase(args, graph, spec, codec, generated, seats, pool, rng, log, history,
