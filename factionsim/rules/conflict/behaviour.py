@@ -68,4 +68,4 @@ RATES = (
     Rate("win_rate", "wins", "runs", "conflicts it won"),
 )
 
-BEHAVIOUR = BehaviourSpec(count=count, rates=RATES)
+BEHAVIOUR = BehaviourSpec(count=count, rates=RATES, actions=ACTION_KINDS)
