@@ -75,3 +75,21 @@ def test_how_it_ended_reads_the_closing_event_else_the_state():
     assert how_it_ended([], S()) == "last-standing"
     S.factions = {"a": F(True), "b": F(True)}
     assert how_it_ended([], S()) == "turn-limit"
+
+
+def test_conflict_round_cut_short_by_the_end_is_no_stall():
+    """A side whose turn never came because the conflict ended within the round did not stall;
+    a side that had a full round and did nothing did."""
+    from factionsim.rules.conflict import behaviour as conflict_behaviour
+
+    order = {"order": ["heroes", "legion"]}
+    events = [Event(1, "round", None, order),
+              Event(1, "attack", "heroes", {"mode": "harm", "success": True}),
+              Event(2, "round", None, order),  # round 1: the legion did nothing
+              Event(2, "attack", "heroes", {"mode": "harm", "success": True}),
+              Event(2, "fallen", "legion"),
+              Event(2, "conflict-end", "heroes", {"reason": "fell"})]
+    tallies = conflict_behaviour.count(events, {}, {}, first_turn=1)
+    assert tallies["legion"].counts.get("stalls") == 1
+    assert tallies["legion"].turns == [1]
+    assert tallies["heroes"].turns == [1, 2] and not tallies["heroes"].counts.get("stalls")
