@@ -1,7 +1,9 @@
 """A hand-written player for the engagements ruleset (``heuristic`` on engagements campaigns).
 
 - **Spending**: a faction with no pillar rebuilds at once; a pillar one wound from defeat is
-  healed; it engages when an engagement promises wounds; then it fills its pillar slots with
+  healed; it engages when an engagement promises wounds; with three pillars or more it raises
+  the defense of the pillar the most dangerous rival's engagement would hurt most, when that
+  saves at least half a wound per die spent; then it fills its pillar slots with
   cheap sturdy pillars (strength is score), keeps engagement dice against its target (the
   rival whose pillars it can hurt most, the score leader counting half again) and a reserve of one
   engagement die against its most dangerous rival (for counters), raises defenses, heals,
@@ -205,6 +207,9 @@ class Heuristic(Agent):
         if hired is not None:
             return hired
         cap = state.settings.pillar_cap
+        hardened = self.harden(state, me, legal)
+        if hardened is not None:
+            return hardened
         if len(mine) < cap:
             want = Build(1, 1) if len(mine) >= 2 or dice >= 2 else Build(1, 0)
             if dice >= 4 and len(mine) < cap - 1:
@@ -251,6 +256,35 @@ class Heuristic(Agent):
                 return act
         self.last_reason = "ends its turn"
         return Done()
+
+    def harden(self, state: Any, me: str, legal: list[Any]) -> Any:
+        """Raise the defense of the pillar most exposed to the most dangerous rival's
+        engagement (its two best pillars' competence and two engagement dice) when the raise
+        saves at least half a wound (or defeat) per faction die it costs; only with three
+        pillars or more (before that, new pillars add more strength and income)."""
+        f = state.factions[me]
+        threat = self.threat(state, me)
+        if len(f.pillars) < 3 or threat is None:
+            return None
+        n = sum(sorted((state.pillars[p].competence for p in state.factions[threat].pillars),
+                       reverse=True)[:2]) + 2
+        best = None
+        for pid in f.pillars:
+            p = state.pillars[pid]
+            act = Raise(pid, "defense")
+            if act not in legal:
+                continue
+            now = pillar_value(n, p.defense, p.circles_left, self.kill_bonus(p))
+            after = pillar_value(n, p.defense + 1, p.circles_left, self.kill_bonus(p) + 1)
+            saved = (now - after) / (p.defense + 1)
+            if saved >= 0.5 and (best is None or saved > best[0]):
+                best = (saved, act, p.name, now, after)
+        if best is None:
+            return None
+        _, act, name, now, after = best
+        self.last_reason = (f"hardens {name}: an engagement by {threat} would cost it about "
+                            f"{now:.1f}, {after:.1f} after")
+        return act
 
     # ------------------------------------------------------------------ joining
     def join_value(self, state: Any, me: str, e: dict[str, Any]) -> tuple[float, float]:

@@ -145,6 +145,32 @@ def test_heuristic_joins_only_when_the_gain_outweighs_the_risk(own, defender, jo
     assert str(choice) == ("join" if joins else "decline"), h.last_reason
 
 
+@pytest.mark.parametrize("threat, hardens", [
+    # two hard hitters would wipe out a defense-1 pillar: raising it to 2 halves the wounds
+    ([(3, 2), (3, 2)], True),
+    # a feeble rival barely scratches it: a new pillar adds more strength
+    ([(1, 0)], False),
+])
+def test_heuristic_raises_a_defense_when_the_threat_makes_it_worth_it(threat, hardens):
+    """Raising a pillar is a choice weighed against the danger (issue 24, item 8: no unused
+    actions; the heuristic never raised before): with three pillars or more, it raises the
+    defense of the pillar the most dangerous rival would hurt most when that saves at least half a
+    wound per faction die; otherwise it builds."""
+    from engagements_helpers import faction, make_state, pillar
+
+    from factionsim.agents.engagements_heuristic import Heuristic
+
+    a = faction("a", pillar("A1", 1, 1), pillar("A2", 1, 1), pillar("A3", 1, 1), faction_dice=4)
+    b = faction("b", *[pillar(f"B{i}", c, d) for i, (c, d) in enumerate(threat)])
+    s = make_state(a, b, settings={"income_base": 0, "income_per_pillars": 10})
+    s.current_actor()
+    s.advance()
+    assert s.actor == "a" and s.factions["a"].faction_dice == 4
+    h = Heuristic()
+    choice = h.act(s.view("a"), s.legal_actions(), None)
+    assert str(choice).startswith("raise" if hardens else "build"), (str(choice), h.last_reason)
+
+
 def test_heuristic_explains_itself_and_never_plays_illegal():
     from factionsim.runner import agents_from_campaign, play
 
