@@ -14,7 +14,8 @@
   defender, more against the leader, less when the aggressor is the leader, the price if paid)
   against what it risks (the defender's counter on its committed pillar, the grievance dice the
   defender gains against it, the engagement dice it spends) and joins only when the gain is
-  larger; it pays a mercenary to engage the leader when it can spare the price;
+  larger; it pays a mercenary to engage a rival (never a mercenary that leads) when the
+  expected wounds, weighted by the rival's standing, beat the price by a wound;
   it commits its free pillar (Assassinate first, it cannot be countered) and each further one
   worth more than the die it costs, keeps a reserve when drawing engagement dice against its
   main threat, and concentrates its dice where they make wounds: an exact split of all dice
@@ -320,21 +321,36 @@ class Heuristic(Agent):
         return gain, risk
 
     def commission(self, state: Any, me: str, legal: list[Any]) -> Any:
-        """Pay a mercenary to engage the leader when the price leaves dice to spare."""
+        """Pay a mercenary to engage a rival (when no engagement of its own is worth it): the
+        mercenary's expected wounds and defeats on that rival, counted half again against the
+        leader and half against a rival behind this faction, must beat the price by a wound and
+        leave a die; never a mercenary that leads (its renown would grow), and only with three
+        pillars or more (before that, the dice build). The mercenary takes the counter, not this
+        faction."""
         leader = self.leader(state, me)
         f = state.factions[me]
+        if len(f.pillars) < 3:
+            return None
+        scores = state.scores()
+        best = None
         for a in legal:
-            if isinstance(a, Commission) and a.rival == leader and a.faction != leader \
-                    and f.faction_dice - a.price >= 3:
-                merc = state.factions[a.faction]
-                dice = sum(sorted((state.pillars[p].competence for p in merc.pillars),
-                                  reverse=True)[:1])
-                value, _ = best_split(dice, self.targets_of(state, state.factions[leader].pillars, {}))
-                if value * 1.5 >= a.price:
-                    price = dice_text(a.price, "faction")
-                    self.last_reason = f"pays {a.faction} {price} to engage the leader"
-                    return a
-        return None
+            if not isinstance(a, Commission) or a.faction == leader \
+                    or f.faction_dice - a.price < 1:
+                continue
+            merc = state.factions[a.faction]
+            dice = sum(sorted((state.pillars[p].competence for p in merc.pillars),
+                              reverse=True)[:1])
+            value, _ = best_split(dice, self.targets_of(state, state.factions[a.rival].pillars, {}))
+            weight = 1.5 if a.rival == leader else 1.0 if scores[a.rival] >= scores[me] else 0.5
+            gain = value * weight - a.price
+            if gain >= 1.0 and (best is None or gain > best[0]):
+                best = (gain, a, value)
+        if best is None:
+            return None
+        _, a, value = best
+        self.last_reason = (f"pays {a.faction} {dice_text(a.price, 'faction')} to engage {a.rival} "
+                            f"(about {value:.1f} expected wounds)")
+        return a
 
     # ------------------------------------------------------------------ engagements
     def _engagement(self, state: Any, me: str, legal: list[Any]) -> Any:

@@ -171,6 +171,33 @@ def test_heuristic_raises_a_defense_when_the_threat_makes_it_worth_it(threat, ha
     assert str(choice).startswith("raise" if hardens else "build"), (str(choice), h.last_reason)
 
 
+@pytest.mark.parametrize("rival, pays", [
+    # the leader's pillars have no defense: the mercenary's four dice wound them, worth the price
+    ([(5, 0), (5, 0), (1, 0)], True),
+    # the leader's pillars are hard: the mercenary would barely scratch them
+    ([(5, 4), (5, 4), (5, 4)], False),
+])
+def test_heuristic_commissions_a_mercenary_when_it_pays(rival, pays):
+    """"Some factions may act as mercenaries and will participate or engage for payment (in
+    faction dice)": with no engagement of its own to make, the heuristic pays a mercenary to
+    engage the leader when the wounds expected beat the price (it never did before: it wanted
+    five faction dice, which it never held)."""
+    from engagements_helpers import faction, make_state, pillar
+
+    from factionsim.agents.engagements_heuristic import Heuristic
+
+    a = faction("a", pillar("A1", 1, 2), pillar("A2", 1, 2), pillar("A3", 1, 2), faction_dice=3)
+    b = faction("b", *[pillar(f"B{i}", c, d) for i, (c, d) in enumerate(rival)])
+    m = faction("m", pillar("M", 4, 2), mercenary=2)
+    s = make_state(a, b, m, settings={"income_base": 0, "income_per_pillars": 10})
+    s.current_actor()
+    s.advance()
+    assert s.actor == "a"
+    h = Heuristic()
+    choice = h.act(s.view("a"), s.legal_actions(), None)
+    assert str(choice).startswith("commission m -> b") == pays, (str(choice), h.last_reason)
+
+
 def test_heuristic_explains_itself_and_never_plays_illegal():
     from factionsim.runner import agents_from_campaign, play
 
