@@ -228,8 +228,7 @@ class Heuristic(Agent):
                 f"creates an Advantage with {a.skill}"
         if isinstance(a, Assist):
             ally = state.chars[a.ally]
-            useful = ally.plan == "harm" and not ally.acted
-            return (7 + T.major_bond(state, c.id, ally.id)) if useful else 1, f"assists {ally.name}"
+            return self._assist_value(state, c, ally), f"assists {ally.name}"
         if isinstance(a, Dash):
             return self._dash_value(state, c, a, foes)
         if isinstance(a, Stand):
@@ -248,6 +247,17 @@ class Heuristic(Agent):
         if isinstance(a, Replan):
             return -1, f"waits for {a.category}"
         return 0, str(a)
+
+    def _assist_value(self, state: Any, c: Character, ally: Character) -> float:
+        """An assist adds ``c``'s major Bond levels to the ally's next check only "if the helper
+        has a rank in that check's skill": worth something only for an ally still to strike
+        this round with a skill ``c`` has (its best blow), else nothing."""
+        if ally.plan != "harm" or ally.acted:
+            return 0.0
+        best = self._best_harm(state, ally, T.enemies(state, ally))
+        if best is None or c.rank(best[1].skill) < 1:
+            return 0.0
+        return 7 + T.major_bond(state, c.id, ally.id)
 
     def _attackers(self, state: Any, c: Character) -> int:
         return sum(1 for x in T.allies(state, c) if x.plan == "harm" and not x.acted)

@@ -201,6 +201,28 @@ def test_heuristic_parleys_with_a_shaken_foe_when_talk_beats_a_blow(guts, talks)
         assert choice == Parley("bryn", "vor"), h.last_reason
 
 
+@pytest.mark.parametrize("helper_skills, assists", [
+    ({"weaponry": 1, "insight": 2}, True),
+    ({"insight": 2}, False),
+])
+def test_heuristic_assists_only_where_the_assist_counts(helper_skills, assists):
+    """Assist "adds the helper's major Bond levels to the ally's next check this round if the
+    helper has a rank in that check's skill": a helper without Weaponry would add nothing to its
+    ally's Weaponry strike, so it does something else (it used to assist anyway)."""
+    from conflict_helpers import plan
+
+    from factionsim.agents.conflict_heuristic import Heuristic
+
+    s = make([char("ash", 0, skills={"weaponry": 2}, items={"weapon": 1}),
+              char("bryn", 0, skills=helper_skills)],
+             [char("vor", 1, skills={"weaponry": 1})], bonds=[["ash", "bryn", 3]])
+    plan(s, ash="harm", bryn="aid", vor="move")
+    assert s.current == "bryn"
+    h = Heuristic()
+    choice = h.act(s.view("heroes"), s.legal_actions(), np.random.default_rng(0))
+    assert (type(choice).__name__ == "Assist") == assists, (str(choice), h.last_reason)
+
+
 def test_cli_run_turn_undo_report_show_tournament(tmp_path, capsys):
     from factionsim.cli import main
 
