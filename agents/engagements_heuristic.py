@@ -197,6 +197,7 @@ class Heuristic(Agent):
                 if act:
                     return act
         engages = [a for a in legal if isinstance(a, Engage)]
+        held_back = ""
         if engages:
             scored = [(self.attack_value(state, me, a.rival, min(3, f.pool(a.rival))), a) for a in engages]
             value, best = max(scored, key=lambda t: t[0])
@@ -204,6 +205,7 @@ class Heuristic(Agent):
                 lead = " against the leader" if best.rival == self.leader(state, me) else ""
                 self.last_reason = f"engages {best.rival}: about {value:.1f} expected wounds{lead}"
                 return best
+            held_back = f"; no engagement promises a wound (at best {value:.1f} on {best.rival})"
         hired = self.commission(state, me, legal)
         if hired is not None:
             return hired
@@ -255,7 +257,9 @@ class Heuristic(Agent):
             act = self.pick(legal, Convert(1, tgt), f"stockpiles engagement dice against {tgt}")
             if act:
                 return act
-        self.last_reason = "ends its turn"
+        dice = f.faction_dice
+        self.last_reason = ("ends its turn: " + (f"{dice_text(dice, 'faction')} left, nothing "
+                            "worth buying" if dice else "every faction die spent") + held_back)
         return Done()
 
     def harden(self, state: Any, me: str, legal: list[Any]) -> Any:

@@ -198,6 +198,25 @@ def test_heuristic_commissions_a_mercenary_when_it_pays(rival, pays):
     assert str(choice).startswith("commission m -> b") == pays, (str(choice), h.last_reason)
 
 
+def test_heuristic_says_why_it_ends_its_turn_instead_of_engaging():
+    """Ending a turn with an engagement open is a choice with a reason: against a wall of
+    defense 4, one die of competence 1 promises no wound."""
+    from engagements_helpers import faction, make_state, pillar
+
+    from factionsim.agents.engagements_heuristic import Heuristic
+
+    a = faction("a", pillar("A", 1, 1), engagement={"b": 1})
+    b = faction("b", pillar("B", 5, 4))
+    s = make_state(a, b, settings={"income_base": 0, "income_per_pillars": 10})
+    s.current_actor()
+    s.advance()
+    assert s.actor == "a" and any(str(x).startswith("engage") for x in s.legal_actions())
+    h = Heuristic()
+    choice = h.act(s.view("a"), s.legal_actions(), None)
+    assert str(choice) == "done"
+    assert "every faction die spent; no engagement promises a wound" in h.last_reason
+
+
 def test_heuristic_explains_itself_and_never_plays_illegal():
     from factionsim.runner import agents_from_campaign, play
 
