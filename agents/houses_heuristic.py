@@ -294,8 +294,10 @@ class Heuristic(Agent):
         best = max(options, key=lambda x: x[0], default=None)
         if best is None or best[0] <= 0.05:
             self.plan = None
-            self.last_reason = "nothing worth the risk" if not s.ctx.get("free") \
-                else "nothing worth recovering"
+            self.last_reason = ("nothing worth the risk" if not s.ctx.get("free")
+                                else "nothing worth recovering")
+            if best is not None:
+                self.last_reason += f" (at best: {best[4]}, worth {best[0]:.2f})"
             return ChooseAction("pass")
         value, kind, target, trait, why = best
         self.plan = (kind, target, trait)

@@ -179,6 +179,18 @@ def test_heuristic_does_not_stake_its_house_on_a_recovery_roll_at_d12_trauma():
         assert choice.kind == kind
 
 
+def test_heuristic_names_what_it_passed_up():
+    """A pass is a choice with a reason: at d12 Trauma the House passes its free recovery and
+    says which recovery it declined and what it was worth."""
+    from houses_helpers import house, make_state
+
+    s = make_state(house("a", trauma=12, skills={"might": 10}), house("b"))
+    s.ctx["free"] = True
+    choice, h = _heuristic_choice(s)
+    assert choice.kind == "pass"
+    assert h.last_reason.startswith("nothing worth recovering (at best: recover from its Trauma")
+
+
 def test_heuristic_attacks_a_faction_when_that_pays():
     """A strong rival one hit from collapse (Stress d10, Trauma d12): Attack a Faction, not the
     Holding it could seize elsewhere."""
