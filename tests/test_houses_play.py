@@ -207,8 +207,10 @@ def test_heuristic_attacks_a_faction_when_that_pays():
 def _complication_worth(s, rival):
     from factionsim.agents.houses_heuristic import Heuristic
 
-    me = s.houses[s.actor]
-    return next(v for v, kind, target, _, _ in Heuristic().candidates(s, me, {"create-complication"})
+    view = s.view(s.actor)
+    me = view.houses[s.actor]
+    return next(v for v, kind, target, _, _ in
+                Heuristic().candidates(view, me, {"create-complication"})
                 if kind == "create-complication" and target == rival)
 
 
