@@ -2,7 +2,9 @@
 ``make_agent("heuristic", "conflict")``).
 
 - Planning: a character works the ritual or carries the item when the objective asks for it;
-  heals a badly hurt ally or casts a harmful spell when a foe is in range; attacks when a foe is
+  heals a badly hurt ally or casts a harmful spell when a foe is in range; parleys with a foe
+  shaken to half its Guts when talking it into standing down is worth more than the best blow
+  (the Charisma check's chance times a finishing blow's worth); attacks when a foe is
   within reach after its free move; otherwise creates an Advantage (a +2 trick or a strong skill)
   near foes, moves far to close in, or stands ground next to its allies.
 - Attacks: the expected damage (chance to beat the TN x (TN + item)) weighed by how close the
@@ -27,6 +29,7 @@ from factionsim.rules.conflict.actions import (
     Dash,
     Harm,
     Hold,
+    Parley,
     Plan,
     Proceed,
     Replan,
@@ -36,7 +39,7 @@ from factionsim.rules.conflict.actions import (
     TieChoice,
     Trick,
 )
-from factionsim.rules.conflict.model import HARM_SKILLS, Character
+from factionsim.rules.conflict.model import HARM_SKILLS, PARLEY_SKILL, Character
 
 
 def p_success(tn: int) -> float:
@@ -164,6 +167,9 @@ class Heuristic(Agent):
                                                               for t in foes):
                     return "spell", f"cast {sp.name}"
         best = self._best_harm(state, c, foes)
+        talk = self._best_parley(state, c, foes) if "aid" in options else None
+        if talk is not None and (best is None or talk[0] > best[0]):
+            return "aid", f"talk {state.chars[talk[1].target].name} into standing down"
         if best is not None:
             return "harm", f"strike {state.chars[best[1].target].name}"
         if foes and (c.tricks or max((c.rank(k) for k in ("guile", "tactics")), default=0) >= 2) \
@@ -209,6 +215,9 @@ class Heuristic(Agent):
             return 10 + sp.power * (1 + self._finish(t, sp.pool, sp.power)), f"casts {sp.name} at {t.name}"
         if isinstance(a, Ritual):
             return 50, "works the ritual"
+        if isinstance(a, Parley):
+            return 10 + self._parley_value(state, c, a), \
+                f"talks {state.chars[a.target].name} into standing down"
         if isinstance(a, Trick):
             bonus = 1 if a.trick == "impair" else c.tricks[a.trick]
             return 6 + self._lasting(state, c, a.target, bonus), \
@@ -219,8 +228,7 @@ class Heuristic(Agent):
                 f"creates an Advantage with {a.skill}"
         if isinstance(a, Assist):
             ally = state.chars[a.ally]
-            useful = ally.plan == "harm" and not ally.acted
-            return (7 + state.major_bond(c.id, ally.id)) if useful else 1, f"assists {ally.name}"
+            return self._assist_value(state, c, ally), f"assists {ally.name}"
         if isinstance(a, Dash):
             return self._dash_value(state, c, a, foes)
         if isinstance(a, Stand):
@@ -239,6 +247,17 @@ class Heuristic(Agent):
         if isinstance(a, Replan):
             return -1, f"waits for {a.category}"
         return 0, str(a)
+
+    def _assist_value(self, state: Any, c: Character, ally: Character) -> float:
+        """An assist adds ``c``'s major Bond levels to the ally's next check only "if the helper
+        has a rank in that check's skill": worth something only for an ally still to strike
+        this round with a skill ``c`` has (its best blow), else nothing."""
+        if ally.plan != "harm" or ally.acted:
+            return 0.0
+        best = self._best_harm(state, ally, state.enemies(ally))
+        if best is None or c.rank(best[1].skill) < 1:
+            return 0.0
+        return 7 + state.major_bond(c.id, ally.id)
 
     def _attackers(self, state: Any, c: Character) -> int:
         return sum(1 for x in state.allies(c) if x.plan == "harm" and not x.acted)
@@ -287,6 +306,35 @@ class Heuristic(Agent):
                     if best is None or v > best[0]:
                         best = (v, h)
         return best
+
+    def _best_parley(self, state: Any, c: Character, foes: list[Character]
+                     ) -> tuple[float, Parley] | None:
+        """The parley worth most (a foe within reach of talk, at or below the Guts at which it
+        may stand down, and a rank in Charisma), as ``(value, action)``."""
+        s = state.settings
+        if c.rank(PARLEY_SKILL) < 1:
+            return None
+        best: tuple[float, Parley] | None = None
+        for t in foes:
+            if t.guts <= s["parley_fraction"] * t.max_guts \
+                    and state.in_range(c, t, state.free_move(c) + s["aid_range"]):
+                a = Parley(c.id, t.id)
+                v = self._parley_value(state, c, a)
+                if best is None or v > best[0]:
+                    best = (v, a)
+        return best
+
+    def _parley_value(self, state: Any, c: Character, a: Parley) -> float:
+        """A parley that convinces takes the foe out of the conflict at once: the chance of the
+        Charisma check times the worth of a blow that finishes it (as :meth:`_harm_value`
+        counts a finishing blow: twice what still keeps it standing)."""
+        t = state.chars[a.target]
+        tn = (c.rank(PARLEY_SKILL) + c.best_approach() + state.advantage_bonus(c, t)[0]
+              + sum(b for _, b in c.assists) + c.opportunity - t.ward)
+        if tn <= 0:
+            return -1.0
+        standing = min(t.pool(p) for p in ("blood", "guts")) + sum(t.approaches.values())
+        return p_success(tn) * 2 * standing
 
     def _harm_value(self, state: Any, c: Character, a: Harm) -> float:
         t = state.chars[a.target]

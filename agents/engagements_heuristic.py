@@ -1,7 +1,9 @@
 """A hand-written player for the engagements ruleset (``heuristic`` on engagements campaigns).
 
 - **Spending**: a faction with no pillar rebuilds at once; a pillar one wound from defeat is
-  healed; it engages when an engagement promises wounds; then it fills its pillar slots with
+  healed; it engages when an engagement promises wounds; with three pillars or more it raises
+  the defense of the pillar the most dangerous rival's engagement would hurt most, when that
+  saves at least half a wound per die spent; then it fills its pillar slots with
   cheap sturdy pillars (strength is score), keeps engagement dice against its target (the
   rival whose pillars it can hurt most, the score leader counting half again) and a reserve of one
   engagement die against its most dangerous rival (for counters), raises defenses, heals,
@@ -12,7 +14,8 @@
   defender, more against the leader, less when the aggressor is the leader, the price if paid)
   against what it risks (the defender's counter on its committed pillar, the grievance dice the
   defender gains against it, the engagement dice it spends) and joins only when the gain is
-  larger; it pays a mercenary to engage the leader when it can spare the price;
+  larger; it pays a mercenary to engage a rival (never a mercenary that leads) when the
+  expected wounds, weighted by the rival's standing, beat the price by a wound;
   it commits its free pillar (Assassinate first, it cannot be countered) and each further one
   worth more than the die it costs, keeps a reserve when drawing engagement dice against its
   main threat, and concentrates its dice where they make wounds: an exact split of all dice
@@ -194,6 +197,7 @@ class Heuristic(Agent):
                 if act:
                     return act
         engages = [a for a in legal if isinstance(a, Engage)]
+        held_back = ""
         if engages:
             scored = [(self.attack_value(state, me, a.rival, min(3, f.pool(a.rival))), a) for a in engages]
             value, best = max(scored, key=lambda t: t[0])
@@ -201,10 +205,14 @@ class Heuristic(Agent):
                 lead = " against the leader" if best.rival == self.leader(state, me) else ""
                 self.last_reason = f"engages {best.rival}: about {value:.1f} expected wounds{lead}"
                 return best
+            held_back = f"; no engagement promises a wound (at best {value:.1f} on {best.rival})"
         hired = self.commission(state, me, legal)
         if hired is not None:
             return hired
         cap = state.settings.pillar_cap
+        hardened = self.harden(state, me, legal)
+        if hardened is not None:
+            return hardened
         if len(mine) < cap:
             want = Build(1, 1) if len(mine) >= 2 or dice >= 2 else Build(1, 0)
             if dice >= 4 and len(mine) < cap - 1:
@@ -249,8 +257,39 @@ class Heuristic(Agent):
             act = self.pick(legal, Convert(1, tgt), f"stockpiles engagement dice against {tgt}")
             if act:
                 return act
-        self.last_reason = "ends its turn"
+        dice = f.faction_dice
+        self.last_reason = ("ends its turn: " + (f"{dice_text(dice, 'faction')} left, nothing "
+                            "worth buying" if dice else "every faction die spent") + held_back)
         return Done()
+
+    def harden(self, state: Any, me: str, legal: list[Any]) -> Any:
+        """Raise the defense of the pillar most exposed to the most dangerous rival's
+        engagement (its two best pillars' competence and two engagement dice) when the raise
+        saves at least half a wound (or defeat) per faction die it costs; only with three
+        pillars or more (before that, new pillars add more strength and income)."""
+        f = state.factions[me]
+        threat = self.threat(state, me)
+        if len(f.pillars) < 3 or threat is None:
+            return None
+        n = sum(sorted((state.pillars[p].competence for p in state.factions[threat].pillars),
+                       reverse=True)[:2]) + 2
+        best = None
+        for pid in f.pillars:
+            p = state.pillars[pid]
+            act = Raise(pid, "defense")
+            if act not in legal:
+                continue
+            now = pillar_value(n, p.defense, p.circles_left, self.kill_bonus(p))
+            after = pillar_value(n, p.defense + 1, p.circles_left, self.kill_bonus(p) + 1)
+            saved = (now - after) / (p.defense + 1)
+            if saved >= 0.5 and (best is None or saved > best[0]):
+                best = (saved, act, p.name, now, after)
+        if best is None:
+            return None
+        _, act, name, now, after = best
+        self.last_reason = (f"hardens {name}: an engagement by {threat} would cost it about "
+                            f"{now:.1f}, {after:.1f} after")
+        return act
 
     # ------------------------------------------------------------------ joining
     def join_value(self, state: Any, me: str, e: dict[str, Any]) -> tuple[float, float]:
@@ -286,21 +325,36 @@ class Heuristic(Agent):
         return gain, risk
 
     def commission(self, state: Any, me: str, legal: list[Any]) -> Any:
-        """Pay a mercenary to engage the leader when the price leaves dice to spare."""
+        """Pay a mercenary to engage a rival (when no engagement of its own is worth it): the
+        mercenary's expected wounds and defeats on that rival, counted half again against the
+        leader and half against a rival behind this faction, must beat the price by a wound and
+        leave a die; never a mercenary that leads (its renown would grow), and only with three
+        pillars or more (before that, the dice build). The mercenary takes the counter, not this
+        faction."""
         leader = self.leader(state, me)
         f = state.factions[me]
+        if len(f.pillars) < 3:
+            return None
+        scores = state.scores()
+        best = None
         for a in legal:
-            if isinstance(a, Commission) and a.rival == leader and a.faction != leader \
-                    and f.faction_dice - a.price >= 3:
-                merc = state.factions[a.faction]
-                dice = sum(sorted((state.pillars[p].competence for p in merc.pillars),
-                                  reverse=True)[:1])
-                value, _ = best_split(dice, self.targets_of(state, state.factions[leader].pillars, {}))
-                if value * 1.5 >= a.price:
-                    price = dice_text(a.price, "faction")
-                    self.last_reason = f"pays {a.faction} {price} to engage the leader"
-                    return a
-        return None
+            if not isinstance(a, Commission) or a.faction == leader \
+                    or f.faction_dice - a.price < 1:
+                continue
+            merc = state.factions[a.faction]
+            dice = sum(sorted((state.pillars[p].competence for p in merc.pillars),
+                              reverse=True)[:1])
+            value, _ = best_split(dice, self.targets_of(state, state.factions[a.rival].pillars, {}))
+            weight = 1.5 if a.rival == leader else 1.0 if scores[a.rival] >= scores[me] else 0.5
+            gain = value * weight - a.price
+            if gain >= 1.0 and (best is None or gain > best[0]):
+                best = (gain, a, value)
+        if best is None:
+            return None
+        _, a, value = best
+        self.last_reason = (f"pays {a.faction} {dice_text(a.price, 'faction')} to engage {a.rival} "
+                            f"(about {value:.1f} expected wounds)")
+        return a
 
     # ------------------------------------------------------------------ engagements
     def _engagement(self, state: Any, me: str, legal: list[Any]) -> Any:

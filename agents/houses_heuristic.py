@@ -9,8 +9,11 @@ scenario's ``scores()``), from the odds of the dice (:mod:`houses_odds`):
   d6 can then be seized), less the Stress that comes back on a failure;
 - **Attack a Faction**: the Stress or Trauma it inflicts on a rival (a House near its end is
   worth finishing), less the Stress that comes back;
-- **Create a Complication**: a rival's trouble adds its die to every roll against that rival
-  for the rest of the season (or until recovered, with a Plot Point);
+- **Create a Complication**: no harm comes back on a failure; when larger than the rival's own
+  largest Complication, its die joins every roll against that rival for the rest of the season
+  (or until recovered, with a Plot Point): this House's later strikes at the rival land more
+  often and the rival's attacks on this House less often (a rival already carrying a larger
+  Complication, often one of its own hitches, gains nothing from another);
 - **Create an Asset**: a die for a later roll, and a Signature Asset at the season's end;
 - **Recover / Repair**: what it restores, weighed against the risk of a hitch escalating Trauma
   (a House at d12 Trauma does not gamble its existence on a recovery roll) and the danger of
@@ -199,9 +202,9 @@ class Heuristic(Agent):
             if "create-complication" in kinds and not any(c["from"] == me.id for c in r.complications):
                 strike = max([v for v, _, t, _, _ in out if t == r.id] + [0.0])
                 likely = max(o.effect, key=lambda d: (o.effect[d], d))
-                value = o.win * self.complication_value(s, me, r, likely, mine, theirs, strike)
+                value = o.win * self.complication_value(s, me, r, likely, strike)
                 out.append((value * w, "create-complication", r.id, None,
-                            f"complicate {r.name}'s affairs"))
+                            f"complicate {r.name}'s affairs (its rolls against us hindered)"))
         if "create-asset" in kinds:
             o = contest(self.pool(s, me, "create-asset"), self.difficulty(s, me, "create-asset", None),
                         difficulty=True)
@@ -219,17 +222,41 @@ class Heuristic(Agent):
                     out.append((v, kind, None, trait, why))
         return out
 
-    def complication_value(self, s: Any, me: Any, r: Any, die: int, mine: tuple[int, ...],
-                           theirs: tuple[int, ...], strike: float) -> float:
-        """Worth of a Complication at ``die`` on ``r``: it joins every pool rolled against ``r``,
-        so each of this House's later strikes at ``r`` (worth ``strike`` now) succeeds more often,
-        for the rest of the season (or two seasons more when a Plot Point makes it last), and it
-        hinders ``r``'s own rolls."""
+    def complication_value(self, s: Any, me: Any, r: Any, die: int, strike: float) -> float:
+        """Worth of a Complication at ``die`` on ``r`` (it costs nothing on a failure: no harm
+        comes back, unlike an attack). While it lasts (the rest of the season, or two seasons
+        more when a Plot Point makes it last) it is the largest Complication of ``r`` when it
+        beats the one ``r`` has, and that die joins every pool rolled against ``r``:
+
+        - **offence**: each of this House's later strikes at ``r`` (worth ``strike`` now)
+          succeeds more often;
+        - **defence**: each of ``r``'s later attacks on this House (one in as many rivals as
+          ``r`` has) meets a die more, so less harm lands;
+        - and it hinders ``r``'s own repairs and creations a little."""
+        old = max((c["die"] for c in r.complications), default=0)
+        if die <= old:
+            return 0.0
         left = s.rules["actions_per_season"] - s.round - 1
         lasting = 2 if me.plot_points >= 2 else 0
-        base = contest(mine, theirs).win
-        lift = (contest(tuple(sorted((*mine, die), reverse=True)), theirs).win - base) / max(0.1, base)
-        return (left + lasting) * max(0.0, strike) * lift + 0.3 * steps(die)
+        before = r.hindrance()
+        after = [d for d in (r.stress, r.trauma) if d] + [die]
+        mine = self.pool(s, me, "attack")
+        theirs = self.defense(s, r, me)
+        base = contest(tuple(sorted((*mine, *before), reverse=True)), theirs).win
+        lifted = contest(tuple(sorted((*mine, *after), reverse=True)), theirs).win
+        offence = (left + lasting) * max(0.0, strike) * (lifted - base) / max(0.1, base)
+        theirs_attack = self.pool(s, r, "attack", me)
+        mine_d = list(self.defense(s, me, r))
+        for d in before:
+            mine_d.remove(d)
+        o_before = contest(theirs_attack, tuple(sorted((*mine_d, *before), reverse=True)))
+        o_after = contest(theirs_attack, tuple(sorted((*mine_d, *after), reverse=True)))
+        harm_before = sum(p * self.harm_value(s, r, me, d) for d, p in o_before.effect.items())
+        harm_after = sum(p * self.harm_value(s, r, me, d) for d, p in o_after.effect.items())
+        later = s.order.index(r.id) > s.order_index if r.id in s.order else False
+        their_turns = (left + int(later) + lasting) / max(1, len(s.living()) - 1)
+        defence = their_turns * max(0.0, harm_before - harm_after) * LANDS
+        return offence + defence + 0.3 * steps(die)
 
     def recovery_value(self, s: Any, me: Any, kind: str, trait: str) -> tuple[float, str]:
         diff = self.difficulty(s, me, kind, trait)
@@ -267,8 +294,10 @@ class Heuristic(Agent):
         best = max(options, key=lambda x: x[0], default=None)
         if best is None or best[0] <= 0.05:
             self.plan = None
-            self.last_reason = "nothing worth the risk" if not s.decision.get("free") \
-                else "nothing worth recovering"
+            self.last_reason = ("nothing worth the risk" if not s.decision.get("free")
+                                else "nothing worth recovering")
+            if best is not None:
+                self.last_reason += f" (at best: {best[4]}, worth {best[0]:.2f})"
             return ChooseAction("pass")
         value, kind, target, trait, why = best
         self.plan = (kind, target, trait)

@@ -16,7 +16,10 @@ Printed per ruleset:
   and the share of engagements that defeated a pillar;
 - **conflict**: how conflicts end (a side fell or fled, an objective, the round cap), the round
   in which they were decided, the attack mix (Blood / Guts, melee within 2 heights / ranged)
-  and the attacks that hit.
+  and the attacks that hit;
+- for every ruleset, its behaviour counts (those of ``factionsim batch``): the stall rate and each
+  action's share, with 95% confidence intervals bootstrapped over games, and the actions never
+  chosen.
 """
 
 from __future__ import annotations
@@ -33,7 +36,8 @@ CAMPAIGNS = {"houses": "configs/banteave_succession.yaml",
 
 def play_one(ruleset: str, game: int, seed: int, agent: str) -> tuple[Any, list[Any]]:
     """Play game ``game`` to its end; returns the final state and the (event, state position)
-    pairs the statistics read."""
+    pairs the statistics read (the state's data at the start is kept as ``state.start_data``,
+    for the behaviour counts)."""
     from factionsim.agents import make_agent
     from factionsim.runner import CampaignTemplate, agent_rng, decide
 
@@ -42,6 +46,7 @@ def play_one(ruleset: str, game: int, seed: int, agent: str) -> tuple[Any, list[
         state.max_turns = UNCAPPED
     agents = {fid: make_agent(f.agent, ruleset, **f.agent_options) if agent == "campaign"
               else make_agent(agent, ruleset) for fid, f in state.factions.items()}
+    start = state.to_dict()
     rng = agent_rng(state)
     seen: list[Any] = []
     while not state.is_over():
@@ -58,17 +63,49 @@ def play_one(ruleset: str, game: int, seed: int, agent: str) -> tuple[Any, list[
         if state.turn != before:
             rng = agent_rng(state)
     seen += [(e, None) for e in state.advance()]
+    state.start_data = start
     return state, seen
 
 
 def ending(state: Any, events: list[Any]) -> str:
-    """The reason the game ended, from its closing event (or, where none was written, from the
-    final state)."""
-    end = next((e for e, _ in events if e.kind in ("game-end", "conflict-end")), None)
-    if end is not None:
-        return end.data["reason"]
-    return "last-standing (no end event)" if sum(f.alive for f in state.factions.values()) < 2 \
-        else "cap (no end event)"
+    """The reason the game ended (:func:`factionsim.core.ending.how_it_ended`)."""
+    from factionsim.core.ending import how_it_ended
+
+    return how_it_ended([e for e, _ in events], state)
+
+
+def behaviour_stats(ruleset: str, games: list[tuple[Any, list[Any]]]) -> list[str]:
+    """The ruleset's behaviour counts (as ``factionsim batch`` makes them): the stall rate and
+    each action's share of the actions, with 95% CIs bootstrapped over games, and the actions
+    never chosen."""
+    from behaviour_stats import bootstrap
+
+    from factionsim.behaviour import spec_of
+    from factionsim.core.behaviour import summarise
+
+    spec = spec_of(ruleset)
+    per_game = []
+    for state, events in games:
+        tallies = spec.count([e for e, _ in events], state.start_data, state.to_dict(), 1)
+        per_game.append(summarise(list(tallies.values()), spec) | {
+            "_stalls": sum(t.counts.get("stalls", 0) for t in tallies.values()),
+            "_turns": sum(len(t.turns) for t in tallies.values()),
+            "_actions": {k[len("action_"):]: sum(t.counts.get(k, 0) for t in tallies.values())
+                         for k in {c for t in tallies.values() for c in t.counts
+                                   if c.startswith("action_")}}})
+    stall = bootstrap([(g["_stalls"], g["_turns"]) for g in per_game])
+    kinds = sorted({k for g in per_game for k in g["_actions"]} | set(spec.actions))
+    totals = [sum(g["_actions"].values()) for g in per_game]
+    shares = {k: bootstrap([(g["_actions"].get(k, 0), n) for g, n in zip(per_game, totals,
+                                                                         strict=True)])
+              for k in kinds}
+    ranked = sorted(shares.items(), key=lambda kv: -kv[1][0])
+    unused = [k for k in spec.actions if shares[k][0] == 0]
+    return [f"stall rate: {stall[0]:.1%} [{stall[1]:.1%}, {stall[2]:.1%}] of "
+            f"{sum(g['_turns'] for g in per_game)} faction turns",
+            "action share: " + ", ".join(f"{k} {v[0]:.1%} [{v[1]:.1%}, {v[2]:.1%}]"
+                                         for k, v in ranked),
+            "never chosen: " + (", ".join(unused) or "none")]
 
 
 def houses_stats(games: list[tuple[Any, list[Any]]]) -> list[str]:
@@ -189,7 +226,7 @@ def main() -> None:
     for ruleset in args.ruleset or list(CAMPAIGNS):
         games = [play_one(ruleset, g, args.seed, args.agents) for g in range(args.games)]
         print(f"== {ruleset} ({args.games} games, {args.agents} everywhere, {CAMPAIGNS[ruleset]})")
-        for line in STATS[ruleset](games):
+        for line in STATS[ruleset](games) + behaviour_stats(ruleset, games):
             print("  " + line)
 
 

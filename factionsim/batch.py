@@ -20,9 +20,15 @@ Statistics (``summary.json``), per faction over the runs:
 ``behaviour`` (:mod:`factionsim.behaviour`): how the factions played, counted from the events,
 per faction (``by_faction``), per agent (``by_agent``), per temperament (``by_temperament``) and
 over ``all``: stall rate, goals completed per 10 turns (and per window of 20 turns), turns to the
-first goal, share of factions with no goal in N turns, and the ruleset's own counts (WWN: attacks,
-creations and expansions per turn, Treasure unspent against income, assets lost to rivals and to
-upkeep...); ``behaviour.metrics`` says what each number means.
+first goal, share of factions with no goal in N turns, each kind of action's share of the
+actions and the kinds never chosen (``action_share``, ``unused_actions``), and the ruleset's own
+counts (WWN: attacks, creations and expansions per turn, Treasure unspent against income, assets
+lost to rivals and to upkeep...; houses, engagements, conflict: see their ``behaviour`` modules);
+``behaviour.metrics`` says what each number means.
+
+``endings``: the share of runs by how they stopped (:func:`factionsim.core.ending.how_it_ended`:
+``turn-limit`` or ``cap``, ``last-standing``, a conflict's ``fell``, ``fled``...); each run's in
+``per_run``.
 
 ``summary.html`` shows the same as a page to open in a browser: the table of rates and one chart
 per curve, a line per faction.
@@ -38,6 +44,7 @@ import csv
 import html
 import io
 import json
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,6 +77,7 @@ def play_run(job: BatchJob, run: int) -> dict[str, Any]:
     """Play run ``run``; return its numbers, chronicle and event log (plain data)."""
     from factionsim.behaviour import tally_run
     from factionsim.chronicle import Names, render_markdown
+    from factionsim.core.ending import how_it_ended
     from factionsim.runner import agents_from_campaign, event_lines, play
 
     state = job.template.new_game(job.seed, run)
@@ -98,6 +106,7 @@ def play_run(job: BatchJob, run: int) -> dict[str, Any]:
             "winners": [k for k, v in scores.items() if v == best],
             "alive": {fid: bool(f.alive) for fid, f in state.factions.items()},
             "goals": goals, "frames": frames, "chronicle": chronicle,
+            "ending": how_it_ended(events, state),
             "behaviour": tally_run(state, events, start_data, start + 1, agents),
             "events": "".join(line + "\n" for line in event_lines(events))}
 
@@ -138,9 +147,12 @@ def aggregate(results: list[dict[str, Any]], turns: int, **meta: Any) -> dict[st
         from factionsim.behaviour import summarise_runs
 
         behaviour = summarise_runs([r["behaviour"] for r in results], meta.get("ruleset", DEFAULT_RULESET))
+    endings = Counter(r["ending"] for r in results)
     return {**meta, "runs": n, "turns": turns, "factions": out, "behaviour": behaviour,
+            "endings": {k: round(v / n, 6) for k, v in sorted(endings.items())},
             "per_run": [{"run": r["run"], "seed": r["seed"], "turns": r["turns"],
-                         "winners": r["winners"], "scores": r["scores"]} for r in results]}
+                         "ending": r["ending"], "winners": r["winners"],
+                         "scores": r["scores"]} for r in results]}
 
 
 def curves_csv(summary: dict[str, Any]) -> str:
@@ -191,11 +203,13 @@ def summary_html(summary: dict[str, Any], names: dict[str, str], title: str) -> 
                    {fid: summary["factions"][fid]["curves"][field] for fid in fids},
                    colors, names, field)
         for field in fields)
+    endings = ", ".join(f"{k} {v:.0%}" for k, v in summary.get("endings", {}).items())
     page = page_head("{title}: batch", "{css} .cursor {{ display: none; }}") + _BODY
     return page.format(
         css=CSS, title=html.escape(title), legend=legend_html(fids, names, colors),
         sub=f"{summary['runs']} runs of {summary['turns']} turns, master seed {summary['seed']}",
-        rows="".join(rows), charts=charts, behaviour=behaviour)
+        rows="".join(rows), charts=charts, behaviour=behaviour,
+        endings=html.escape(endings or "-"))
 
 
 _BODY = """<body>
@@ -209,6 +223,7 @@ _BODY = """<body>
 <table><tr><th>faction</th><th>survival</th><th>wins</th><th>goals completed (mean)</th>
 <th>final means</th></tr>
 {rows}</table>
+<p>Runs end: {endings}</p>
 {behaviour}
 <h2>Mean after each turn</h2>
 <div class="charts">{charts}</div>

@@ -22,7 +22,7 @@ from factionsim.core.behaviour import BehaviourSpec, Rate, Tally, faction_turns,
 from factionsim.core.game import Agent, Event, GameState
 from factionsim.rulesets import get_ruleset
 
-__all__ = ["GENERIC", "behaviour_html", "behaviour_text", "player_of", "spec_of",
+__all__ = ["GENERIC", "action_mix", "behaviour_html", "behaviour_text", "player_of", "spec_of",
            "summarise_runs", "tally_run"]
 
 
@@ -125,12 +125,28 @@ def _rows(b: Mapping[str, Any], names: Mapping[str, str]) -> tuple[list[str], li
     return headers, rows
 
 
+def action_mix(m: Mapping[str, Any]) -> list[str]:
+    """Two lines on one group's actions (``summarise``'s ``action_share`` and
+    ``unused_actions``): each kind's share, most used first, and the kinds never chosen.
+
+    >>> action_mix({"action_share": {"attack": 0.75, "move": 0.25, "hide": 0.0},
+    ...             "unused_actions": ["hide"]})
+    ['actions: attack 75.0%, move 25.0%, hide 0.0%', 'never chosen: hide']
+    """
+    if not m.get("action_share"):
+        return []
+    unused = m.get("unused_actions") or []
+    return ["actions: " + ", ".join(f"{k} {v:.1%}" for k, v in m["action_share"].items()),
+            "never chosen: " + (", ".join(unused) if unused else "none")]
+
+
 def behaviour_text(b: Mapping[str, Any], names: Mapping[str, str]) -> str:
-    """The behaviour table as plain text (``factionsim batch``'s printout)."""
+    """The behaviour table as plain text (``factionsim batch``'s printout), then the action mix
+    of all factions."""
     from factionsim.core.presentation import text_table
 
     headers, rows = _rows(b, names)
-    return text_table(headers, rows)
+    return "\n".join([text_table(headers, rows), *action_mix(b["all"])])
 
 
 def behaviour_html(b: Mapping[str, Any], names: Mapping[str, str]) -> str:
@@ -141,4 +157,5 @@ def behaviour_html(b: Mapping[str, Any], names: Mapping[str, str]) -> str:
                    for r in rows)
     notes = "".join(f"<li><b>{html.escape(k)}</b>: {html.escape(v)}</li>"
                     for k, v in b.get("metrics", {}).items())
-    return f"<table><tr>{head}</tr>{body}</table><ul class=\"sub\">{notes}</ul>"
+    mix = "".join(f"<p>{html.escape(line)}</p>" for line in action_mix(b["all"]))
+    return f"<table><tr>{head}</tr>{body}</table>{mix}<ul class=\"sub\">{notes}</ul>"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 from conflict_helpers import char, make
 from contract_play import decisions as random_decisions
 
@@ -160,6 +161,57 @@ def test_heuristic_strikes_now_when_a_foe_came_within_reach():
         s.apply(choice)
     assert seen == [(1, "proceed heroes"), (2, "replan ash harm")]
     assert s.current == "ash" and s.chars["ash"].plan == "harm"
+
+
+@pytest.mark.parametrize("guts, talks", [(3, True), (8, False)])
+def test_heuristic_parleys_with_a_shaken_foe_when_talk_beats_a_blow(guts, talks):
+    """"Do something else": a parley (Charisma) makes a foe at or below half its Guts stand down
+    [ours, docs/ruleset-conflict.md]. A hero with Charisma facing a shaken foe plans to talk it
+    down when that is worth more than its feeble blow (the heuristic never parleyed before);
+    a foe above half its Guts cannot be talked down, so it strikes."""
+    from conflict_helpers import proceed
+
+    from factionsim.agents.conflict_heuristic import Heuristic
+    from factionsim.rules.conflict.actions import Parley
+
+    s = make([char("bryn", 0, skills={"charisma": 2, "weaponry": 1})],
+             [char("vor", 1, guts=guts, skills={"weaponry": 1})])
+    h = Heuristic()
+    while s.current_actor() is not None and s.phase == "plan":
+        legal = s.legal_actions()
+        if legal[0].char == "bryn":
+            choice = h.act(s.view("heroes"), legal, np.random.default_rng(0))
+            assert choice.category == ("aid" if talks else "harm"), h.last_reason
+        else:
+            choice = next(a for a in legal if a.category == "move")
+        s.apply(choice)
+    if talks:
+        proceed(s)
+        assert s.current == "bryn"
+        choice = h.act(s.view("heroes"), s.legal_actions(), np.random.default_rng(0))
+        assert choice == Parley("bryn", "vor"), h.last_reason
+
+
+@pytest.mark.parametrize("helper_skills, assists", [
+    ({"weaponry": 1, "insight": 2}, True),
+    ({"insight": 2}, False),
+])
+def test_heuristic_assists_only_where_the_assist_counts(helper_skills, assists):
+    """Assist "adds the helper's major Bond levels to the ally's next check this round if the
+    helper has a rank in that check's skill": a helper without Weaponry would add nothing to its
+    ally's Weaponry strike, so it does something else (it used to assist anyway)."""
+    from conflict_helpers import plan
+
+    from factionsim.agents.conflict_heuristic import Heuristic
+
+    s = make([char("ash", 0, skills={"weaponry": 2}, items={"weapon": 1}),
+              char("bryn", 0, skills=helper_skills)],
+             [char("vor", 1, skills={"weaponry": 1})], bonds=[["ash", "bryn", 3]])
+    plan(s, ash="harm", bryn="aid", vor="move")
+    assert s.current == "bryn"
+    h = Heuristic()
+    choice = h.act(s.view("heroes"), s.legal_actions(), np.random.default_rng(0))
+    assert (type(choice).__name__ == "Assist") == assists, (str(choice), h.last_reason)
 
 
 def test_cli_run_turn_undo_report_show_tournament(tmp_path, capsys):

@@ -138,6 +138,78 @@ def test_heuristic_joins_only_when_the_gain_outweighs_the_risk(own, defender, jo
     assert str(choice) == ("join" if joins else "decline"), h.last_reason
 
 
+@pytest.mark.parametrize("threat, hardens", [
+    # two hard hitters would wipe out a defense-1 pillar: raising it to 2 halves the wounds
+    ([(3, 2), (3, 2)], True),
+    # a feeble rival barely scratches it: a new pillar adds more strength
+    ([(1, 0)], False),
+])
+def test_heuristic_raises_a_defense_when_the_threat_makes_it_worth_it(threat, hardens):
+    """Raising a pillar is a choice weighed against the danger (issue 24, item 8: no unused
+    actions; the heuristic never raised before): with three pillars or more, it raises the
+    defense of the pillar the most dangerous rival would hurt most when that saves at least half a
+    wound per faction die; otherwise it builds."""
+    from engagements_helpers import faction, make_state, pillar
+
+    from factionsim.agents.engagements_heuristic import Heuristic
+
+    a = faction("a", pillar("A1", 1, 1), pillar("A2", 1, 1), pillar("A3", 1, 1), faction_dice=4)
+    b = faction("b", *[pillar(f"B{i}", c, d) for i, (c, d) in enumerate(threat)])
+    s = make_state(a, b, settings={"income_base": 0, "income_per_pillars": 10})
+    s.current_actor()
+    s.advance()
+    assert s.actor == "a" and s.factions["a"].faction_dice == 4
+    h = Heuristic()
+    choice = h.act(s.view("a"), s.legal_actions(), None)
+    assert str(choice).startswith("raise" if hardens else "build"), (str(choice), h.last_reason)
+
+
+@pytest.mark.parametrize("rival, pays", [
+    # the leader's pillars have no defense: the mercenary's four dice wound them, worth the price
+    ([(5, 0), (5, 0), (1, 0)], True),
+    # the leader's pillars are hard: the mercenary would barely scratch them
+    ([(5, 4), (5, 4), (5, 4)], False),
+])
+def test_heuristic_commissions_a_mercenary_when_it_pays(rival, pays):
+    """"Some factions may act as mercenaries and will participate or engage for payment (in
+    faction dice)": with no engagement of its own to make, the heuristic pays a mercenary to
+    engage the leader when the wounds expected beat the price (it never did before: it wanted
+    five faction dice, which it never held)."""
+    from engagements_helpers import faction, make_state, pillar
+
+    from factionsim.agents.engagements_heuristic import Heuristic
+
+    a = faction("a", pillar("A1", 1, 2), pillar("A2", 1, 2), pillar("A3", 1, 2), faction_dice=3)
+    b = faction("b", *[pillar(f"B{i}", c, d) for i, (c, d) in enumerate(rival)])
+    m = faction("m", pillar("M", 4, 2), mercenary=2)
+    s = make_state(a, b, m, settings={"income_base": 0, "income_per_pillars": 10})
+    s.current_actor()
+    s.advance()
+    assert s.actor == "a"
+    h = Heuristic()
+    choice = h.act(s.view("a"), s.legal_actions(), None)
+    assert str(choice).startswith("commission m -> b") == pays, (str(choice), h.last_reason)
+
+
+def test_heuristic_says_why_it_ends_its_turn_instead_of_engaging():
+    """Ending a turn with an engagement open is a choice with a reason: against a wall of
+    defense 4, one die of competence 1 promises no wound."""
+    from engagements_helpers import faction, make_state, pillar
+
+    from factionsim.agents.engagements_heuristic import Heuristic
+
+    a = faction("a", pillar("A", 1, 1), engagement={"b": 1})
+    b = faction("b", pillar("B", 5, 4))
+    s = make_state(a, b, settings={"income_base": 0, "income_per_pillars": 10})
+    s.current_actor()
+    s.advance()
+    assert s.actor == "a" and any(str(x).startswith("engage") for x in s.legal_actions())
+    h = Heuristic()
+    choice = h.act(s.view("a"), s.legal_actions(), None)
+    assert str(choice) == "done"
+    assert "every faction die spent; no engagement promises a wound" in h.last_reason
+
+
 def test_heuristic_explains_itself_and_never_plays_illegal():
     from factionsim.runner import agents_from_campaign, play
 

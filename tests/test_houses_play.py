@@ -171,6 +171,18 @@ def test_heuristic_does_not_stake_its_house_on_a_recovery_roll_at_d12_trauma():
         assert choice.kind == kind
 
 
+def test_heuristic_names_what_it_passed_up():
+    """A pass is a choice with a reason: at d12 Trauma the House passes its free recovery and
+    says which recovery it declined and what it was worth."""
+    from houses_helpers import house, make_state
+
+    s = make_state(house("a", trauma=12, skills={"might": 10}), house("b"))
+    s.ctx["free"] = True
+    choice, h = _heuristic_choice(s)
+    assert choice.kind == "pass"
+    assert h.last_reason.startswith("nothing worth recovering (at best: recover from its Trauma")
+
+
 def test_heuristic_attacks_a_faction_when_that_pays():
     """A strong rival one hit from collapse (Stress d10, Trauma d12): Attack a Faction, not the
     Holding it could seize elsewhere."""
@@ -182,6 +194,48 @@ def test_heuristic_attacks_a_faction_when_that_pays():
                    house("c", assets=[{"name": "Tower", "kind": "holding", "die": 6, "full": 10}]))
     choice, h = _heuristic_choice(s)
     assert choice.kind == "attack-house" and h.plan[1] == "b"
+
+
+def _complication_worth(s, rival):
+    from factionsim.agents.houses_heuristic import Heuristic
+
+    view = s.view(s.actor)
+    me = view.houses[s.actor]
+    return next(v for v, kind, target, _, _ in
+                Heuristic().candidates(view, me, {"create-complication"})
+                if kind == "create-complication" and target == rival)
+
+
+def test_heuristic_values_a_complication_only_above_the_rivals_largest():
+    """"each side's pool gets the other side's Stress, Trauma and largest Complication" (our
+    reading of the hindrance, docs/ruleset-houses.md): a Complication no larger than the one the
+    rival already carries (a d12 from its own hitches) hinders nothing, so it is worth nothing;
+    on a rival without one it is worth something."""
+    from houses_helpers import house, make_state
+
+    hitched = [{"from": "hitch", "die": 12, "lasting": True}]
+    s = make_state(house("a", skills={"might": 8}), house("b", complications=hitched))
+    assert _complication_worth(s, "b") == 0.0
+    s = make_state(house("a", skills={"might": 8}), house("b"))
+    assert _complication_worth(s, "b") > 0.0
+
+
+def test_heuristic_counts_a_complication_against_the_rivals_coming_attacks():
+    """Create a Complication: the rival's Complication joins the pool of every House rolling
+    against it, so it also hinders the rival's own attacks on this House. In the season's last
+    round, a rival still to act is worth complicating more than one that has already acted."""
+    from houses_helpers import house, make_state
+
+    strong = {"distinctions": [{"name": "Bold", "die": 10}], "plot_points": 2,
+              "attributes": {"physical": 10, "mental": 10, "social": 10}, "skills": {"might": 10}}
+    worth = {}
+    for order in (["a", "b"], ["b", "a"]):
+        s = make_state(house("a", skills={"might": 8}), house("b", **strong))
+        s.order, s.round = order, 2
+        s.order_index = order.index("a")
+        s.actor = s.ctx["actor"] = "a"
+        worth[order[0]] = _complication_worth(s, "b")
+    assert worth["a"] > worth["b"] > 0.0
 
 
 def test_cli_run_writes_the_results(tmp_path, capsys):

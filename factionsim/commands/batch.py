@@ -63,6 +63,7 @@ def _cmd_batch(args: argparse.Namespace) -> int:
         for fid, f in summary["factions"].items():
             goals, finals = goals_and_finals(f)
             print(f"{fid:<20}{f['survival_rate']:>10.1%}{f['win_rate']:>8.1%}{goals:>8}  {finals}")
+        print("runs end: " + ", ".join(f"{k} {v:.0%}" for k, v in summary["endings"].items()))
         if summary.get("behaviour"):
             from factionsim.behaviour import behaviour_text
 

@@ -33,8 +33,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["GOAL_WINDOW", "NO_GOAL_HORIZONS", "BehaviourSpec", "Rate", "Tally", "faction_turns",
-           "goal_metrics", "summarise", "tally_turns", "wilson"]
+__all__ = ["GOAL_WINDOW", "NO_GOAL_HORIZONS", "BehaviourSpec", "Rate", "Tally", "action_metrics",
+           "faction_turns", "goal_metrics", "summarise", "tally_turns", "wilson"]
 
 #: Turns per window of the goal rate over time (turns 1-20, 21-40...).
 GOAL_WINDOW = 20
@@ -77,10 +77,12 @@ class Rate:
 
 @dataclass(frozen=True)
 class BehaviourSpec:
-    """A ruleset's behaviour metrics (see the module docstring)."""
+    """A ruleset's behaviour metrics (see the module docstring). ``actions``: the kinds of action
+    a faction chooses from (counted as ``action_<kind>``), for :func:`action_metrics`."""
 
     count: Callable[[Sequence[Any], Mapping[str, Any], Mapping[str, Any], int], dict[str, Tally]]
     rates: tuple[Rate, ...] = ()
+    actions: tuple[str, ...] = ()
 
 
 def faction_turns(events: Iterable[Any], turn_kind: str = "faction-turn",
@@ -169,9 +171,29 @@ def goal_metrics(tallies: Sequence[Tally]) -> dict[str, Any]:
     }
 
 
+def action_metrics(totals: Mapping[str, float], actions: Sequence[str]) -> dict[str, Any]:
+    """What the pooled ``action_<kind>`` counts say: ``action_share`` (each kind's share of all
+    the actions counted, every kind of ``actions`` listed, most used first) and
+    ``unused_actions`` (the kinds of ``actions`` never chosen). Empty when nothing was counted.
+
+    >>> action_metrics({"action_attack": 3, "action_pass": 1, "turns": 4}, ("attack", "move", "pass"))
+    {'action_share': {'attack': 0.75, 'pass': 0.25, 'move': 0.0}, 'unused_actions': ['move']}
+    """
+    counts = {k[len("action_"):]: v for k, v in totals.items() if k.startswith("action_")}
+    for kind in actions:
+        counts.setdefault(kind, 0)
+    total = sum(counts.values())
+    if not total:
+        return {}
+    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    return {"action_share": {k: round(v / total, 6) for k, v in ranked},
+            "unused_actions": [k for k in actions if not counts[k]]}
+
+
 def summarise(tallies: Sequence[Tally], spec: BehaviourSpec) -> dict[str, Any]:
     """The metrics of a group of tallies (a faction over the runs, all factions an agent played,
-    a temperament...): ``faction_runs``, ``turns``, each of ``spec.rates``, the goal metrics."""
+    a temperament...): ``faction_runs``, ``turns``, each of ``spec.rates``, the goal metrics, the
+    action shares and unused actions (:func:`action_metrics`)."""
     totals: dict[str, float] = {"turns": 0, "runs": len(tallies)}
     for t in tallies:
         totals["turns"] += len(t.turns)
@@ -181,6 +203,7 @@ def summarise(tallies: Sequence[Tally], spec: BehaviourSpec) -> dict[str, Any]:
     for rate in spec.rates:
         out[rate.name] = _ratio(totals.get(rate.numerator, 0), totals.get(rate.denominator, 0))
     out.update(goal_metrics(tallies))
+    out.update(action_metrics(totals, spec.actions))
     return out
 
 

@@ -35,6 +35,22 @@ def game_end(state: Any, reason: str | None = None) -> Event:
         "standing": standing})
 
 
+#: the events that close a game, each with its ``reason``
+CLOSING = ("game-end", "conflict-end")
+
+
+def how_it_ended(events: Any, state: Any) -> str:
+    """Why a played history stopped: the ``reason`` of its closing event (``cap``,
+    ``last-standing``, a conflict's ``fell``, ``fled``, ``ritual``...); without one (a ruleset
+    that writes none, or a history stopped before the game's end), ``last-standing`` when fewer
+    than two factions stand, else ``turn-limit``."""
+    for e in reversed(events):
+        if e.kind in CLOSING:
+            return str(e.data["reason"])
+    standing = sum(1 for f in state.factions.values() if f.alive)
+    return "last-standing" if standing < 2 else "turn-limit"
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 

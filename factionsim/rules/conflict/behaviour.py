@@ -3,7 +3,9 @@
 A side's *turn* is a round it takes part in (the ``round`` event's ``order``). Per side: its
 characters' actions by kind (attack, cast, dash, hold, stand, assist, advantage, parley, ritual,
 item...), its attacks by mode (``attack_mode_<mode>``: harm, ...) and outcome, characters fallen,
-and the conflicts it won. A round *stalls* for a side when none of its characters acted.
+and the conflicts it won. A round *stalls* for a side when none of its characters acted; the round
+in which the conflict ends is counted only for the sides that acted in it (the others' turn never
+came).
 """
 
 from __future__ import annotations
@@ -27,6 +29,14 @@ def count(events: Sequence[Any], start: Mapping[str, Any], end: Mapping[str, Any
     tallies: dict[str, Tally] = {}
     acted: dict[str, bool] = {}
 
+    def cut_short() -> None:
+        """The conflict ended within the round: a side whose turn had not come did not stall
+        (the round is not counted for it)."""
+        for sid, did in acted.items():
+            if not did:
+                tallies[sid].turns.pop()
+        acted.clear()
+
     def close_round() -> None:
         for sid, did in acted.items():
             if not did:
@@ -40,6 +50,8 @@ def count(events: Sequence[Any], start: Mapping[str, Any], end: Mapping[str, Any
                 tallies.setdefault(sid, Tally()).turns.append(e.turn - first_turn + 1)
                 acted[sid] = False
             continue
+        if e.kind == "conflict-end":
+            cut_short()
         t = tallies.get(e.faction) if e.faction is not None else None
         if t is None:
             continue
@@ -68,4 +80,4 @@ RATES = (
     Rate("win_rate", "wins", "runs", "conflicts it won"),
 )
 
-BEHAVIOUR = BehaviourSpec(count=count, rates=RATES)
+BEHAVIOUR = BehaviourSpec(count=count, rates=RATES, actions=ACTION_KINDS)

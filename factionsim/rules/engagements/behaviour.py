@@ -1,7 +1,9 @@
 """Anima Prime engagements behaviour metrics (:mod:`factionsim.core.behaviour`), counted from
 the events.
 
-Per faction: engagements it started (``engage``), joined when invited (``join``) and refused
+Per faction: its choices by kind (``action_<kind>`` for each of :data:`ACTIONS`: the spending
+actions build, raise, heal, convert, engage, commission; invite, join and decline in
+engagements; fanatical), engagements it started (``engage``), joined when invited (``join``) and refused
 (``decline``), invitations it sent, the size of the engagements it started (factions taking
 part: aggressor, defender and allies, from ``engagement-end``), pillars it built, healed and
 lost, Faction Dice converted, and collapse. A turn *stalls* when the faction causes nothing but
@@ -16,6 +18,9 @@ from typing import Any
 from factionsim.core.behaviour import BehaviourSpec, Rate, Tally, tally_turns
 
 BOOKKEEPING = frozenset({"decision", "income"})
+#: the choices a faction makes, each counted as ``action_<kind>`` from its event
+ACTIONS = ("build", "raise", "heal", "convert", "engage", "commission", "invite", "join",
+           "decline", "fanatical")
 _COUNTED = {"engage": "engagements_started", "join": "engagements_joined",
             "decline": "engagements_refused", "invite": "invitations", "build": "pillars_built",
             "heal": "heals", "convert": "conversions", "collapse": "collapses"}
@@ -29,6 +34,8 @@ def count(events: Sequence[Any], start: Mapping[str, Any], end: Mapping[str, Any
         t = tallies.get(e.faction) if e.faction is not None else None
         if t is None:
             continue
+        if e.kind in ACTIONS:
+            t.add(f"action_{e.kind}")
         if e.kind in _COUNTED:
             t.add(_COUNTED[e.kind])
         elif e.kind == "engagement-end":
@@ -59,4 +66,4 @@ RATES = (
 )
 
 
-BEHAVIOUR = BehaviourSpec(count=count, rates=RATES)
+BEHAVIOUR = BehaviourSpec(count=count, rates=RATES, actions=ACTIONS)

@@ -62,4 +62,4 @@ RATES = (
          "collapsed from Trauma its own hitches escalated"),
 )
 
-BEHAVIOUR = BehaviourSpec(count=count, rates=RATES)
+BEHAVIOUR = BehaviourSpec(count=count, rates=RATES, actions=ACTION_KINDS)

@@ -179,7 +179,8 @@ class HousesView(View):
     Besides the contract's accessors (:class:`~factionsim.core.game.View`): ``houses`` (id ->
     House, campaign order), :meth:`living`, ``assets`` (id -> Asset), :meth:`assets_of`,
     :meth:`asset_ids`, ``rules`` (the campaign's numbers), ``round`` (the action round of the
-    season), ``actor`` (the House acting), and the rules' answers its heuristic asks:
+    season), ``order`` (the season's initiative order), ``actor`` (the House acting), and the
+    rules' answers its heuristic asks:
     :meth:`seizable`, :meth:`traits_for`.
 
     ``to_state(rng)`` rebuilds a playable copy whose dice come from ``rng`` (for planners)."""
@@ -210,6 +211,12 @@ class HousesView(View):
     @property
     def round(self) -> int:
         return self._state.round
+
+    @property
+    def order(self) -> tuple[str, ...]:
+        """The season's initiative order (House ids; rolled in the open); ``order_index`` is
+        the place of the House whose turn it is."""
+        return tuple(self._state.order)
 
     @property
     def actor(self) -> str | None:

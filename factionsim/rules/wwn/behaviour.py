@@ -24,6 +24,7 @@ from typing import Any
 from factionsim.core.behaviour import BehaviourSpec, Rate, Tally, faction_turns
 
 from . import homebrew
+from .actions import ACTION_KINDS
 from .data import AssetType
 
 #: events of the goal step: they do not make a Faction Action do something
@@ -173,4 +174,4 @@ RATES = (
     Rate("collapse_rate", "collapses", "runs", "histories in which it collapsed"),
 )
 
-BEHAVIOUR = BehaviourSpec(count=count, rates=RATES)
+BEHAVIOUR = BehaviourSpec(count=count, rates=RATES, actions=ACTION_KINDS)
