@@ -43,6 +43,7 @@ class FactionEnv(AECEnv):
         self.observation_spaces = {a: self.codec.observation_space for a in self.possible_agents}
         self._seed_rng: np.random.Generator | None = None
         self.state: Any = None
+        self._views: dict[str, Any] = {}  # each faction's view of the game in play
         self._actor: str | None = None  # state.current_actor() at the last selection
         self._last_decision: tuple[str, Any] | None = None  # (agent, action), for render()
 
@@ -64,6 +65,8 @@ class FactionEnv(AECEnv):
         if self.max_turns is not None:
             s.max_turns = s.turn + self.max_turns
         self.state = s
+        # a view reads its state as the game goes on: one per faction and game
+        self._views = {fid: s.view(fid) for fid in s.factions}
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -94,7 +97,7 @@ class FactionEnv(AECEnv):
                 raise FactionsimError(f"{actor} must decide in phase {self.state.phase} but has "
                                       "no legal action (an engine bug)")
             self._legal_actions = legal
-            self._legal_indices = self.codec.encode_actions(self.state.view(actor), legal) \
+            self._legal_indices = self.codec.encode_actions(self._views[actor], legal) \
                 if legal else []
             self._mask_indices = [i for i in self._legal_indices if i >= 0] \
                 if -1 in self._legal_indices else self._legal_indices
@@ -121,8 +124,12 @@ class FactionEnv(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         obs = np.empty(self.codec.obs_size, dtype=np.float32)  # the codec writes every entry
-        self.codec.observe(self.state.view(agent), obs, self.current_scores())
+        self.codec.observe(self._views[agent], obs, self.current_scores())
         return {"observation": obs, "action_mask": self.action_mask(agent)}
+
+    def view(self, agent: str) -> Any:
+        """``agent``'s view of the game in play (``state.view(agent)``, made once per game)."""
+        return self._views[agent]
 
     def legal_action(self, index: int) -> Any:
         """The engine action behind catalogue ``index`` at this decision."""

@@ -190,9 +190,10 @@ class EngagementsCodec(Codec):
         out[:] = 0.0
         F, P, D = self.F, self.P, self.D
         me = self.seat[agent]
-        e = view.decision.get("eng") if view.phase == "engage" else None
+        phase = view.phase
+        e = view.decision.get("eng") if phase == "engage" else None
         k = 0
-        stage = e["stage"] if e else ("spend" if view.phase == "spend" else None)
+        stage = e["stage"] if e else ("spend" if phase == "spend" else None)
         if stage in STAGES and view.actor == agent:
             out[k + STAGES.index(stage)] = 1.0
         k += len(STAGES)
@@ -247,10 +248,11 @@ class EngagementsCodec(Codec):
             for pid, n in p["alloc"].items():
                 alloc[pid] = alloc.get(pid, 0) + n
         attacked = set(e.get("attacked", ())) if e else set()
+        pillars = view.pillars
         for fid, x in view.factions.items():
             r = self._rel(fid, me)
             for i, pid in enumerate(x.pillars[:P]):
-                p = view.pillars[pid]
+                p = pillars[pid]
                 row = k + (r * P + i) * PILLAR_FEATURES
                 out[row] = 1.0
                 out[row + 1] = p.competence / MAX_COMPETENCE

@@ -261,8 +261,9 @@ class HousesCodec(Codec):
             self._seat_bank = grow_bank(self._seat_bank, self._seat_of, _SEAT_ROWS)
         seat_of = self._seat_of
         seat_rows = []
+        houses = view.houses
         for hid in seated:
-            h = view.houses[hid]
+            h = houses[hid]
             complications = h.complications
             key = (h.alive, h.stress, h.trauma, h.plot_points, h.advances, scores[hid], cap,
                    _ATTRIBUTES_OF(h.attributes), _SKILLS_OF(h.skills), _SKILLS_OF(h.skills_full),

@@ -509,8 +509,9 @@ class WwnCodec(Codec):
         # global: the decision point
         phase = view.phase
         ones.append(st["phase"] + (PHASES.index(phase) if phase in PHASES else len(PHASES)))
-        if view.order and view.order_index < len(view.order):
-            turn_of = view.order[view.order_index]
+        order, order_index = view.order, view.order_index
+        if order and order_index < len(order):
+            turn_of = order[order_index]
             ones.append(st["turn_of"] + (seat[turn_of] - me) % F)
             if turn_of == agent:
                 ones.append(st["clock"])
@@ -536,7 +537,7 @@ class WwnCodec(Codec):
                   f.hp / max_hp if max_hp else 0.0, max_hp / MAX_BASE_HP, min(f.xp, 20) / 20,
                   MAGIC_LEVELS.index(f.magic) / 3, float(f.paralysed), progress,
                   min(f.xp_earned, 20) / 20,
-                  min(1.0, view.turn / view.max_turns) if view.max_turns else 0.0]
+                  min(1.0, view.turn / max_turns) if (max_turns := view.max_turns) else 0.0]
         scores = view.scores() if scores is None else scores
         for fid in self.factions:
             fo = factions[fid]
