@@ -196,6 +196,15 @@ class PPOSettings:
     value_only: bool = False  # warm the critic up: the policy is not changed
 
 
+def masked_log_softmax(logits: Any, mask: Any) -> Any:
+    """Log-probabilities of the softmax over the legal actions (``mask`` True); the illegal
+    ones get ``-inf`` (probability exactly 0, as any large negative fill gives in float32;
+    ``-inf`` is the fill whose ``exp`` is cheapest)."""
+    import torch
+
+    return torch.log_softmax(logits.masked_fill(~mask, float("-inf")), dim=1)
+
+
 def ppo_update(graph: Any, value: ValueHead, optimizer: Any, buf: SampleBuffer,
                rewards: np.ndarray, dones: np.ndarray, s: PPOSettings,
                rng: np.random.Generator) -> dict[str, float]:
@@ -211,7 +220,7 @@ def ppo_update(graph: Any, value: ValueHead, optimizer: Any, buf: SampleBuffer,
             chunk = ids[start:start + 1024]
             obs, mask, target = buf.batch(chunk)
             logits, inner = graph(torch.as_tensor(obs), outputs=("context",))
-            logp = torch.log_softmax(logits.masked_fill(~torch.as_tensor(mask), -1e9), dim=1)
+            logp = masked_log_softmax(logits, torch.as_tensor(mask))
             old_logp[chunk] = logp.gather(1, torch.as_tensor(target, dtype=torch.long)[:, None]
                                           ).squeeze(1).numpy()
             values[chunk] = value(inner["context"]).numpy()
@@ -226,7 +235,7 @@ def ppo_update(graph: Any, value: ValueHead, optimizer: Any, buf: SampleBuffer,
             obs, mask, target = buf.batch(chunk)
             mask_t = torch.as_tensor(mask)
             logits, inner = graph(torch.as_tensor(obs), outputs=("context",))
-            logp_all = torch.log_softmax(logits.masked_fill(~mask_t, -1e9), dim=1)
+            logp_all = masked_log_softmax(logits, mask_t)
             logp = logp_all.gather(1, torch.as_tensor(target, dtype=torch.long)[:, None]
                                    ).squeeze(1)
             a = torch.as_tensor(adv[chunk])
