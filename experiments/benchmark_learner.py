@@ -52,7 +52,14 @@ def measure(b: Bench) -> dict[str, float]:
     from factionsim.training import Args
     from factionsim.training.evaluate import run_campaign
     from factionsim.training.graph import TorchGraph
-    from factionsim.training.league import PPOSettings, RolloutTask, ValueHead, ppo_update, rollout
+    from factionsim.training.league import (
+        PPOSettings,
+        RolloutTask,
+        ValueHead,
+        ppo_optimizer,
+        ppo_update,
+        rollout,
+    )
     from factionsim.training.league_run import _Pool, _split, league_members
     from factionsim.training.nets import build_network
     from factionsim.training.samples import SampleBuffer
@@ -63,7 +70,7 @@ def measure(b: Bench) -> dict[str, float]:
     spec, arrays = build_network(codec, "set", seed=b.seed)
     graph = TorchGraph(spec, arrays, codec.obs_size)
     value = ValueHead(256)
-    optimizer = torch.optim.Adam([*graph.parameters(), *value.net.parameters()], lr=1e-4)
+    optimizer = ppo_optimizer(graph, value, 1e-4)
     settings = PPOSettings(batch_size=b.batch_size, epochs=b.n_epochs)
     league = league_members([b.league])
     rng = np.random.default_rng(b.seed)

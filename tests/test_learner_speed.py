@@ -97,12 +97,12 @@ def test_a_set_with_no_occupied_row_pools_to_zeros():
 
 def _one_update(codec, spec, arrays, res, sparse_sets: bool):
     from factionsim.training.graph import TorchGraph
-    from factionsim.training.league import PPOSettings, ValueHead, ppo_update
+    from factionsim.training.league import PPOSettings, ValueHead, ppo_optimizer, ppo_update
 
     torch.manual_seed(0)
     graph = TorchGraph(spec, arrays, codec.obs_size, sparse_sets=sparse_sets)
     value = ValueHead(32)
-    optimizer = torch.optim.Adam([*graph.parameters(), *value.net.parameters()], lr=1e-3)
+    optimizer = ppo_optimizer(graph, value, 1e-3)
     ppo_update(graph, value, optimizer, res.samples, res.rewards, res.dones,
                PPOSettings(batch_size=32, epochs=2), np.random.default_rng(5))
     return graph.arrays()

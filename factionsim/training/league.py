@@ -205,6 +205,15 @@ def masked_log_softmax(logits: Any, mask: Any) -> Any:
     return torch.log_softmax(logits.masked_fill(~mask, float("-inf")), dim=1)
 
 
+def ppo_optimizer(graph: Any, value: ValueHead, learning_rate: float) -> Any:
+    """Adam over the policy's and the value head's weights (torch's fused implementation: one
+    pass over the weights per step instead of one per operation)."""
+    import torch
+
+    return torch.optim.Adam([*graph.parameters(), *value.net.parameters()], lr=learning_rate,
+                            fused=True)
+
+
 def ppo_update(graph: Any, value: ValueHead, optimizer: Any, buf: SampleBuffer,
                rewards: np.ndarray, dones: np.ndarray, s: PPOSettings,
                rng: np.random.Generator) -> dict[str, float]:
@@ -215,10 +224,12 @@ def ppo_update(graph: Any, value: ValueHead, optimizer: Any, buf: SampleBuffer,
     ids = np.arange(n)
     old_logp = np.zeros(n, np.float32)
     values = np.zeros(n, np.float32)
+    # the rollout as dense arrays once (not once per minibatch and epoch)
+    all_obs, all_mask, all_target = buf.batch(ids)
     with torch.no_grad():
         for start in range(0, n, 1024):
             chunk = ids[start:start + 1024]
-            obs, mask, target = buf.batch(chunk)
+            obs, mask, target = all_obs[chunk], all_mask[chunk], all_target[chunk]
             logits, inner = graph(torch.as_tensor(obs), outputs=("context",))
             logp = masked_log_softmax(logits, torch.as_tensor(mask))
             old_logp[chunk] = logp.gather(1, torch.as_tensor(target, dtype=torch.long)[:, None]
@@ -232,7 +243,7 @@ def ppo_update(graph: Any, value: ValueHead, optimizer: Any, buf: SampleBuffer,
         order = rng.permutation(n)
         for start in range(0, n, s.batch_size):
             chunk = order[start:start + s.batch_size]
-            obs, mask, target = buf.batch(chunk)
+            obs, mask, target = all_obs[chunk], all_mask[chunk], all_target[chunk]
             mask_t = torch.as_tensor(mask)
             logits, inner = graph(torch.as_tensor(obs), outputs=("context",))
             logp_all = masked_log_softmax(logits, mask_t)

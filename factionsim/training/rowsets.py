@@ -44,7 +44,7 @@ class RowSet:
     @classmethod
     def from_piece(cls, x: torch.Tensor) -> RowSet:
         """The set ``x`` (``(n, rows, width)``), storing its rows that hold a non-zero value."""
-        batch, slot = (x != 0).any(dim=-1).nonzero(as_tuple=True)
+        batch, slot = (x.abs().amax(dim=-1) > 0).nonzero(as_tuple=True)
         return cls(len(x), x.shape[1], batch, slot, x[batch, slot], x.new_zeros(1, x.shape[-1]))
 
     def map(self, fn: Callable[[torch.Tensor], torch.Tensor]) -> RowSet:
