@@ -53,7 +53,7 @@ class Heuristic(Agent):
 
     # ------------------------------------------------------------------ entry point
     def act(self, view: Any, legal: list[Any], rng: Any) -> Any:
-        state = view.state
+        state = view  # what this side knows
         first = legal[0]
         if isinstance(first, TieChoice):
             c = state.chars[first.char]
@@ -72,12 +72,12 @@ class Heuristic(Agent):
     def _replan(self, state: Any, legal: list[Any]) -> Any:
         """A category begins: move into it a character that planned later and now has what it
         planned for within reach here (a foe to strike once the attacks begin, a spell target)."""
-        category = T.category_of(state)
+        category = state.category_of()
         for a in legal:
             if not isinstance(a, Replan):
                 continue
             c = state.chars[a.char]
-            foes = T.enemies(state, c)
+            foes = state.enemies(c)
             spell_ready = c.plan == "spell" and self._spell_target(state, c, foes)
             if category == "harm" and c.plan in ("move", "spell") and not spell_ready \
                     and self._best_harm(state, c, foes):
@@ -95,8 +95,8 @@ class Heuristic(Agent):
         for sp in c.spells:
             if sp.uses <= 0:
                 continue
-            targets = T.allies(state, c, include_self=True) if sp.effect == "heal" else foes
-            if any(T.in_range(state, c, t, sp.range) for t in targets):
+            targets = state.allies(c, include_self=True) if sp.effect == "heal" else foes
+            if any(state.in_range(c, t, sp.range) for t in targets):
                 return True
         return False
 
@@ -105,7 +105,7 @@ class Heuristic(Agent):
         for t in foes:
             mine = [a for a in state.advantages if a["by"] == c.id and t.id in a["targets"]]
             for trick, bonus in sorted(c.tricks.items()):
-                if bonus >= 2 and not mine and T.in_range(state, c, t, state.settings["reach"]):
+                if bonus >= 2 and not mine and state.in_range(c, t, state.settings["reach"]):
                     return Trick(c.id, trick, t.id)
         return None
 
@@ -117,13 +117,13 @@ class Heuristic(Agent):
             return next(a for a in legal if isinstance(a, Accept))
         mpm = state.settings["minor_per_major"]
         tn = state.jobs[0]["result"]["tn"] if state.jobs and "result" in state.jobs[0] else 0
-        spare = [a for a in rerolls if T.bond_steps(state, a.char, a.partner) % mpm != 0]
+        spare = [a for a in rerolls if state.bond_steps(a.char, a.partner) % mpm != 0]
         if tn < 3 or (not spare and tn < 5):
             self.last_reason = f"keeps the failure (TN {tn}: not worth a Bond)"
             return next(a for a in legal if isinstance(a, Accept))
 
         def key(a: Reroll) -> tuple[int, int]:
-            steps = T.bond_steps(state, a.char, a.partner)
+            steps = state.bond_steps(a.char, a.partner)
             return (int(steps % mpm != 0), steps)
 
         best = max(rerolls, key=key)
@@ -142,10 +142,10 @@ class Heuristic(Agent):
     def _intent(self, state: Any, c: Character, options: set[str]) -> tuple[str, str]:
         s = state.settings
         obj, item = state.objective, state.item
-        foes = T.enemies(state, c)
+        foes = state.enemies(c)
         if obj is not None and obj["side"] == c.side:
             if obj["type"] == "ritual" and c.rank(obj.get("skill", "arcana")) >= 1 \
-                    and abs(c.position - obj["at"]) <= T.free_move(state, c) + s["stand_radius"]:
+                    and abs(c.position - obj["at"]) <= state.free_move(c) + s["stand_radius"]:
                 return "aid", "the ritual"
             if obj["type"] == "carry" and item is not None:
                 if item.get("holder") == c.id:
@@ -157,17 +157,17 @@ class Heuristic(Agent):
                 if sp.uses <= 0:
                     continue
                 if sp.effect == "heal" and any(
-                        a.blood * 3 < a.max_blood and T.in_range(state, c, a, sp.range)
-                        for a in T.allies(state, c, include_self=True)):
+                        a.blood * 3 < a.max_blood and state.in_range(c, a, sp.range)
+                        for a in state.allies(c, include_self=True)):
                     return "spell", f"heal with {sp.name}"
-                if sp.effect in ("harm", "advantage") and any(T.in_range(state, c, t, sp.range)
+                if sp.effect in ("harm", "advantage") and any(state.in_range(c, t, sp.range)
                                                               for t in foes):
                     return "spell", f"cast {sp.name}"
         best = self._best_harm(state, c, foes)
         if best is not None:
             return "harm", f"strike {state.chars[best[1].target].name}"
         if foes and (c.tricks or max((c.rank(k) for k in ("guile", "tactics")), default=0) >= 2) \
-                and any(T.in_range(state, c, t, s["reach"]) for t in foes):
+                and any(state.in_range(c, t, s["reach"]) for t in foes):
             return "aid", "set up an Advantage"
         if foes:
             return "move", "close in"
@@ -175,13 +175,13 @@ class Heuristic(Agent):
 
     def _closest_to_item(self, state: Any, c: Character) -> bool:
         pos = state.item["position"]
-        mine = [a for a in T.allies(state, c, include_self=True)]
+        mine = [a for a in state.allies(c, include_self=True)]
         return min(mine, key=lambda a: (abs(a.position - pos), a.id)).id == c.id
 
     # ------------------------------------------------------------------ a character's turn
     def _turn(self, state: Any, legal: list[Any]) -> Any:
         c = state.chars[legal[0].char]
-        foes = T.enemies(state, c)
+        foes = state.enemies(c)
         scored: list[tuple[float, Any, str]] = []
         for a in legal:
             v, why = self._value(state, c, a, foes)
@@ -214,17 +214,17 @@ class Heuristic(Agent):
             return 6 + self._lasting(state, c, a.target, bonus), \
                 f"hampers {state.chars[a.target].name}"
         if isinstance(a, Advantage):
-            tn = c.rank(a.skill) + c.best_approach() + T.advantage_bonus(state, c, state.chars[a.target])[0]
+            tn = c.rank(a.skill) + c.best_approach() + state.advantage_bonus(c, state.chars[a.target])[0]
             return 6 + p_success(tn) * self._lasting(state, c, a.target, c.rank(a.skill)), \
                 f"creates an Advantage with {a.skill}"
         if isinstance(a, Assist):
             ally = state.chars[a.ally]
             useful = ally.plan == "harm" and not ally.acted
-            return (7 + T.major_bond(state, c.id, ally.id)) if useful else 1, f"assists {ally.name}"
+            return (7 + state.major_bond(c.id, ally.id)) if useful else 1, f"assists {ally.name}"
         if isinstance(a, Dash):
             return self._dash_value(state, c, a, foes)
         if isinstance(a, Stand):
-            near = sum(1 for x in T.allies(state, c) if abs(x.position - (c.position + a.shift))
+            near = sum(1 for x in state.allies(c) if abs(x.position - (c.position + a.shift))
                        <= s["stand_radius"])
             return 3 + near - abs(a.shift) * 0.1, "stands ground"
         if isinstance(a, Hold):
@@ -235,13 +235,13 @@ class Heuristic(Agent):
             if not foes:
                 return 0, "holds"
             gap = min(abs(pos - f.position) for f in foes)
-            return 2 - 0.1 * max(0, gap - T.reach(state, c, "blood")), "moves into position"
+            return 2 - 0.1 * max(0, gap - state.reach(c, "blood")), "moves into position"
         if isinstance(a, Replan):
             return -1, f"waits for {a.category}"
         return 0, str(a)
 
     def _attackers(self, state: Any, c: Character) -> int:
-        return sum(1 for x in T.allies(state, c) if x.plan == "harm" and not x.acted)
+        return sum(1 for x in state.allies(c) if x.plan == "harm" and not x.acted)
 
     def _lasting(self, state: Any, c: Character, target: str, bonus: int) -> float:
         """An Advantage lasts until an enemy removes it: worth its bonus on the attacks still to
@@ -250,7 +250,7 @@ class Heuristic(Agent):
         have = max([a["bonus"] for a in state.advantages if a["by"] == c.id
                     and target in a["targets"]] + [0])
         extra = max(0, bonus - have)
-        later = len(T.allies(state, c)) * 1.5
+        later = len(state.allies(c)) * 1.5
         return extra * (self._attackers(state, c) + later)
 
     def _dash_value(self, state: Any, c: Character, a: Dash, foes: list[Character]) -> tuple[float, str]:
@@ -274,14 +274,14 @@ class Heuristic(Agent):
         if not foes:
             return 0, "moves"
         gap = min(abs(pos - f.position) for f in foes)
-        return 4 - abs(gap - T.reach(state, c, "blood")) * 0.5 - risk, "closes in"
+        return 4 - abs(gap - state.reach(c, "blood")) * 0.5 - risk, "closes in"
 
     # ------------------------------------------------------------------ attacks
     def _best_harm(self, state: Any, c: Character, foes: list[Character]) -> tuple[float, Harm] | None:
         best: tuple[float, Harm] | None = None
         for t in foes:
             for sk, pool in HARM_SKILLS.items():
-                if T.in_range(state, c, t, T.reach(state, c, pool)):
+                if state.in_range(c, t, state.reach(c, pool)):
                     h = Harm(c.id, t.id, sk)
                     v = self._harm_value(state, c, h)
                     if best is None or v > best[0]:
@@ -294,9 +294,9 @@ class Heuristic(Agent):
         s = state.settings
         tn = (c.rank(a.skill) + c.best_approach()
               + (s["unarmed"] if a.skill == "weaponry" and c.weapon is None else 0)
-              + T.advantage_bonus(state, c, t)[0] + sum(b for _, b in c.assists) + c.opportunity
+              + state.advantage_bonus(c, t)[0] + sum(b for _, b in c.assists) + c.opportunity
               - (t.armor if pool == "blood" else t.ward)
-              - (s["stand_penalty"] if T.protected(state, t) else 0))
+              - (s["stand_penalty"] if state.protected(t) else 0))
         if tn <= 0:
             return -1.0
         item = (c.weapon or 0) if pool == "blood" else c.talisman

@@ -168,7 +168,7 @@ class Heuristic(Agent):
 
     # ------------------------------------------------------------------ act
     def act(self, view: Any, legal: list[Any], rng: Any) -> Any:
-        state, me = view.state, view.faction_id
+        state, me = view, view.faction_id
         self.last_reason = None
         phase = state.phase
         choice = self._engagement(state, me, legal) if phase == "engage" else self._spend(state, me, legal)
@@ -304,7 +304,7 @@ class Heuristic(Agent):
 
     # ------------------------------------------------------------------ engagements
     def _engagement(self, state: Any, me: str, legal: list[Any]) -> Any:
-        e = state.ctx["eng"]
+        e = state.decision["eng"]
         stage = e["stage"]
         f = state.factions[me]
         leader = self.leader(state, me)

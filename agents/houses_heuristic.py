@@ -77,7 +77,7 @@ class Heuristic(Agent):
 
     def act(self, view: Any, legal: list[Any], rng: Any) -> Any:
         self.last_reason = None
-        s = view.state
+        s = view  # what this House knows (everything, in this ruleset)
         me = s.houses[view.faction_id]
         handler = getattr(self, "_" + s.phase.replace("-", "_"), None)
         choice = handler(s, me, legal) if handler else None
@@ -164,7 +164,7 @@ class Heuristic(Agent):
         out: list[tuple[float, str, Any, Any, str]] = []
         rivals = [r for r in s.living() if r.id != me.id]
         if "seize" in kinds:
-            for aid in turn.seizable(s, me):
+            for aid in s.seizable(me):
                 a = s.assets[aid]
                 owner = s.houses[a.owner]
                 o = contest(self.pool(s, me, "seize", owner), self.defense(s, owner, me))
@@ -214,7 +214,7 @@ class Heuristic(Agent):
                                           else "")))
         for kind in ("recover", "repair", "recover-complication"):
             if kind in kinds:
-                for trait in turn.traits_for(s, me, kind):
+                for trait in s.traits_for(me, kind):
                     v, why = self.recovery_value(s, me, kind, trait)
                     out.append((v, kind, None, trait, why))
         return out
@@ -267,7 +267,7 @@ class Heuristic(Agent):
         best = max(options, key=lambda x: x[0], default=None)
         if best is None or best[0] <= 0.05:
             self.plan = None
-            self.last_reason = "nothing worth the risk" if not s.ctx.get("free") \
+            self.last_reason = "nothing worth the risk" if not s.decision.get("free") \
                 else "nothing worth recovering"
             return ChooseAction("pass")
         value, kind, target, trait, why = best
@@ -299,7 +299,7 @@ class Heuristic(Agent):
         return max(legal, key=lambda a: (me.skills[a.skill], a.skill))
 
     def _commit(self, s, me, legal):
-        ctx = s.ctx
+        ctx = s.decision
         if ctx["kind"] == "recover" and ctx.get("trait") == "trauma" and me.trauma >= 10 \
                 and ctx["pool"]["role"] == "actor":
             return RollPool()  # every die is another chance of a hitch
@@ -310,7 +310,7 @@ class Heuristic(Agent):
         return RollPool()
 
     def _plot(self, s, me, legal):
-        ctx = s.ctx
+        ctx = s.decision
         role = ctx["pool"]["role"]
         mine = ctx["rolls"][role]
         better = add_die(RollResult.from_dict(mine)).total
@@ -333,7 +333,7 @@ class Heuristic(Agent):
         return SpendPlotPoint() if me.plot_points >= 2 else Keep()
 
     def _harm(self, s, me, legal):
-        harm = s.ctx["harm"]
+        harm = s.decision["harm"]
         loser = s.houses[harm["to"]]
         e = harm["effect"]
         options = [(self.stress_cost(s, loser, e), Keep(), "Stress")]
@@ -346,7 +346,7 @@ class Heuristic(Agent):
         return choice
 
     def _oppose(self, s, me, legal):
-        creator = s.houses[s.ctx["actor"]]
+        creator = s.houses[s.decision["actor"]]
         if self.weight(s, me, creator) >= 1.0:
             self.last_reason = f"opposes {creator.name}'s new asset"
             return Oppose()
@@ -354,7 +354,7 @@ class Heuristic(Agent):
 
     # ============================================================ absorbing harm
     def _sacrifice(self, s, me, legal):
-        harm = s.ctx["harm"]
+        harm = s.decision["harm"]
         effect = harm["effect"]
         cost = self.trauma_cost(s, me, effect) if harm["kind"] == "trauma" \
             else self.stress_cost(s, me, effect)

@@ -31,7 +31,7 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
-from factionsim.core.game import Agent, Event, FactionsimError, View
+from factionsim.core.game import Agent, Event, FactionsimError, GameState, View
 from factionsim.core.presentation import Presentation
 
 HELP = ("  a / Enter  accept the plan\n"
@@ -59,24 +59,27 @@ def _describe(view: View | None) -> tuple[str, str, int | None]:
 
 class Table:
     """What the GM is shown at a prompt, from the campaign's ruleset's ``present``
-    (:class:`~factionsim.core.presentation.Presentation`; ``None``: names and actions only).
-    The command that plays the turn sets it (``agent.table``)."""
+    (:class:`~factionsim.core.presentation.Presentation`) and the campaign ``state`` being
+    played (the GM's: the whole of it; ``None`` for either: names and actions only). The
+    command that plays the turn sets it (``agent.table``)."""
 
-    def __init__(self, present: Presentation | None = None):
+    def __init__(self, present: Presentation | None = None, state: GameState | None = None):
         self.present = present
+        self.state = state
 
     def sheet(self, view: View | None) -> str:
         """The deciding faction in one line (HP, Treasure, goal and progress), as ``turn``
         prints it."""
         if view is None:
             return "?"
-        if self.present is None:
+        if self.present is None or self.state is None:
             return str(view.faction.name)
-        return self.present.faction_line(view.state, view.faction_id)
+        return self.present.faction_line(self.state, view.faction_id)
 
     def with_note(self, view: View | None, action: Any) -> str:
         """``action`` and, in brackets, the ruleset's note on it (cost, stats, odds)."""
-        text = self.present.note(view.state, action) if view is not None and self.present else ""
+        text = self.present.note(self.state, action) \
+            if view is not None and self.present and self.state is not None else ""
         return f"{action}  [{text}]" if text else str(action)
 
 
@@ -177,7 +180,7 @@ class GmReview(Agent):
         self.last_reason = reason
         name, phase, turn = _describe(view)
         # this faction turn (or defence), where the ruleset plays factions in turn order
-        slot = (turn, getattr(view.state, "order_index", None) if view is not None else None)
+        slot = (turn, view.order_index if view is not None else None)
         if self._trust == slot or len(legal_actions) == 1 or (
                 str(plan) in QUIET and not self.ask_always):
             return plan  # trusted, no choice, or nothing more to do: no prompt

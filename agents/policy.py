@@ -30,6 +30,7 @@ that decision is the heuristic's, and its reason says so.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -126,16 +127,19 @@ class PolicyAgent(Agent):
     # ------------------------------------------------------------------ fitting a campaign
     def check_fits(self, state: GameState) -> None:
         """:class:`CampaignError` unless the policy can play ``state``'s factions."""
-        self._codec_for(state)
+        self._codec_for((state.ruleset, tuple(state.factions), state.location_ids()),
+                        lambda: state)
 
-    def _codec_for(self, state: GameState) -> Codec:
-        locations = getattr(getattr(state, "map", None), "locations", ())
-        key = (state.ruleset, tuple(state.factions), tuple(locations))
+    def _codec_for(self, key: tuple[str, tuple[str, ...], tuple[str, ...]],
+                   campaign: Callable[[], GameState]) -> Codec:
+        """The codec for campaigns of ``key`` (ruleset, factions, places), built from
+        ``campaign()`` when the key is new (the campaign checked by :meth:`check_fits`, or
+        what a view knows of it)."""
         if self._codec is None or self._codec_key != key:
-            if state.ruleset != self.ruleset.name:
+            if key[0] != self.ruleset.name:
                 raise CampaignError(f"agent {self.name!r} was made for {self.ruleset.name} "
-                                    f"campaigns; this is a {state.ruleset} campaign")
-            self._codec = fit_codec(self.model, state, self.label, self.ruleset.codec())
+                                    f"campaigns; this is a {key[0]} campaign")
+            self._codec = fit_codec(self.model, campaign(), self.label, self.ruleset.codec())
             self._obs = np.zeros(self._codec.obs_size, dtype=np.float32)
             self._codec_key = key
         return self._codec
@@ -145,11 +149,11 @@ class PolicyAgent(Agent):
         if len(legal_actions) == 1:
             self.last_reason = None
             return legal_actions[0]
-        state, me = view.state, view.faction_id
-        codec = self._codec_for(state)
+        codec = self._codec_for((view.ruleset, view.faction_ids, view.location_ids),
+                                lambda: view.to_state(np.random.default_rng(0)))
         try:
-            indices = self._indices(codec, state, me, legal_actions)
-            obs = codec.observe(state, me, self._obs)
+            indices = self._indices(codec, view, legal_actions)
+            obs = codec.observe(view, self._obs)
         except FactionsimError as exc:  # the game outgrew the codec's limits
             return self._heuristic(view, legal_actions, rng, exc)
         playable = [i for i, k in enumerate(indices) if k >= 0]
@@ -160,14 +164,14 @@ class PolicyAgent(Agent):
                             f"of {len(playable)})")
         return legal_actions[playable[pick]]
 
-    def _indices(self, codec: Codec, state: GameState, me: str, legal: list[Any]) -> list[int]:
+    def _indices(self, codec: Codec, view: Any, legal: list[Any]) -> list[int]:
         """Catalogue index of each of ``legal`` (-1: beyond the catalogue). When ``legal`` is part
         of the decision's actions (a GM asked for another plan), the indices are those the
         actions have among all of them (some blocks number actions by their rank)."""
-        full = state.legal_actions()
+        full = view.legal_actions()
         if len(full) == len(legal):
-            return codec.encode_actions(state, me, legal)
-        encoded = codec.encode_actions(state, me, full)
+            return codec.encode_actions(view, legal)
+        encoded = codec.encode_actions(view, full)
         return [encoded[full.index(a)] if a in full else -1 for a in legal]
 
     def _heuristic(self, view: Any, legal: list[Any], rng: Any, why: Exception) -> Any:

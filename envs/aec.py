@@ -94,7 +94,7 @@ class FactionEnv(AECEnv):
                 raise FactionsimError(f"{actor} must decide in phase {self.state.phase} but has "
                                       "no legal action (an engine bug)")
             self._legal_actions = legal
-            self._legal_indices = self.codec.encode_actions(self.state, actor, legal) \
+            self._legal_indices = self.codec.encode_actions(self.state.view(actor), legal) \
                 if legal else []
             self._mask_indices = [i for i in self._legal_indices if i >= 0] \
                 if -1 in self._legal_indices else self._legal_indices
@@ -121,7 +121,7 @@ class FactionEnv(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         obs = np.empty(self.codec.obs_size, dtype=np.float32)  # the codec writes every entry
-        self.codec.observe(self.state, agent, obs, self.current_scores())
+        self.codec.observe(self.state.view(agent), obs, self.current_scores())
         return {"observation": obs, "action_mask": self.action_mask(agent)}
 
     def legal_action(self, index: int) -> Any:
@@ -213,7 +213,7 @@ class FactionEnv(AECEnv):
 
     def render(self) -> str | None:
         """Text of the last decision and every faction's standing (``render_mode="ansi"``), with
-        the codec's ``render_faction(state, faction)`` line for each."""
+        the codec's ``render_faction(view)`` line for each (its own view)."""
         if self.render_mode is None:
             return None
         s = self.state
@@ -224,7 +224,7 @@ class FactionEnv(AECEnv):
             if not f.alive:
                 lines.append(f"  {fid}: out of the game")
                 continue
-            numbers = self.codec.render_faction(s, fid)
+            numbers = self.codec.render_faction(s.view(fid))
             lines.append(f"  {fid}: {numbers + ' ' if numbers else ''}score {scores[fid]:.2f}")
         return "\n".join(lines)
 

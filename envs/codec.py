@@ -3,7 +3,8 @@
 A codec turns a ruleset's state into fixed-size numbers for :class:`factionsim.envs.aec.FactionEnv`
 and for trained policies (``agent: policy:PATH``, ``agent: trained``): it is built once per
 campaign (``Codec(state, limits)``; the sizes come from the campaign and the codec's ``Limits``)
-and then observes any state of that campaign. A ruleset names its codec in its descriptor
+and then observes any state of that campaign through a faction's view (``state.view(agent)``,
+read with its ruleset's view accessors only). A ruleset names its codec in its descriptor
 (``RulesetInfo.codec``); ``make_env(..., **limits)`` and ``make_codec(state, **limits)`` pass the
 options that are not the env's own to the codec's ``Limits``.
 
@@ -45,7 +46,7 @@ from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
-from factionsim.core.game import FactionsimError
+from factionsim.core.game import FactionsimError, View
 
 _PACKERS: dict[int, struct.Struct] = {}
 
@@ -200,18 +201,20 @@ class Codec:
             "action_mask": spaces.Box(0, 1, (self.n_actions,), np.int8),
         })
 
-    def observe(self, state: Any, agent: str, out: np.ndarray,
+    def observe(self, view: View, out: np.ndarray,
                 scores: dict[str, float] | None = None) -> np.ndarray:
-        """Write ``agent``'s observation of ``state`` into ``out`` (float32, every entry) and
-        return it; what the agent may not see is left out. ``scores``: ``state.scores()`` when
-        the caller has it already (the env computes it once per decision), else ``None``."""
+        """Write the observation of ``view`` (``state.view(agent)``: what that faction may see,
+        read through its ruleset's view accessors) into ``out`` (float32, every entry) and
+        return it. ``scores``: ``view.scores()`` when the caller has it already (the env
+        computes it once per decision), else ``None``."""
         raise NotImplementedError
 
-    def encode_actions(self, state: Any, actor: str, legal: list[Any]) -> list[int]:
-        """The catalogue index of each legal action (distinct; -1 for one the catalogue leaves
-        out, where the codec allows that)."""
+    def encode_actions(self, view: View, legal: list[Any]) -> list[int]:
+        """The catalogue index of each of ``legal``, the actions of ``view``'s faction at its
+        decision (distinct; -1 for one the catalogue leaves out, where the codec allows that)."""
         raise NotImplementedError
 
-    def render_faction(self, state: Any, faction: str) -> str:
-        """The faction's headline numbers for ``render()`` (empty: only its score is shown)."""
+    def render_faction(self, view: View) -> str:
+        """The headline numbers of ``view``'s faction for ``render()`` (empty: only its score is
+        shown)."""
         return ""

@@ -91,29 +91,30 @@ class ConflictCodec(Codec):
         self._seated_for: Any = None  # the game's ``chars`` the seatings were built for
 
     # ------------------------------------------------------------------ numbering
-    def order(self, state: Any, agent: str) -> list[str]:
-        own = list(state.factions[agent].characters)
-        return own + [c for sid, s in state.factions.items() if sid != agent for c in s.characters]
+    def order(self, view: Any, agent: str) -> list[str]:
+        own = list(view.factions[agent].characters)
+        return own + [c for sid, s in view.factions.items() if sid != agent for c in s.characters]
 
     # ------------------------------------------------------------------ actions
-    def encode_actions(self, state: Any, actor: str, legal: list[Any]) -> list[int]:
-        seating = self._seating(state, actor)
+    def encode_actions(self, view: Any, legal: list[Any]) -> list[int]:
+        actor = view.faction_id
+        seating = self._seating(view, actor)
         slot, own = seating.slot, seating.own
-        enemy_advs = [a["id"] for a in state.advantages if a["side"] != actor]
+        enemy_advs = [a["id"] for a in view.advantages if a["side"] != actor]
         out = []
         for a in legal:
             if isinstance(a, A.Proceed):  # a side's decision: the first slot's entry
                 out.append(self.offset["proceed"])
                 continue
             base = own[a.char] * self.per_slot
-            out.append(base + self._index(state, a, slot, enemy_advs))
+            out.append(base + self._index(view, a, slot, enemy_advs))
         if len(set(out)) != len(out):
             raise EncodingError("two legal actions share an index (an encoding bug)")
         return out
 
-    def _index(self, state: Any, a: Any, slot: dict[str, int], advs: list[str]) -> int:
+    def _index(self, view: Any, a: Any, slot: dict[str, int], advs: list[str]) -> int:
         o = self.offset
-        c = state.chars[a.char]
+        c = view.chars[a.char]
         if isinstance(a, A.Plan):
             return o["plan"] + CATEGORIES.index(a.category)
         if isinstance(a, A.Replan):
@@ -160,26 +161,26 @@ class ConflictCodec(Codec):
         raise EncodingError(f"no catalogue entry for {a!r}")
 
     # ------------------------------------------------------------------ observation
-    def _seating(self, state: Any, agent: str) -> _Seating:
+    def _seating(self, view: Any, agent: str) -> _Seating:
         """What never changes in a game for one observer: the characters in its numbering, and
         its observation template (each character's fixed values: side, hero, maxima, items,
         reach, skills...). Built once per agent and game (a game keeps its ``chars`` object;
         no rule changes those values)."""
-        if self._seated_for is not state.chars:
+        if self._seated_for is not view.chars:
             self._seatings.clear()
-            self._seated_for = state.chars
+            self._seated_for = view.chars
         seating = self._seatings.get(agent)
         if seating is None:
-            seating = self._seatings[agent] = self._build_seating(state, agent)
+            seating = self._seatings[agent] = self._build_seating(view, agent)
         return seating
 
-    def _build_seating(self, state: Any, agent: str) -> _Seating:
-        order = self.order(state, agent)
+    def _build_seating(self, view: Any, agent: str) -> _Seating:
+        order = self.order(view, agent)
         template = np.zeros(self.obs_size, np.float32)
-        reach = state.settings["reach"]
+        reach = view.settings["reach"]
         rows = self.layout.view(template, "characters")
         for i, cid in enumerate(order):
-            c = state.chars[cid]
+            c = view.chars[cid]
             row = rows[i]
             row[[0, 1, 2, 9, 10, 11, 12, 13, 14, 15, 16]] = (
                 1.0, float(c.side == agent), float(c.hero), c.max_blood / 20, c.max_guts / 20,
@@ -200,36 +201,37 @@ class ConflictCodec(Codec):
                       *(r + self.row - 14 + j for j in (4, 6, 7, 8, 10))]
             flags.append(r)
             plans.append(r + 19 + len(APPROACHES) + len(SKILLS))
-        own = {cid: i for i, cid in enumerate(state.factions[agent].characters)}
+        own = {cid: i for i, cid in enumerate(view.factions[agent].characters)}
         return _Seating(order, {cid: i for i, cid in enumerate(order)}, own, template,
                         np.asarray(fixed, np.intp), flags, plans)
 
-    def observe(self, state: Any, agent: str, out: np.ndarray,
+    def observe(self, view: Any, out: np.ndarray,
                 scores: dict[str, float] | None = None) -> np.ndarray:
         """Write ``agent``'s observation into ``out`` (every entry) and return it.
 
         The values fixed for the game come from the observer's template; the numbers that
         change are written with one numpy call at their fixed positions, the flags that are
         set with another."""
-        seating = self._seating(state, agent)
+        agent = view.faction_id
+        seating = self._seating(view, agent)
         out[:] = seating.template
         ones: list[int] = []
         numbers: list[float] = []
         numbers_at: list[int] = []
-        phase, question = state.phase, state.question
+        phase, question = view.phase, view.question
         numbers_at.append(0)
-        numbers.append(min(1.0, state.turn / max(1, state.max_turns or 20)))
+        numbers.append(min(1.0, view.turn / max(1, view.max_turns or 20)))
         g = 1
         if phase in PHASES:
             ones.append(g + PHASES.index(phase if question is None else "question"))
         g += len(PHASES)
         if phase in ("act", "replan"):
-            ones.append(g + state.category % len(CATEGORIES))
+            ones.append(g + view.category % len(CATEGORIES))
         g += len(CATEGORIES)
         if question is not None:
             ones.append(g + (0 if question["kind"] == "tie" else 1))
         g += 2
-        obj, item = state.objective, state.item
+        obj, item = view.objective, view.item
         if obj is not None:
             ones.append(g + OBJECTIVES.index(obj["type"]))
             if obj["side"] == agent:
@@ -243,8 +245,8 @@ class ConflictCodec(Codec):
                 numbers.append(obj["to"] / self.length)
             else:
                 numbers_at.append(g + 4)
-                numbers.append(min(1.0, state.turn / max(1, obj["rounds"])))
-            if state.winner == agent:
+                numbers.append(min(1.0, view.turn / max(1, obj["rounds"])))
+            if view.winner == agent:
                 ones.append(g + 6)
         g += len(OBJECTIVES) + 4
         holder = None
@@ -254,18 +256,18 @@ class ConflictCodec(Codec):
                 numbers_at.append(g)
                 numbers.append(item.get("position", 0) / self.length)
             else:
-                ones.append(g + (1 if state.chars[holder].side == agent else 2))
-        known_plans = state.view(agent).known_plans()
-        acting = state.current if phase == "act" else (question["char"] if question else None)
+                ones.append(g + (1 if view.chars[holder].side == agent else 2))
+        known_plans = view.known_plans()
+        acting = view.current if phase == "act" else (question["char"] if question else None)
         # the Advantages on each character, for and against the observer
         friendly: dict[str, int] = {}
         hostile: dict[str, int] = {}
-        for adv in state.advantages:
+        for adv in view.advantages:
             on = friendly if adv["side"] == agent else hostile
             for target in set(adv["targets"]):
                 on[target] = on.get(target, 0) + adv["bonus"]
-        bonds = state.bonds
-        chars = state.chars
+        bonds = view.bonds
+        chars = view.chars
         length = self.length
         tail = self.row - 14
         for cid, r, plan_at in zip(seating.order, seating.flags, seating.plans, strict=True):

@@ -130,8 +130,8 @@ class EngagementsCodec(Codec):
     def _rel(self, fid: str, me: int) -> int:
         return (self.seat[fid] - me) % self.F
 
-    def _slot(self, state: Any, pid: str) -> tuple[str, int]:
-        for f in state.factions.values():
+    def _slot(self, view: Any, pid: str) -> tuple[str, int]:
+        for f in view.factions.values():
             if pid in f.pillars:
                 i = f.pillars.index(pid)
                 if i >= self.P:
@@ -139,8 +139,9 @@ class EngagementsCodec(Codec):
                 return f.id, i
         raise EncodingError(f"no standing pillar {pid}")
 
-    def encode_actions(self, state: Any, actor: str, legal: list[Any]) -> list[int]:
+    def encode_actions(self, view: Any, legal: list[Any]) -> list[int]:
         """Catalogue index of each legal action (distinct)."""
+        actor = view.faction_id
         off, F, P, D = self.offset, self.F, self.P, self.D
         me = self.seat[actor]
         out = []
@@ -163,16 +164,16 @@ class EngagementsCodec(Codec):
             elif t is A.Build:
                 i = off["build"] + (a.competence - 1) * (MAX_DEFENSE + 1) + a.defense
             elif t is A.Raise:
-                i = off["raise"] + 2 * self._slot(state, a.pillar)[1] + (a.stat == "defense")
+                i = off["raise"] + 2 * self._slot(view, a.pillar)[1] + (a.stat == "defense")
             elif t in (A.Heal, A.Commit, A.Fanatical):
                 i = off[{A.Heal: "heal", A.Commit: "commit", A.Fanatical: "fanatical"}[t]] \
-                    + self._slot(state, a.pillar)[1]
+                    + self._slot(view, a.pillar)[1]
             elif t is A.Draw:
                 i = off["draw"] + a.n
             elif t is A.Allocate:
                 if not 1 <= a.n <= D:
                     raise EncodingError(f"{a}: more than max_dice={D} dice (pass max_dice=...)")
-                owner, slot = self._slot(state, a.pillar)
+                owner, slot = self._slot(view, a.pillar)
                 i = off["allocate"] + ((a.n - 1) * F + self._rel(owner, me)) * P + slot
             else:
                 raise EncodingError(f"the engagements codec cannot encode {a!r}")
@@ -182,16 +183,17 @@ class EngagementsCodec(Codec):
         return out
 
     # ------------------------------------------------------------------ observation
-    def observe(self, state: Any, agent: str, out: np.ndarray,
+    def observe(self, view: Any, out: np.ndarray,
                 scores: dict[str, float] | None = None) -> np.ndarray:
         """Write ``agent``'s observation into ``out`` (float32, zeroed here) and return it."""
+        agent = view.faction_id
         out[:] = 0.0
         F, P, D = self.F, self.P, self.D
         me = self.seat[agent]
-        e = state.ctx.get("eng") if state.phase == "engage" else None
+        e = view.decision.get("eng") if view.phase == "engage" else None
         k = 0
-        stage = e["stage"] if e else ("spend" if state.phase == "spend" else None)
-        if stage in STAGES and state.actor == agent:
+        stage = e["stage"] if e else ("spend" if view.phase == "spend" else None)
+        if stage in STAGES and view.actor == agent:
             out[k + STAGES.index(stage)] = 1.0
         k += len(STAGES)
         parts = e["parts"] if e else []
@@ -215,20 +217,20 @@ class EngagementsCodec(Codec):
                 out[k + 1] = min(1.0, mine["remaining"] / D)
                 out[k + 2] = min(1.0, mine["dice"] / D)
         k += 3
-        f = state.factions[agent]
+        f = view.factions[agent]
         out[k] = min(1.0, f.faction_dice / 20)
         k += 1
         for fid in self.factions:
             if fid != agent:
                 out[k + self._rel(fid, me)] = min(1.0, f.pool(fid) / 10)
         k += F
-        out[k] = min(1.0, state.turn / 50)
+        out[k] = min(1.0, view.turn / 50)
         k += 1
-        scores = state.scores() if scores is None else scores
+        scores = view.scores() if scores is None else scores
         in_eng = {p["faction"] for p in parts}
         if e:
             in_eng.add(e["defender"])
-        for fid, x in state.factions.items():
+        for fid, x in view.factions.items():
             r = self._rel(fid, me)
             row = k + r * SEAT_FEATURES
             out[row] = x.alive
@@ -245,10 +247,10 @@ class EngagementsCodec(Codec):
             for pid, n in p["alloc"].items():
                 alloc[pid] = alloc.get(pid, 0) + n
         attacked = set(e.get("attacked", ())) if e else set()
-        for fid, x in state.factions.items():
+        for fid, x in view.factions.items():
             r = self._rel(fid, me)
             for i, pid in enumerate(x.pillars[:P]):
-                p = state.pillars[pid]
+                p = view.pillars[pid]
                 row = k + (r * P + i) * PILLAR_FEATURES
                 out[row] = 1.0
                 out[row + 1] = p.competence / MAX_COMPETENCE

@@ -137,9 +137,9 @@ class HousesCodec(Codec):
     def seat(self, observer: str, hid: str) -> int:
         return (self.index[hid] - self.index[observer]) % self.F
 
-    def slot(self, state: Any, asset_id: str) -> tuple[int, int]:
-        a = state.assets[asset_id]
-        mine = state.asset_ids(a.owner)
+    def slot(self, view: Any, asset_id: str) -> tuple[int, int]:
+        a = view.assets[asset_id]
+        mine = view.asset_ids(a.owner)
         j = mine.index(asset_id)
         if j >= self.limits.assets:
             raise EncodingError(f"House {a.owner} has more than {self.limits.assets} assets "
@@ -147,10 +147,11 @@ class HousesCodec(Codec):
         return a.owner, j
 
     # ------------------------------------------------------------------ actions
-    def encode_actions(self, state: Any, actor: str, legal: list[Action]) -> list[int]:
-        return [self.encode(state, actor, a) for a in legal]
+    def encode_actions(self, view: Any, legal: list[Action]) -> list[int]:
+        actor = view.faction_id
+        return [self.encode(view, actor, a) for a in legal]
 
-    def encode(self, state: Any, actor: str, a: Action) -> int:
+    def encode(self, view: Any, actor: str, a: Action) -> int:
         o, A, F = self.offset, self.limits.assets, self.F
         if isinstance(a, acts.ChooseAction):
             return o["choose"] + _KIND[a.kind]
@@ -167,10 +168,10 @@ class HousesCodec(Codec):
                 src = t.split(":", 1)[1]
                 k = F if src == "hitch" else self.seat(actor, src)
                 return base + len(SKILLS) + 2 + k
-            owner, j = self.slot(state, t)
+            owner, j = self.slot(view, t)
             return base + len(SKILLS) + 2 + F + 1 + self.seat(actor, owner) * A + j
         if isinstance(a, acts.PickDistinction):
-            k = next(i for i, d in enumerate(state.houses[actor].distinctions)
+            k = next(i for i, d in enumerate(view.houses[actor].distinctions)
                      if d["id"] == a.distinction)
             return o["distinction"] + 2 * k + a.hinder
         if isinstance(a, acts.PickAttribute):
@@ -178,7 +179,7 @@ class HousesCodec(Codec):
         if isinstance(a, acts.PickSkill):
             return o["skill"] + _SKILL[a.skill]
         if isinstance(a, acts.Commit):
-            return o["commit"] + self.slot(state, a.asset)[1]
+            return o["commit"] + self.slot(view, a.asset)[1]
         if isinstance(a, acts.RollPool):
             return o["roll"]
         if isinstance(a, acts.SpendPlotPoint):
@@ -188,7 +189,7 @@ class HousesCodec(Codec):
         if isinstance(a, acts.Sacrifice):
             if a.trait in _SKILL:
                 return o["sacrifice"] + _SKILL[a.trait]
-            return o["sacrifice"] + len(SKILLS) + self.slot(state, a.trait)[1]
+            return o["sacrifice"] + len(SKILLS) + self.slot(view, a.trait)[1]
         if isinstance(a, acts.Accept):
             return o["accept"]
         if isinstance(a, acts.Done):
@@ -199,31 +200,32 @@ class HousesCodec(Codec):
             return o["oppose"]
         if isinstance(a, acts.Advance):
             if a.option in ("signature", "step-signature"):
-                return o[a.option] + self.slot(state, a.trait)[1]
+                return o[a.option] + self.slot(view, a.trait)[1]
             if a.option == "sfx":
                 return o["sfx"] + _SFX[a.trait]
             if a.option == "step":
                 if a.trait in _SKILL:
                     return o["step"] + _SKILL[a.trait]
-                return o["step"] + len(SKILLS) + self.slot(state, a.trait)[1]
+                return o["step"] + len(SKILLS) + self.slot(view, a.trait)[1]
             if a.option == "attribute":
                 return o["attribute-adv"] + 3 * _ATTR[a.trait] + _ATTR[a.other]
         raise EncodingError(f"the houses codec cannot encode {a!r}")
 
     # ------------------------------------------------------------------ observation
-    def observe(self, state: Any, agent: str, out: np.ndarray,
+    def observe(self, view: Any, out: np.ndarray,
                 scores: dict[str, float] | None = None) -> np.ndarray:
         """Fill ``out`` (and return it) with what ``agent`` sees: the decision point is gathered
         in one Python list and written with one numpy call; Houses' rows and asset rows are
         copied from banks of already-encoded rows (a House row per distinct set of its values,
         an asset row per distinct die, full die, kind, duration and pool membership)."""
+        agent = view.faction_id
         F, A = self.F, self.limits.assets
-        ctx = state.ctx
+        ctx = view.decision
         head = [0.0] * self._head
-        phase = state.phase
+        phase = view.phase
         head[PHASES.index(phase) if phase in PHASES else len(PHASES)] = 1.0
         i = len(PHASES) + 1
-        head[i] = float(state.actor == agent)
+        head[i] = float(view.actor == agent)
         i += 1
         kind = ctx.get("kind")
         if kind in _KIND:
@@ -247,9 +249,9 @@ class HousesCodec(Codec):
             head[i] = harm["effect"] / 12
             head[i + 1] = float(harm["kind"] == "trauma")
         i += 2
-        head[i] = min(1.0, state.round / 5)
-        scores = state.scores() if scores is None else scores
-        cap = max(1, state.rules["plot_point_cap"])
+        head[i] = min(1.0, view.round / 5)
+        scores = view.scores() if scores is None else scores
+        cap = max(1, view.rules["plot_point_cap"])
         pool = ctx.get("pool") or {}
         committed = set(pool.get("committed", ()))
         me = self.index[agent]
@@ -260,7 +262,7 @@ class HousesCodec(Codec):
         seat_of = self._seat_of
         seat_rows = []
         for hid in seated:
-            h = state.houses[hid]
+            h = view.houses[hid]
             complications = h.complications
             key = (h.alive, h.stress, h.trauma, h.plot_points, h.advances, scores[hid], cap,
                    _ATTRIBUTES_OF(h.attributes), _SKILLS_OF(h.skills), _SKILLS_OF(h.skills_full),
@@ -281,9 +283,9 @@ class HousesCodec(Codec):
         filled = [0] * F
         bank_rows = [0] * (F * A)
         row_of = self._row_of
-        if len(row_of) + 1 + len(state.assets) > len(self._bank):
+        if len(row_of) + 1 + len(view.assets) > len(self._bank):
             self._bank = np.concatenate([self._bank, np.zeros_like(self._bank)])
-        for a in state.assets.values():
+        for a in view.assets.values():
             k = seat_index[a.owner]
             n = filled[k]
             if n >= A:

@@ -95,7 +95,7 @@ class SingleAgentEnv(gym.Env):
         return 0.0, True, {}
 
     def _observation(self) -> np.ndarray:
-        return self.codec.observe(self.aec.state, self.learner, self._obs,
+        return self.codec.observe(self.aec.state.view(self.learner), self._obs,
                                   self.aec.current_scores()).copy()
 
     def action_masks(self) -> np.ndarray:

@@ -127,10 +127,10 @@ def type_features(kind: Any, hooks: Mapping[str, Mapping[str, Any]] = HOOKS) -> 
         _dice(out, "counter", kind.counter)
     out[_AT["subtle"]] = float(kind.subtle)
     out[_AT["stealthed_on_entry"]] = float(kind.id in ENTERS_STEALTHED
-                                           or "stealth" in getattr(kind, "qualities", ()))
+                                           or "stealth" in kind.qualities)
     out[_AT["unsellable"]] = float(kind.id in UNSELLABLE)
     out[_AT["ability"]] = float(kind.ability)
-    upkeep = getattr(kind, "upkeep", 0) or UPKEEP.get(kind.id, 0)  # a campaign's, or the book's
+    upkeep = kind.upkeep or UPKEEP.get(kind.id, 0)  # a campaign's, or the book's
     out[_AT["upkeep"]] = _scaled(upkeep, 5)
     for name in ability_kinds(kind.id, hooks):
         out[_AT[name]] = 1.0

@@ -98,7 +98,6 @@ from factionsim.rules.wwn.data import (
     MAGIC_LEVELS,
 )
 from factionsim.rules.wwn.goals import GOALS
-from factionsim.rules.wwn.hooks import HOOKS
 from factionsim.rules.wwn.validate import TAGS
 
 from .codec import Codec, EncodingError, Layout, float32s, grow_bank
@@ -179,9 +178,9 @@ class WwnCodec(Codec):
         self.seat = {fid: i for i, fid in enumerate(self.factions)}
         self.loc = {lid: i for i, lid in enumerate(self.locations)}
         #: the campaign's asset types (id -> type object: stats are read from these)
-        self.type_table: dict[str, Any] = dict(getattr(state, "asset_types", ASSET_TYPES))
+        self.type_table: dict[str, Any] = dict(state.asset_types)
         #: the campaign's hook tables (its own types' abilities are registered there)
-        self._hooks = getattr(state, "hooks", HOOKS)
+        self._hooks = state.hooks
         #: the types a faction can create, in table order: rows of the ``asset_types`` piece and
         #: of the catalogue's create block
         self.types = [t for t, kind in self.type_table.items() if t != BASE_OF_INFLUENCE]
@@ -236,10 +235,11 @@ class WwnCodec(Codec):
         self._asset_goals = {g: self.offset["goal"] + self.goal_offset[g] + 1
                              for g in self.goals if GOAL_TARGETS.get(g) == "asset"}
 
-    def encode_actions(self, state: Any, actor: str, legal: list[Any]) -> list[int]:
+    def encode_actions(self, view: Any, legal: list[Any]) -> list[int]:
         """Catalogue index of each legal action (distinct; :class:`EncodingError` otherwise;
         -1 for an ability option beyond ``Limits.options`` when ``options_overflow="drop"``)."""
-        own = self._own_slots(state, actor)
+        actor = view.faction_id
+        own = self._own_slots(view, actor)
         me = self.seat[actor]
         off, lim, F, L = self.offset, self.limits, self.F, self.L
         out: list[int] = []
@@ -255,7 +255,7 @@ class WwnCodec(Codec):
                 i = goal_index.get((a.goal, a.target, me))
                 if i is None:  # the target is an asset, or the choice is new
                     if other_rows is None:
-                        other_rows = {x.id: k for k, x in enumerate(self._others(state, actor))}
+                        other_rows = {x.id: k for k, x in enumerate(self._others(view, actor))}
                     base = asset_goals.get(a.goal)
                     row = other_rows.get(a.target) if base is not None else None
                     i = base + row if row is not None else self._goal(a, me, other_rows)
@@ -300,7 +300,7 @@ class WwnCodec(Codec):
                         continue
                     raise EncodingError(f"ability source {a.source} offers more than "
                                         f"{lim.options} options (pass options=... to make_env)")
-                tags = state.factions[actor].tags
+                tags = view.factions[actor].tags
                 if a.source in own:
                     i = off["use-asset"] + own[a.source] * lim.options + k
                 elif a.source in tags:
@@ -365,24 +365,24 @@ class WwnCodec(Codec):
         raise EncodingError(f"goal {a.goal} target {target!r} cannot be encoded (the codec "
                             f"expects {kind or 'no target'} for it: GOAL_TARGETS)")
 
-    def _own_slots(self, state: Any, actor: str) -> dict[str, int]:
-        own = [a.id for a in state.assets_of(actor)]
+    def _own_slots(self, view: Any, actor: str) -> dict[str, int]:
+        own = [a.id for a in view.assets_of(actor)]
         if len(own) > self.limits.own_assets:
             raise EncodingError(f"faction {actor} has {len(own)} assets; the codec's own_assets "
                                 f"limit is {self.limits.own_assets} "
                                 "(pass own_assets=... to make_env)")
         return {aid: i for i, aid in enumerate(own)}
 
-    def _others(self, state: Any, agent: str) -> list[Any]:
-        rows = [a for a in state.assets.values() if a.owner != agent and not a.stealth]
+    def _others(self, view: Any, agent: str) -> list[Any]:
+        rows = [a for a in view.assets() if a.owner != agent]
         if len(rows) > self.limits.other_assets:
             raise EncodingError(f"{agent} sees {len(rows)} assets of other factions; the codec's "
                                 f"other_assets limit is {self.limits.other_assets} "
                                 f"(pass other_assets=... to make_env)")
         return rows
 
-    def render_faction(self, state: Any, faction: str) -> str:
-        f = state.factions[faction]
+    def render_faction(self, view: Any) -> str:
+        f = view.faction
         return f"hp {f.hp}/{f.max_hp} treasure {f.treasure} xp {f.xp}"
 
     # ------------------------------------------------------------------ observation
@@ -434,18 +434,18 @@ class WwnCodec(Codec):
             feats = self._type_features[type_id] = type_features(kind, self._hooks)
         return feats
 
-    def _seating(self, state: Any, agent: str) -> _Seating:
+    def _seating(self, view: Any, agent: str) -> _Seating:
         """What never changes in a game for one observer (see :class:`_Seating`); built once per
         agent and game (a game's map and relations objects stay the same)."""
-        if self._seated_for[0] is not state.map or self._seated_for[1] is not state.relations:
+        if self._seated_for[0] is not view.map or self._seated_for[1] is not view.relations:
             self._seatings.clear()
-            self._seated_for = (state.map, state.relations)
+            self._seated_for = (view.map, view.relations)
         seating = self._seatings.get(agent)
         if seating is None:
-            seating = self._seatings[agent] = self._build_seating(state, agent)
+            seating = self._seatings[agent] = self._build_seating(view, agent)
         return seating
 
-    def _build_seating(self, state: Any, agent: str) -> _Seating:
+    def _build_seating(self, view: Any, agent: str) -> _Seating:
         F = self.F
         st = self.layout.start
         me = self.seat[agent]
@@ -457,13 +457,13 @@ class WwnCodec(Codec):
         fixed += [st["goal"] + len(self.goals), st["xp_earned"], st["clock"] + 1]
         nrel = len(RELATIONS)
         for fid in self.factions:  # campaign order, as the values are listed in observe()
-            rel = 0 if fid == agent else RELATIONS.index(state.relation(agent, fid))
+            rel = 0 if fid == agent else RELATIONS.index(view.relation(agent, fid))
             s = (self.seat[fid] - me) % F
             owner_code[fid] = (rel, s)
             r = st["factions"] + s * self.fac_row
             template[r + 6 + rel] = 1.0
             fixed += [r, r + 1, r + 2, r + 3, r + 4, r + 5, r + 6 + nrel, r + 7 + nrel]
-        for lid, lo in state.map.locations.items():
+        for lid, lo in view.map.locations.items():
             r = st["locations"] + self.loc[lid] * self.loc_row
             ruler = (self.seat[lo.ruler] - me) % F if lo.ruler in self.seat else F
             template[r + 1 + ruler] = 1.0
@@ -472,7 +472,7 @@ class WwnCodec(Codec):
         fixed += counts + [c + 1 for c in counts]  # own assets per location, then others'
         return _Seating(me, template, owner_code, np.asarray(fixed, np.intp))
 
-    def observe(self, state: Any, agent: str, out: np.ndarray,
+    def observe(self, view: Any, out: np.ndarray,
                 scores: dict[str, float] | None = None) -> np.ndarray:
         """Write ``agent``'s observation into ``out`` (float32; every entry is written) and
         return it.
@@ -484,21 +484,22 @@ class WwnCodec(Codec):
         and code that edits a state's ``relations`` in place mid-game must assign a new dict for
         the codec to see it.
         """
-        seating = self._seating(state, agent)
+        agent = view.faction_id
+        seating = self._seating(view, agent)
         out[:] = seating.template
         F = self.F
         st = self.layout.start
         me = seating.seat
         seat, locs = self.seat, self.loc
-        factions = state.factions
+        factions = view.factions
         f = factions[agent]
-        ctx = state.ctx
+        ctx = view.decision
         ones: list[int] = []  # positions that hold a 1 this time
         # global: the decision point
-        phase = state.phase
+        phase = view.phase
         ones.append(st["phase"] + (PHASES.index(phase) if phase in PHASES else len(PHASES)))
-        if state.order and state.order_index < len(state.order):
-            turn_of = state.order[state.order_index]
+        if view.order and view.order_index < len(view.order):
+            turn_of = view.order[view.order_index]
             ones.append(st["turn_of"] + (seat[turn_of] - me) % F)
             if turn_of == agent:
                 ones.append(st["clock"])
@@ -506,8 +507,8 @@ class WwnCodec(Codec):
             ones.append(st["expand_at"] + locs[ctx["expand"]])
         pending = ctx.get("pending")
         attacker = pending.get("attacker") if isinstance(pending, dict) else None
-        if attacker in state.assets:
-            atk = state.assets[attacker]
+        atk = view.asset(attacker)
+        if atk is not None:
             ones += [st["attacker_at"] + locs[atk.location],
                      st["attacker_seat"] + (seat[atk.owner] - me) % F]
         # own sheet
@@ -523,15 +524,15 @@ class WwnCodec(Codec):
                   f.hp / max_hp if max_hp else 0.0, max_hp / MAX_BASE_HP, min(f.xp, 20) / 20,
                   MAGIC_LEVELS.index(f.magic) / 3, float(f.paralysed), progress,
                   min(f.xp_earned, 20) / 20,
-                  min(1.0, state.turn / state.max_turns) if state.max_turns else 0.0]
-        scores = state.scores() if scores is None else scores
+                  min(1.0, view.turn / view.max_turns) if view.max_turns else 0.0]
+        scores = view.scores() if scores is None else scores
         for fid in self.factions:
             fo = factions[fid]
             mh = fo.max_hp
             values += [float(fo.alive), fo.force / 8, fo.cunning / 8, fo.wealth / 8,
                        fo.hp / mh if mh else 0.0, mh / MAX_BASE_HP,
                        min(fo.xp_earned, 20) / 20, min(scores[fid], 20) / 20]
-        own_rows, other_rows, own_count, other_count = self._asset_rows(state, agent, seating,
+        own_rows, other_rows, own_count, other_count = self._asset_rows(view, agent, seating,
                                                                        ones)
         count_value = self._count_value
         values += [count_value[n] for n in own_count]
@@ -549,13 +550,13 @@ class WwnCodec(Codec):
             self._bank.take(other_rows, axis=0, out=block[A:A + len(other_rows)])
         return out
 
-    def _asset_rows(self, state: Any, agent: str, seating: _Seating,
+    def _asset_rows(self, view: Any, agent: str, seating: _Seating,
                     ones: list[int]) -> tuple[list[int], list[int], list[int], list[int]]:
         """One pass over the assets ``agent`` sees: the bank rows of its own assets and of the
         others' not Stealthed (in asset order), how many of each stand in every location, and
         the positions of the Base flags (added to ``ones``)."""
         lim = self.limits
-        ctx = state.ctx
+        ctx = view.decision
         done: set[str] = set()  # assets that already acted this turn
         for key in ("done", "rival_done", "used"):
             acted = ctx.get(key)
@@ -568,7 +569,7 @@ class WwnCodec(Codec):
         own_count, other_count = [0] * self.L, [0] * self.L
         own_rows: list[int] = []
         other_rows: list[int] = []
-        for a in state.assets.values():
+        for a in view.assets():
             owner = a.owner
             mine = owner == agent
             if a.stealth and not mine:
@@ -589,9 +590,9 @@ class WwnCodec(Codec):
             if base >= 0:
                 ones.append(base)
         if len(own_rows) > lim.own_assets:
-            self._own_slots(state, agent)  # raises the clear error
+            self._own_slots(view, agent)  # raises the clear error
         if len(other_rows) > lim.other_assets:
-            self._others(state, agent)  # raises the clear error
+            self._others(view, agent)  # raises the clear error
         return own_rows, other_rows, own_count, other_count
 
     def _bank_row(self, key: tuple) -> tuple[int, int, int]:

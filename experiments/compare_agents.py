@@ -68,7 +68,7 @@ def planner_turn_times(args: Args) -> dict[str, float]:
             try:
                 return act(view, legal, rng)
             finally:
-                key = (view.faction_id, view.state.turn)
+                key = (view.faction_id, view.turn)
                 spent[key] = spent.get(key, 0.0) + time.perf_counter() - t
 
         planner.act = timed

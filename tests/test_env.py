@@ -54,11 +54,11 @@ def test_cached_encoding_matches_a_fresh_codec():
             if step % 3 == 0:
                 fresh = codec_cls(env.state)
                 for viewer in env.agents:
-                    expected = fresh.observe(env.state, viewer, np.empty(fresh.obs_size, np.float32))
+                    expected = fresh.observe(env.state.view(viewer), np.empty(fresh.obs_size, np.float32))
                     assert np.array_equal(env.observe(viewer)["observation"], expected), viewer
                 legal = env.state.legal_actions()
-                assert fresh.encode_actions(env.state, agent, legal) == \
-                    env.codec.encode_actions(env.state, agent, legal)
+                assert fresh.encode_actions(env.state.view(agent), legal) == \
+                    env.codec.encode_actions(env.state.view(agent), legal)
             env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
 
 
@@ -68,13 +68,13 @@ def test_an_observers_template_follows_the_states_relations():
     env = make_env()
     env.reset(seed=0)
     codec, state = env.codec, env.state
-    first = codec.observe(state, "iron-legion", np.empty(codec.obs_size, np.float32)).copy()
+    first = codec.observe(state.view("iron-legion"), np.empty(codec.obs_size, np.float32)).copy()
     allied = state.copy()
     allied.relations = {pair: "allied" for pair in allied.relations} | {
         frozenset(("iron-legion", f)): "allied" for f in allied.factions if f != "iron-legion"}
-    seen = codec.observe(allied, "iron-legion", np.empty(codec.obs_size, np.float32))
+    seen = codec.observe(allied.view("iron-legion"), np.empty(codec.obs_size, np.float32))
     fresh = type(codec)(allied)
-    assert np.array_equal(seen, fresh.observe(allied, "iron-legion",
+    assert np.array_equal(seen, fresh.observe(allied.view("iron-legion"),
                                               np.empty(codec.obs_size, np.float32)))
     assert not np.array_equal(seen, first)
 
@@ -181,18 +181,18 @@ def test_abilities_and_new_decisions_map_generically():
     own = [a.id for a in state.assets.values() if a.owner == me]
     legal = [UseAbility(own[0], "x"), UseAbility(own[0], "y"), UseAbility(own[1], "x"),
              UseAbility("martial"), UseAbility("martial", "twice"), Done()]
-    indices = codec.encode_actions(state, me, legal)
+    indices = codec.encode_actions(state.view(me), legal)
     assert len(set(indices)) == len(legal)
     assert all(0 <= i < codec.n_actions for i in indices)
     # action classes without a block of their own (``decline``...) land in the "other" block
     plain = [c() for c in codec.other_types if not dataclasses.fields(c)]
-    extra = codec.encode_actions(state, me, plain)
+    extra = codec.encode_actions(state.view(me), plain)
     assert len(set(extra)) == len(plain) and all(i >= codec.offset["other"] for i in extra)
     too_many = [UseAbility(own[0], str(k)) for k in range(codec.limits.options + 1)]
-    assert codec.encode_actions(state, me, too_many)[-1] == -1  # left out, still legal
+    assert codec.encode_actions(state.view(me), too_many)[-1] == -1  # left out, still legal
     strict = make_env(options_overflow="error").codec
     with pytest.raises(EncodingError, match="options"):
-        strict.encode_actions(state, me, too_many)
+        strict.encode_actions(state.view(me), too_many)
 
 
 def test_goal_block_gives_each_goal_room_for_its_own_targets_only():
@@ -204,12 +204,12 @@ def test_goal_block_gives_each_goal_room_for_its_own_targets_only():
     state, codec = env.state, env.codec
     me = "iron-legion"
     every = goals.options(state, state.factions[me])  # each goal with each possible target
-    indices = codec.encode_actions(state, me, every)
+    indices = codec.encode_actions(state.view(me), every)
     start, end = codec.offset["goal"], codec.offset["keep-goal"]
     assert len(set(indices)) == len(every) and all(start <= i < end for i in indices)
     assert end - start == len(codec.goals) + 3 + codec.F * codec.L + codec.limits.other_assets
     with pytest.raises(EncodingError, match="sphere-dominance target 'vell'"):
-        codec.encode_actions(state, me, [ChooseGoal("sphere-dominance", "vell")])
+        codec.encode_actions(state.view(me), [ChooseGoal("sphere-dominance", "vell")])
 
 
 def test_docstring_examples():

@@ -195,7 +195,7 @@ def test_a_campaign_defined_asset_type_is_observed_and_created_by_its_stats(monk
     me = state.current_actor()
     home = state.factions[me].headquarters
     pirates = state.new_asset(homebrew.id, me, home)
-    obs = codec.observe(state, me, np.empty(codec.obs_size, np.float32))
+    obs = codec.observe(state.view(me), np.empty(codec.obs_size, np.float32))
     own = codec.layout.view(obs, "own_assets")
     row = own[[a.id for a in state.assets_of(me)].index(pirates.id)]
     o_type = 1 + 4 + codec.F
@@ -205,7 +205,7 @@ def test_a_campaign_defined_asset_type_is_observed_and_created_by_its_stats(monk
     assert np.array_equal(table[k], type_features(homebrew))
     from factionsim.rules.wwn.actions import Create
 
-    (index,) = codec.encode_actions(state, me, [Create(homebrew.id, home)])
+    (index,) = codec.encode_actions(state.view(me), [Create(homebrew.id, home)])
     assert index == codec.offset["create"] + k * codec.L + codec.loc[home]
 
 

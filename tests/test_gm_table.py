@@ -217,7 +217,7 @@ def test_input_ending_in_a_later_turn_keeps_the_turns_played(campaign: Path,
 def test_table_without_a_ruleset_shows_names_and_actions() -> None:
     assert Table().with_note(None, "done") == "done"
     state = load_campaign(default_campaign_path())
-    table = Table(ruleset_of(state).present)
+    table = Table(ruleset_of(state).present, state)
     view = state.view("iron-legion")
     assert table.sheet(view).startswith("The Iron Legion: HP 32/32, Treasure")
     assert make_agent("manual", "wwn").act(view, ["only"], None) == "only"

@@ -124,7 +124,7 @@ class NimView(View):
     """Nothing is hidden in Nim."""
 
     def to_state(self, rng: np.random.Generator) -> NimState:
-        s = NimState.from_dict(self.state.to_dict())
+        s = NimState.from_dict(self._state.to_dict())
         s.rng = rng
         return s
 

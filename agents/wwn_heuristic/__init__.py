@@ -42,7 +42,6 @@ from factionsim.rules.wwn.actions import (
     UseAbility,
 )
 from factionsim.rules.wwn.data import XP_TO_RAISE
-from factionsim.rules.wwn.economy import purchase_cost
 from factionsim.rules.wwn.goals import GOALS
 
 from . import goals as goal_ai
@@ -172,7 +171,7 @@ def _abilities(sit: Situation, legal):
 
 
 def _asset_name(sit, aid):
-    a = sit.state.assets.get(aid)
+    a = sit.state.asset(aid)
     return sit.aname(a) if a is not None else aid
 
 
@@ -304,14 +303,14 @@ def _attack(sit: Situation, legal):
     for a in _of(legal, Attack):
         if a.target not in sit.target_ids:
             continue
-        plan = sit.attack_plan(sit.state.assets[a.asset], a.target)
+        plan = sit.attack_plan(sit.state.asset(a.asset), a.target)
         if plan and sit.attack_ready(plan) and (best_plan is None or plan.value > best_plan.value):
             best, best_plan = a, plan
     if best is None:
         return _done(legal), "no further attack it expects to win"
-    d = sit.state.assets[best_plan.defender]
+    d = sit.state.asset(best_plan.defender)
     kill = f", {pct(best_plan.kill)} to destroy it" if best_plan.kill >= 0.5 else ""
-    return best, (f"attacks {sit.aname(d)} with its {sit.state.assets[best.asset].kind.name}: "
+    return best, (f"attacks {sit.aname(d)} with its {sit.state.asset(best.asset).kind.name}: "
                   f"{_why_fight(sit, best.target)}, {pct(best_plan.chance)} to hit{kill}")
 
 
@@ -336,7 +335,7 @@ def _war_goal_why(sit: Situation) -> str:
            "destroy-the-foe": f"it means to bring down {sit.fname(g.target)}"
            if g.target in sit.state.factions else "it means to bring down its foe",
            "eliminate-target": "it has marked "
-           + (sit.aname(sit.state.assets[g.target]) if g.target in sit.state.assets
+           + (sit.aname(sit.state.asset(g.target)) if sit.state.asset(g.target) is not None
               else "an asset") + " for destruction",
            "invincible-valor": "it wants to beat a stronger foe",
            "root-out-the-enemy": "it wants the Base at "
@@ -349,12 +348,12 @@ def _war_goal_why(sit: Situation) -> str:
 def _progress(sit: Situation) -> str:
     """`` (2/6 so far)`` for a goal that counts its progress, else nothing."""
     g = sit.goal
-    needed = getattr(g, "needed", None)
+    needed = g.needed if g is not None else 0
     return f" ({g.progress}/{needed} so far)" if g is not None and needed else ""
 
 
 def _rival_attack(sit: Situation, legal):
-    builder = T.acting(sit.state).id
+    builder = sit.state.acting().id
     if builder not in sit.target_ids:  # an ally, a neutral or a faction it protects
         relation = ("it protects them" if builder == sit.steer.protect
                     else f"they are {sit.state.relation(sit.fid, builder)}")
@@ -367,19 +366,16 @@ def _rival_attack(sit: Situation, legal):
 
 def _defend(sit: Situation, legal):
     pending = sit.view.decision["pending"]
-    attacker = sit.state.assets[pending["attacker"]]
+    attacker = sit.state.asset(pending["attacker"])
     best = min(_of(legal, Defend),
-               key=lambda d: (sit.defence_loss(attacker, sit.state.assets[d.asset]), d.asset))
-    d = sit.state.assets[best.asset]
+               key=lambda d: (sit.defence_loss(attacker, sit.state.asset(d.asset)), d.asset))
+    d = sit.state.asset(best.asset)
     return best, f"sends its {d.kind.name} to meet {sit.aname(attacker)}: the smallest loss"
 
 
 # ====================================================================== moving
 def _move_values(sit: Situation) -> dict[tuple[str, str], tuple[float, str, Any]]:
     """(asset, destination) -> (value, reason, _) for each move worth making."""
-    from factionsim.rules.wwn.abilities import usable
-    from factionsim.rules.wwn.movement import destinations, forbids
-
     state = sit.state
     g = sit.goal
     out: dict[tuple[str, str], tuple[float, str, Any]] = {}
@@ -387,14 +383,14 @@ def _move_values(sit: Situation) -> dict[tuple[str, str], tuple[float, str, Any]
     inside = g is not None and g.id == "inside-enemy-territory"
     routes = {r.asset: r for r in goal_ai.inside_routes(sit)[2]} if inside else {}
     for a in sit.mine:
-        if a.is_base or not usable(state, a):
+        if a.is_base or not state.usable(a):
             continue
         if inside and goal_ai._counts_inside(sit, a):
             continue  # it already counts where it stands
         here_plan = sit.best_attack(a)
         here = here_plan.value if sit.attack_ready(here_plan) else 0.0
-        exposed = forbids(state, a.location, a)
-        dests = destinations(state, a)
+        exposed = state.forbids(a.location, a)
+        dests = state.destinations(a)
         sneak = _sneak(sit, a, routes.get(a.id), dests)
         march = _march(sit, a, dests) if here <= 0 else None
         new_ground = _toward_new_ground(sit, a, dests) \
@@ -436,8 +432,8 @@ def _march_why(sit: Situation, asset, dest: str, plan) -> str:
     """``marches its Knights on the Ford to strike the Reed Cult's Militia next turn (64% to
     hit): ...``: where, whom, the odds and why (:func:`_why_fight`)."""
     target = plan.defender if isinstance(plan.defender, str) else None
-    prey = (f"strike {sit.aname(sit.state.assets[target])} next turn"
-            if target in sit.state.assets else "strike next turn")
+    prey = (f"strike {sit.aname(sit.state.asset(target))} next turn"
+            if sit.state.asset(target) is not None else "strike next turn")
     return (f"marches its {asset.kind.name} on {sit.place(dest)} to {prey} "
             f"({pct(plan.chance)} to hit): {_why_fight(sit, plan.target)}")
 
@@ -476,7 +472,7 @@ def _march(sit: Situation, asset, dests: list[str]) -> tuple[str, float, str] | 
     dest = sit.next_step(asset, location, dests)
     if dest is None:
         return None
-    prey_asset = sit.state.assets[target]
+    prey_asset = sit.state.asset(target)
     return dest, XP * 0.3 / steps, (f"marches its {asset.kind.name} towards {sit.aname(prey_asset)}"
                                     f" at {sit.place(location)}: "
                                     f"{_why_fight(sit, prey_asset.owner)}")
@@ -532,7 +528,7 @@ def _repair(sit: Situation, legal):
     best, best_v, why = None, 0.0, ""
     for r in legal:
         if isinstance(r, Repair):
-            a = sit.state.assets[r.asset]
+            a = sit.state.asset(r.asset)
             v = sit.repair_value(a, fixes.get(a.id, 0))
             text = f"repairs its {a.kind.name} ({a.hp}/{a.max_hp} HP)"
         elif isinstance(r, RepairFaction):
@@ -570,7 +566,7 @@ def _expand_hp(sit: Situation, legal):
 
 # ====================================================================== buying
 def _create_value(sit: Situation) -> tuple[float, str, bool]:
-    opts = T._create_options(sit.state) if T.acting(sit.state).id == sit.fid else []
+    opts = sit.state.create_options() if sit.state.acting().id == sit.fid else []
     if not opts:
         return -1.0, "", False
     best = max(opts, key=lambda c: sit.purchase_value(c.asset_type, c.location))
@@ -586,7 +582,7 @@ def _create(sit: Situation, legal):
     best = max(_of(legal, Create),
                key=lambda c: (sit.purchase_value(c.asset_type, c.location), c.asset_type))
     kind = sit.state.asset_types[best.asset_type]
-    cost = purchase_cost(sit.state, sit.me, kind, best.location)
+    cost = sit.state.purchase_cost(sit.me, kind, best.location)
     return best, (f"buys {kind.name} at {sit.place(best.location)} for {cost} Treasure: "
                   f"{_purchase_why(sit, kind)}")
 
@@ -609,9 +605,9 @@ def _hide_values(sit: Situation) -> dict[str, tuple[float, str]]:
     inside = g is not None and g.id == "inside-enemy-territory"
     wanted: set[str] = set()
     if inside:  # those whose route to enemy ground starts with hiding here
-        assets = sit.state.assets
+        asset = sit.state.asset
         wanted = {r.asset for r in goal_ai.inside_routes(sit)[2]
-                  if r.hide_at == assets[r.asset].location}
+                  if r.hide_at == asset(r.asset).location}
     for a in sit.mine:
         if a.is_base or a.stealth:
             continue
@@ -673,7 +669,7 @@ def _upgrade(sit: Situation, attr: str, owned: list):
         if kind.attribute != attr or kind.rating > me.rating(attr) \
                 or kind.magic_level > me.magic_level or kind.id == worst.type:
             continue
-        cost = purchase_cost(sit.state, me, kind, bases[0])
+        cost = sit.state.purchase_cost(me, kind, bases[0])
         if cost > cash or cost > me.treasure + income_of(me):
             continue
         gain = sit.gross_value(kind) - sit.gross_value(worst.kind) - 0.25 * worst.kind.cost
@@ -688,7 +684,7 @@ def _sell(sit: Situation, legal):
     values = _sell_values(sit)
     for s in _of(legal, Sell):
         if s.asset in values:
-            return s, f"sells its {sit.state.assets[s.asset].kind.name}: {values[s.asset][1]}"
+            return s, f"sells its {sit.state.asset(s.asset).kind.name}: {values[s.asset][1]}"
     return _done(legal), "sells nothing more"
 
 
@@ -735,8 +731,8 @@ def _aimed_at(sit: Situation, choice: ChooseGoal) -> str | None:
     """The faction a goal choice targets (Root Out, Eliminate Target), if any."""
     if choice.goal == "root-out-the-enemy":
         return choice.target.partition("@")[0]
-    if choice.goal == "eliminate-target" and choice.target in sit.state.assets:
-        return sit.state.assets[choice.target].owner
+    if choice.goal == "eliminate-target" and sit.state.asset(choice.target) is not None:
+        return sit.state.asset(choice.target).owner
     if choice.goal == "destroy-the-foe" and sit.steer.enemy in sit.target_ids:
         return sit.steer.enemy
     return None
@@ -744,8 +740,8 @@ def _aimed_at(sit: Situation, choice: ChooseGoal) -> str | None:
 
 def _goal_text(sit: Situation, c: ChooseGoal) -> str:
     name = GOALS[c.goal]
-    if c.goal == "eliminate-target" and c.target in sit.state.assets:
-        return f"{name} ({sit.aname(sit.state.assets[c.target])})"
+    if c.goal == "eliminate-target" and sit.state.asset(c.target) is not None:
+        return f"{name} ({sit.aname(sit.state.asset(c.target))})"
     if c.goal == "root-out-the-enemy":
         owner, _, loc = c.target.partition("@")
         return f"{name} ({sit.fname(owner)} at {sit.place(loc)})"

@@ -33,7 +33,7 @@ def choose_free_ability(sit: Any, legal: list[Any]) -> tuple[Any, str] | None:
     for action in legal:
         if not isinstance(action, UseAbility) or action.source == "imperialist":
             continue
-        asset = sit.state.assets.get(action.source)
+        asset = sit.state.asset(action.source)
         if asset is None:
             continue
         policy, worst = FREE_POLICY.get(asset.type, ("never", 0))
@@ -50,7 +50,7 @@ def choose_free_ability(sit: Any, legal: list[Any]) -> tuple[Any, str] | None:
 
 
 def _targets_rival(sit: Any, option: str) -> bool:
-    target = sit.state.assets.get(option)
+    target = sit.state.asset(option)
     if target is not None:
         return target.owner in sit.hostile_ids
     return option in sit.hostile_ids
@@ -63,14 +63,14 @@ def answer_reaction(sit: Any, legal: list[Any]) -> tuple[Any, str]:
     for action in legal:
         if not isinstance(action, UseAbility):
             continue
-        asset = sit.state.assets.get(action.source)
+        asset = sit.state.asset(action.source)
         kind = asset.type if asset is not None else ""
         if kind in ALWAYS_ACCEPT:
             return action, f"answers with its {sit.aname(asset)}"
         if kind == "just-as-planned" and asset.hp > 6:
             return action, "Just As Planned: the scheme can absorb a setback"
         if kind in ("healers", "lead-or-silver"):
-            target = sit.state.assets.get(sit.view.decision.get("ask", {}).get("args", {}).get("defender"))
+            target = sit.state.asset(sit.view.decision.get("ask", {}).get("args", {}).get("defender"))
             worth = target.kind.cost if target is not None and not target.is_base else 0
             if worth >= 4 and sit.me.treasure >= worth // 2 + 2:
                 return action, f"pays to keep the {target.kind.name}"
@@ -84,5 +84,5 @@ def answer_reaction(sit: Any, legal: list[Any]) -> tuple[Any, str]:
 
 
 def _source_name(sit: Any, source: str) -> str:
-    asset = sit.state.assets.get(source)
+    asset = sit.state.asset(source)
     return sit.aname(asset) if asset is not None else source

@@ -19,9 +19,7 @@ import math
 from dataclasses import dataclass
 
 from factionsim.rules.wwn.data import ATTRIBUTES
-from factionsim.rules.wwn.economy import purchase_cost
 from factionsim.rules.wwn.goals import GOALS
-from factionsim.rules.wwn.movement import move_range
 
 from .odds import attack_chance, damage_mean
 from .tactics import XP, Situation, income_of
@@ -193,7 +191,7 @@ def _moves(distance: float, reach: int) -> float:
 
 
 def _route(sit: Situation, asset, targets: set[str], baseline: set[str]) -> InsideRoute | None:
-    state, reach = sit.state, move_range(sit.state, sit.fid)
+    state, reach = sit.state, sit.state.move_range(sit.fid)
     goals = [t for t in targets if f"{asset.id}@{t}" not in baseline]
     if not goals:
         return None
@@ -287,7 +285,7 @@ def estimate(sit: Situation, goal: str, target: str = "") -> GoalEstimate:
             turns, chance = weakest.hp / max(rate, 0.05) + 1, 0.3
             why = f"{weakest.name} is down to {weakest.hp} HP"
     elif goal == "eliminate-target":
-        a = sit.state.assets.get(target)
+        a = sit.state.asset(target)
         if a is not None and not a.stealth and a.owner in sit.target_ids:
             t = _target_turns(sit, a)
             turns, chance = t, (0.8 if t <= 2 else 0.4 if t <= 3 else 0.0)
@@ -325,9 +323,8 @@ def estimate(sit: Situation, goal: str, target: str = "") -> GoalEstimate:
         owner, _, loc = target.partition("@")
         base = next((a for a in sit.by_loc.get(loc, ()) if a.is_base and a.owner == owner), None)
         if base is not None and owner in sit.target_ids:
-            from factionsim.rules.wwn.goals import ruling_faction
 
-            ruler = ruling_faction(sit.state, target)
+            ruler = sit.state.ruling_faction(target)
             t = _target_turns(sit, base)
             xp = math.ceil(math.ceil(sum(ruler.ratings) / 3) / 2)
             # a Base others are also striking at may fall to them first: the goal is then lost
@@ -454,14 +451,13 @@ def purchase_for(sit: Situation):
     asset it could buy at one of its Bases with more Treasure, or None."""
     from dataclasses import replace
 
-    from factionsim.rules.wwn.economy import buyable
 
     rich = replace(sit.me, treasure=10**6)
     best, best_value = None, 0.0
     for base in (a for a in sit.mine if a.is_base):
-        for type_id in buyable(sit.state, rich, base.location):
+        for type_id in sit.state.buyable(rich, base.location):
             kind = sit.state.asset_types[type_id]
-            cost = purchase_cost(sit.state, sit.me, kind, base.location)
+            cost = sit.state.purchase_cost(sit.me, kind, base.location)
             if cost <= sit.me.treasure:
                 continue
             value = sit.purchase_value(type_id, base.location) - 0.3 * cost

@@ -11,7 +11,6 @@ import functools
 import math
 from dataclasses import dataclass
 
-from factionsim.rules.wwn import abilities
 from factionsim.rules.wwn.data import ceil_div
 from factionsim.rules.wwn.goals import GOALS
 
@@ -39,11 +38,13 @@ class AttackPlan:
 
 
 class Situation:
-    """One decision's worth of knowledge, built from a view."""
+    """One decision's worth of knowledge, built from a view (``state``: the view, a
+    :class:`~factionsim.rules.wwn.state.WwnView`; the name is kept from when it was the engine
+    state)."""
 
     def __init__(self, view, personality: Personality, steering: Steering | None = None):
         self.view = view
-        self.state = view.state
+        self.state = view
         self.me = view.faction
         self.fid = self.me.id
         self.p = personality
@@ -198,7 +199,7 @@ class Situation:
         loc = location or attacker.location
         cands = [a for a in self.by_loc.get(loc, ()) if a.owner == target and not a.stealth]
         if location is None:
-            cands = [a for a in cands if abilities.can_defend(self.state, a, attacker)]
+            cands = [a for a in cands if self.state.can_defend(a, attacker)]
         if not cands:
             return None
         return min(cands, key=lambda d: (self.defence_loss(attacker, d), d.id))
@@ -344,17 +345,16 @@ class Situation:
     def _walk_to_all(self, asset) -> dict[str, int]:
         """Moves from where ``asset`` stands to every place it may reach (a breadth-first
         search over the places it may enter; the map's edges go both ways)."""
-        from factionsim.rules.wwn.movement import forbids, move_range
 
         state = self.state
-        reach = move_range(state, asset.owner)
+        reach = state.move_range(asset.owner)
         dist = {asset.location: 0}
         frontier = [asset.location]
         while frontier:
             nxt = []
             for y in frontier:
                 for x in state.map.within(y, reach):
-                    if x not in dist and not forbids(state, x, asset):
+                    if x not in dist and not state.forbids(x, asset):
                         dist[x] = dist[y] + 1
                         nxt.append(x)
             frontier = nxt
@@ -363,23 +363,22 @@ class Situation:
     def _walk_from(self, asset, location: str) -> dict[str, int]:
         """Moves to ``location`` from every place ``asset`` could start from (a reverse
         breadth-first search over the places it may enter)."""
-        from factionsim.rules.wwn.movement import forbids, move_range
 
         key = (asset.id, location)
         if key in self._walks:
             return self._walks[key]
         state = self.state
-        if forbids(state, location, asset):
+        if state.forbids(location, asset):
             self._walks[key] = {}
             return {}
-        reach = move_range(state, asset.owner)
+        reach = state.move_range(asset.owner)
         dist = {location: 0}
         frontier = [location]
         while frontier:
             nxt = []
             for y in frontier:
                 for x in state.map.within(y, reach):
-                    if x not in dist and (x == asset.location or not forbids(state, x, asset)):
+                    if x not in dist and (x == asset.location or not state.forbids(x, asset)):
                         dist[x] = dist[y] + 1
                         nxt.append(x)
             frontier = nxt

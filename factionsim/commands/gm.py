@@ -128,7 +128,7 @@ def _play_turns(args: argparse.Namespace, path: Path, history: Any) -> int:
     if args.interactive:
         agents = {fid: a if isinstance(a, ManualAgent) else
                   GmReview(a, ask_always=args.ask_always) for fid, a in agents.items()}
-    table = Table(ruleset_of(state).present)  # the faction's sheet and notes at each prompt
+    table = Table(ruleset_of(state).present, state)  # the faction's sheet and notes at each prompt
     for agent in agents.values():
         if isinstance(agent, (ManualAgent, GmReview)):
             agent.table = table

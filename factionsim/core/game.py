@@ -106,8 +106,9 @@ class GameState(ABC):
     Attributes every state has: ``ruleset`` (the campaign field that names the ruleset), ``name``,
     ``seed``, ``turn`` (turns completed), ``max_turns`` (``None``: no cap), ``rng`` (the dice),
     ``phase`` (the kind of decision point; the ruleset's own words), ``ctx`` (the context of
-    the pending decision, plain data in the ruleset's own keys) and ``factions`` (id ->
-    :class:`Faction`, in campaign order).
+    the pending decision, plain data in the ruleset's own keys), ``factions`` (id ->
+    :class:`Faction`, in campaign order) and ``order_index`` (where the ruleset plays factions
+    in turn, the place in the turn order of the one whose turn it is; ``None`` otherwise).
     """
 
     ruleset: ClassVar[str]
@@ -119,6 +120,7 @@ class GameState(ABC):
     phase: str
     ctx: dict[str, Any]
     factions: Mapping[str, Faction]
+    order_index: int | None = None
 
     @property
     def current_turn(self) -> int:
@@ -179,6 +181,11 @@ class GameState(ABC):
         (``None``: this ruleset has none; ``factionsim batch`` reports the rate where it does)."""
         return None
 
+    def location_ids(self) -> tuple[str, ...]:
+        """The ids of the campaign's places (a map's locations), in campaign order; ``()`` for a
+        ruleset without a map. (What sizes a campaign's spaces, with its factions.)"""
+        return ()
+
     @abstractmethod
     def display_names(self) -> dict[str, Any]:
         """The keyword arguments of :class:`Names`: the names of factions, locations and asset
@@ -188,43 +195,83 @@ class GameState(ABC):
 class View(ABC):
     """What one faction may know of a state, handed to its agent at each decision.
 
-    - ``faction_id``, ``faction`` (its own record), ``turn``, ``current_turn``, ``phase``;
+    Every view offers:
+
+    - ``faction_id``, ``faction`` (its own record), ``ruleset``, ``turn``, ``current_turn``,
+      ``max_turns``, ``phase``, ``order_index``, ``faction_ids`` (every faction, in campaign
+      order) and ``location_ids`` (the campaign's places, ``()`` without a map);
     - ``decision``: the context of the decision being asked (read-only: the attack being met, the
       location being expanded into...; the ruleset's own keys);
+    - ``legal_actions()``: the actions of the pending decision (this faction's, when it decides);
+    - ``scores()``: the standings (:meth:`GameState.scores`);
     - ``to_state(rng)``: a playable state rebuilt from this knowledge alone, for planners: what the
       faction cannot see is absent or replaced by a neutral guess, and the dice come from ``rng``.
 
-    ``state`` is the engine state itself, hidden information included. It is there for the
-    ruleset's own agents and codecs, which read it only through the filters their ruleset's view
-    documents (WWN: :meth:`assets` without rivals' Stealthed assets); a planner must search from
-    :meth:`to_state`, never from ``state``.
+    Each ruleset's view adds accessors for what its agents and codecs may read (WWN: the
+    faction records, the assets the faction can see, the map, the relations...), documented
+    there. The engine state itself is private (``_state``): only the ruleset's own view and
+    rules code read it (``tests/test_views.py`` checks this from the code).
     """
 
+    __slots__ = ("_state", "faction_id")
+
     def __init__(self, state: GameState, faction: str):
-        self.state = state
+        self._state = state
         self.faction_id = faction
 
     @property
     def faction(self) -> Any:
         """The faction's own record."""
-        return self.state.factions[self.faction_id]
+        return self._state.factions[self.faction_id]
+
+    @property
+    def ruleset(self) -> str:
+        return self._state.ruleset
+
+    @property
+    def faction_ids(self) -> tuple[str, ...]:
+        """Every faction's id, in campaign order."""
+        return tuple(self._state.factions)
+
+    @property
+    def location_ids(self) -> tuple[str, ...]:
+        """The ids of the campaign's places (:meth:`GameState.location_ids`)."""
+        return self._state.location_ids()
 
     @property
     def turn(self) -> int:
-        return self.state.turn
+        return self._state.turn
 
     @property
     def current_turn(self) -> int:
-        return self.state.current_turn
+        return self._state.current_turn
+
+    @property
+    def max_turns(self) -> int | None:
+        return self._state.max_turns
 
     @property
     def phase(self) -> str:
-        return self.state.phase
+        return self._state.phase
+
+    @property
+    def order_index(self) -> int | None:
+        """The place in the turn order of the faction whose turn it is (:class:`GameState`)."""
+        return self._state.order_index
 
     @property
     def decision(self) -> Mapping[str, Any]:
         """The context of the pending decision (read-only)."""
-        return MappingProxyType(self.state.ctx)
+        return MappingProxyType(self._state.ctx)
+
+    def legal_actions(self) -> list[Action]:
+        """The actions open at the pending decision (all of them: an agent may be offered
+        fewer, when a GM asked for another plan)."""
+        return self._state.legal_actions()
+
+    def scores(self) -> dict[str, float]:
+        """The standings: each faction's score (:meth:`GameState.scores`)."""
+        return self._state.scores()
 
     @abstractmethod
     def to_state(self, rng: np.random.Generator) -> GameState:
@@ -238,7 +285,7 @@ class View(ABC):
         ``tests/test_contract.py`` checks that :meth:`to_state` and, when the faction is to
         decide, its legal actions are the same for the true state and a lookalike. The default
         is a copy: nothing is hidden (a ruleset that hides something overrides this)."""
-        return self.state.copy()
+        return self._state.copy()
 
 
 _KIND_WORDS = {int: "a whole number", float: "a number", str: "text", bool: "true or false"}

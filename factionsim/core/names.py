@@ -37,7 +37,7 @@ class Names:
     def from_state(cls, state: Any) -> Names:
         """The names of a game state (its ``display_names()``), with a last note that says who
         plays each faction (:func:`players_note`)."""
-        names = cls(**{"seed": getattr(state, "seed", None), **state.display_names()})
+        names = cls(**{"seed": state.seed, **state.display_names()})
         played = players_note(state, names)
         if played:
             names.notes = (*names.notes, played)
@@ -81,8 +81,8 @@ def players_note(state: Any, names: Names) -> str:
     """``"Played by: The Iron Legion (heuristic), ..."``: each faction's agent as its campaign
     entry names it (every ruleset's factions carry an ``agent``), empty if they carry none. A
     line of the chronicles' header: the names in it are escaped for markdown."""
-    factions = getattr(state, "factions", {})
+    factions = state.factions
     shown = names.markdown()
     parts = [f"{shown.faction(fid)} ({markdown_text(str(f.agent))})" for fid, f in factions.items()
-             if getattr(f, "agent", None)]
+             if f.agent]
     return f"Played by: {', '.join(parts)}." if parts else ""

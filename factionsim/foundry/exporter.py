@@ -83,7 +83,7 @@ def export_campaign(campaign: Path, out: Path, factions: list[str] | None = None
     asset, and log entries that are the rumours of the players' chronicle concerning the faction.
     """
     state = load_campaign(campaign)
-    if getattr(state, "ruleset", None) != "wwn":
+    if state.ruleset != "wwn":
         raise FoundryError(f"{campaign}: a {state.ruleset} campaign; only WWN factions have a "
                            "Foundry faction sheet.")
     data, lines = load_campaign_data(campaign)

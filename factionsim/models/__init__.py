@@ -50,8 +50,8 @@ def campaign_shape(state: Any) -> str:
     """``"4 factions, 10 locations"``: what sizes a campaign's spaces, in words (a policy file's
     ``trained_on.shape``, and the messages of a policy that does not fit)."""
     parts = [f"{len(state.factions)} factions"]
-    locations = getattr(getattr(state, "map", None), "locations", None)
-    if locations is not None:
+    locations = state.location_ids()
+    if locations:
         parts.append(f"{len(locations)} locations")
     return ", ".join(parts)
 

@@ -98,8 +98,9 @@ def game(state: Any, codec: Any, seats: Mapping[str, Any], rng: np.random.Genera
             state.apply(action)
             continue
         try:
-            indices = codec.encode_actions(state, actor, legal)
-            obs = codec.observe(state, actor, buf).copy()
+            view = state.view(actor)
+            indices = codec.encode_actions(view, legal)
+            obs = codec.observe(view, buf).copy()
         except FactionsimError:  # beyond the codec's limits: the heuristic decides
             if fallback is None:
                 from factionsim.agents import make_agent
@@ -146,8 +147,7 @@ class Campaigns:
         self.generated = float(generated)
         self.codec = make_codec(self.base)  # the base campaign's (the spaces of every game)
         self._make_codec = make_codec
-        self.shape = (len(self.base.factions), len(getattr(self.base, "map", self.base).locations)
-                      if ruleset == "wwn" else 0)
+        self.shape = (len(self.base.factions), len(self.base.location_ids()))
 
     def codec_for(self, state: Any) -> Any:
         """The codec of ``state``'s campaign (the base campaign's, or a new one of the same

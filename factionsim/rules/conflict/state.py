@@ -229,25 +229,116 @@ class ConflictView(View):
     """What one side knows: everything but the plans of enemy characters whose category has not
     begun yet this round (when it begins, its queue is announced). ``to_state(rng)`` rebuilds a
     playable state from that knowledge (unknown enemy plans are guessed as ``harm``) with dice
-    from ``rng``."""
+    from ``rng``.
+
+    Besides the contract's accessors (:class:`~factionsim.core.game.View`): the battle's records
+    (``factions``, ``chars``, ``settings``, ``bonds``, ``advantages``, ``objective``, ``item``, ``winner``,
+    ``category``, ``current``, ``jobs``, ``question``), what this side knows of the plans
+    (:meth:`known_plan`, :meth:`known_plans`) and the rules' answers its heuristic asks
+    (:meth:`allies`, :meth:`enemies`, :meth:`in_range`, :meth:`reach`...)."""
+
+    __slots__ = ()
+
+    @property
+    def factions(self) -> dict[str, Side]:
+        """id -> Side, campaign order."""
+        return self._state.factions
+
+    @property
+    def chars(self) -> dict[str, Character]:
+        """id -> Character (an enemy's ``plan`` is read through :meth:`known_plan`)."""
+        return self._state.chars
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        return self._state.settings
+
+    @property
+    def bonds(self) -> dict[frozenset[str], int]:
+        return self._state.bonds
+
+    @property
+    def advantages(self) -> list[dict[str, Any]]:
+        return self._state.advantages
+
+    @property
+    def objective(self) -> dict[str, Any] | None:
+        return self._state.objective
+
+    @property
+    def item(self) -> dict[str, Any] | None:
+        return self._state.item
+
+    @property
+    def winner(self) -> str | None:
+        return self._state.winner
+
+    @property
+    def category(self) -> int:
+        return self._state.category
+
+    @property
+    def current(self) -> str | None:
+        return self._state.current
+
+    @property
+    def jobs(self) -> list[dict[str, Any]]:
+        return self._state.jobs
+
+    @property
+    def question(self) -> dict[str, Any] | None:
+        return self._state.question
+
+    # the rules' answers its heuristic asks (:mod:`.turn`)
+    def category_of(self) -> str:
+        """The category of action under way (:func:`.turn.category_of`)."""
+        return turn.category_of(self._state)
+
+    def allies(self, c: Character, include_self: bool = False) -> list[Character]:
+        return turn.allies(self._state, c, include_self)
+
+    def enemies(self, c: Character) -> list[Character]:
+        return turn.enemies(self._state, c)
+
+    def free_move(self, c: Character) -> int:
+        return turn.free_move(self._state, c)
+
+    def reach(self, c: Character, pool: str) -> int:
+        return turn.reach(self._state, c, pool)
+
+    def in_range(self, c: Character, t: Character, distance: int) -> bool:
+        return turn.in_range(self._state, c, t, distance)
+
+    def bond_steps(self, a: str, b: str) -> int:
+        return turn.bond_steps(self._state, a, b)
+
+    def major_bond(self, a: str, b: str) -> int:
+        return turn.major_bond(self._state, a, b)
+
+    def advantage_bonus(self, c: Character, t: Character | None) -> tuple[int, list[str]]:
+        return turn.advantage_bonus(self._state, c, t)
+
+    def protected(self, t: Character) -> list[str]:
+        return turn.protected(self._state, t)
+
 
     def known_plan(self, cid: str, round_passes: list[list[str]] | None = None) -> str | None:
         """``cid``'s plan if this side knows it, else None (``round_passes``: see
         :meth:`known_plans`)."""
-        c = self.state.chars[cid]
+        c = self._state.chars[cid]
         if c.side == self.faction_id or c.acted:
             return c.plan
-        if c.plan is not None and not turn.is_ahead(self.state, c, c.plan, round_passes):
+        if c.plan is not None and not turn.is_ahead(self._state, c, c.plan, round_passes):
             return c.plan  # its category has begun: the queue was announced
         return None
 
     def known_plans(self) -> dict[str, str | None]:
         """:meth:`known_plan` of every character, the round's passes worked out once."""
-        round_passes = turn.passes(self.state)
-        return {cid: self.known_plan(cid, round_passes) for cid in self.state.chars}
+        round_passes = turn.passes(self._state)
+        return {cid: self.known_plan(cid, round_passes) for cid in self._state.chars}
 
     def to_state(self, rng: np.random.Generator) -> ConflictState:
-        d = self.state.to_dict()
+        d = self._state.to_dict()
         d.pop("rng")
         for sd in d["sides"]:
             if sd["id"] == self.faction_id:
@@ -263,13 +354,13 @@ class ConflictView(View):
     def lookalike(self, rng: np.random.Generator) -> ConflictState:
         """The state with every hidden enemy plan redrawn among the categories still ahead of
         its character (a plan known or behind it is kept)."""
-        d = self.state.to_dict()
+        d = self._state.to_dict()
         for sd in d["sides"]:
             for cd in sd["characters"] if sd["id"] != self.faction_id else ():
-                rnd, c = cd.get("round"), self.state.chars[cd["id"]]
+                rnd, c = cd.get("round"), self._state.chars[cd["id"]]
                 if not rnd or not rnd.get("plan") or self.known_plan(c.id) is not None:
                     continue
-                ahead = [cat for cat in CATEGORIES if turn.is_ahead(self.state, c, cat)]
+                ahead = [cat for cat in CATEGORIES if turn.is_ahead(self._state, c, cat)]
                 rnd["plan"] = ahead[int(rng.integers(len(ahead)))] if ahead else rnd["plan"]
         return ConflictState.from_dict(d)
 

@@ -189,19 +189,46 @@ class EngagementsView(View):
 
     ``to_state(rng)`` rebuilds a playable state from this knowledge (rivals' hidden dice and
     pools set to 0, the rivals each may engage kept as they are), the dice drawn from ``rng``.
+
+    Besides the contract's accessors (:class:`~factionsim.core.game.View`): ``factions`` (id ->
+    record, campaign order: their pillars, whether alive, the rivals each may engage; a rival's
+    faction dice and pools are its secret, read them through :meth:`faction_dice` and
+    :meth:`pool`), :meth:`living_factions`, ``pillars`` (id -> Pillar), ``settings`` (the
+    campaign's numbers) and ``actor`` (the faction acting).
     """
 
+    __slots__ = ()
+
+    @property
+    def factions(self) -> dict[str, Faction]:
+        return self._state.factions
+
+    def living_factions(self) -> list[Faction]:
+        return self._state.living_factions()
+
+    @property
+    def pillars(self) -> dict[str, Pillar]:
+        return self._state.pillars
+
+    @property
+    def settings(self) -> Settings:
+        return self._state.settings
+
+    @property
+    def actor(self) -> str | None:
+        return self._state.actor
+
     def faction_dice(self, fid: str) -> int | None:
-        return self.state.factions[fid].faction_dice if fid == self.faction_id else None
+        return self._state.factions[fid].faction_dice if fid == self.faction_id else None
 
     def pool(self, fid: str, rival: str) -> int | None:
-        return self.state.factions[fid].pool(rival) if fid == self.faction_id else None
+        return self._state.factions[fid].pool(rival) if fid == self.faction_id else None
 
     def to_state(self, rng: Any) -> EngagementsState:
-        d = self.state.to_dict()
+        d = self._state.to_dict()
         for fd in d["factions"]:
             if fd["id"] != self.faction_id:
-                fd["may_engage"] = list(self.state.factions[fd["id"]].may_engage)  # seen: kept
+                fd["may_engage"] = list(self._state.factions[fd["id"]].may_engage)  # seen: kept
                 fd["faction_dice"] = 0
                 fd.pop("engagement", None)
         d.pop("rng", None)
@@ -211,10 +238,10 @@ class EngagementsView(View):
 
     def lookalike(self, rng: Any) -> EngagementsState:
         """The state with rivals' faction dice and engagement pools redrawn (0 to 6 each)."""
-        d = self.state.to_dict()
+        d = self._state.to_dict()
         for fd in d["factions"]:
             if fd["id"] != self.faction_id:
-                fd["may_engage"] = list(self.state.factions[fd["id"]].may_engage)
+                fd["may_engage"] = list(self._state.factions[fd["id"]].may_engage)
                 fd["faction_dice"] = int(rng.integers(7))
                 fd["engagement"] = {r: int(rng.integers(1, 7)) for r in fd.get("engagement", {})}
         return EngagementsState.from_dict(d)

@@ -176,10 +176,55 @@ class HousesState(DecisionState):
 class HousesView(View):
     """What one House knows (everything: nothing is hidden in this ruleset).
 
+    Besides the contract's accessors (:class:`~factionsim.core.game.View`): ``houses`` (id ->
+    House, campaign order), :meth:`living`, ``assets`` (id -> Asset), :meth:`assets_of`,
+    :meth:`asset_ids`, ``rules`` (the campaign's numbers), ``round`` (the action round of the
+    season), ``actor`` (the House acting), and the rules' answers its heuristic asks:
+    :meth:`seizable`, :meth:`traits_for`.
+
     ``to_state(rng)`` rebuilds a playable copy whose dice come from ``rng`` (for planners)."""
 
+    __slots__ = ()
+
+    @property
+    def houses(self) -> dict[str, House]:
+        return self._state.houses
+
+    def living(self) -> list[House]:
+        return self._state.living()
+
+    @property
+    def assets(self) -> dict[str, Asset]:
+        return self._state.assets
+
+    def assets_of(self, hid: str) -> list[Asset]:
+        return self._state.assets_of(hid)
+
+    def asset_ids(self, hid: str) -> list[str]:
+        return self._state.asset_ids(hid)
+
+    @property
+    def rules(self) -> dict[str, Any]:
+        return self._state.rules
+
+    @property
+    def round(self) -> int:
+        return self._state.round
+
+    @property
+    def actor(self) -> str | None:
+        return self._state.actor
+
+    def seizable(self, h: House) -> list[str]:
+        """The Holdings ``h`` may seize (:func:`.turn.seizable`)."""
+        return turn.seizable(self._state, h)
+
+    def traits_for(self, h: House, kind: str) -> list[str]:
+        """The traits an action of ``kind`` by ``h`` may name (:func:`.turn.traits_for`)."""
+        return turn.traits_for(self._state, h, kind)
+
     def to_state(self, rng: np.random.Generator) -> HousesState:
-        d = self.state.to_dict()
+        d = self._state.to_dict()
         d.pop("rng")
         s = HousesState.from_dict(d)
         s.rng = rng

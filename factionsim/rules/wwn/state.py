@@ -11,20 +11,24 @@ True
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
 from factionsim.core.calendar import campaign_calendar
 from factionsim.core.engine import DecisionState
-from factionsim.core.game import View
+from factionsim.core.game import Action, View
 from factionsim.core.mapgraph import Location, MapGraph
 from factionsim.core.ruleset import DEFAULT_AGENT
 
 from . import (
+    abilities,
     ability,  # noqa: F401  (importing it registers the asset abilities)
+    economy,
     goals,
     homebrew,
+    movement,
     turn,
 )
 from .ability.homebrew import hook_tables
@@ -103,6 +107,9 @@ class WwnState(DecisionState):
     def view(self, faction: str) -> WwnView:
         """What ``faction`` can see: everything but other factions' Stealthed assets."""
         return WwnView(self, faction)
+
+    def location_ids(self) -> tuple[str, ...]:
+        return tuple(self.map.locations)
 
     def faction_summary(self) -> dict[str, dict[str, Any]]:
         """HP, Treasure, XP and the current goal of each faction."""
@@ -271,18 +278,135 @@ class WwnState(DecisionState):
 class WwnView(View):
     """What one faction knows: the state minus other factions' Stealthed assets.
 
+    Besides the contract's accessors (:class:`~factionsim.core.game.View`) it offers:
+
+    - the campaign: ``map`` (the :class:`~factionsim.core.mapgraph.MapGraph`), ``relations``
+      (the listed pairs), :meth:`relation`, :meth:`hostile`, ``asset_types`` and ``hooks`` (the
+      campaign's asset table and ability hooks), ``house_rules``;
+    - the factions: ``factions`` (id -> record, campaign order) and :meth:`living_factions`.
+      The records are the engine's, for what is public of them (name, HP, ratings, Magic,
+      tags, headquarters, whether alive); a rival's Treasure, XP and goal are its own secrets;
+    - the turn: ``order`` (the initiative order, public) and ``order_index``, :meth:`acting`;
+    - the assets it can see (its own, and the others' not Stealthed), in asset order:
+      :meth:`assets`, :meth:`asset` (by id; ``None`` when unseen), :meth:`assets_of`,
+      :meth:`assets_at`;
+    - the rules' answers its heuristic asks, each about what the faction can see or do:
+      :meth:`move_range`, :meth:`forbids`, :meth:`destinations`, :meth:`usable`,
+      :meth:`can_defend`, :meth:`ruling_faction`, :meth:`purchase_cost`, :meth:`buyable`,
+      :meth:`create_options`.
+
     ``to_state(rng)`` rebuilds a playable state from this knowledge alone (for planners): hidden
     assets are absent and the dice come from ``rng``, not the true game's generator.
     """
 
+    __slots__ = ()
+
+    # ------------------------------------------------------------ the campaign
+    @property
+    def map(self) -> MapGraph:
+        return self._state.map
+
+    @property
+    def relations(self) -> dict[frozenset[str], str]:
+        """The relations the campaign lists (pair -> relation); :meth:`relation` reads them
+        with the default for the pairs it does not list."""
+        return self._state.relations
+
+    def relation(self, a: str, b: str) -> str:
+        return self._state.relation(a, b)
+
+    def hostile(self, a: str, b: str) -> bool:
+        return self._state.hostile(a, b)
+
+    @property
+    def asset_types(self) -> dict[str, AssetType]:
+        return self._state.asset_types
+
+    @property
+    def hooks(self) -> Any:
+        return self._state.hooks
+
+    @property
+    def house_rules(self) -> HouseRules:
+        return self._state.house_rules
+
+    # ------------------------------------------------------------ factions and the turn
+    @property
+    def factions(self) -> dict[str, Faction]:
+        return self._state.factions
+
+    def living_factions(self) -> list[Faction]:
+        return self._state.living_factions()
+
+    @property
+    def order(self) -> list[str]:
+        return self._state.order
+
+    def acting(self) -> Faction:
+        """The faction whose turn it is."""
+        return turn.acting(self._state)
+
+    # ------------------------------------------------------------ the assets it can see
     def visible(self, asset: Asset) -> bool:
         return asset.owner == self.faction_id or not asset.stealth
 
     def assets(self) -> list[Asset]:
-        return [a for a in self.state.assets.values() if self.visible(a)]
+        """Every asset this faction can see, in asset order."""
+        me = self.faction_id
+        return [a for a in self._state.assets.values() if not a.stealth or a.owner == me]
+
+    def asset(self, asset_id: str | None) -> Asset | None:
+        """The asset ``asset_id`` if this faction can see it, else ``None``."""
+        a = self._state.assets.get(asset_id)
+        return a if a is not None and (not a.stealth or a.owner == self.faction_id) else None
+
+    def assets_of(self, faction: str) -> tuple[Asset, ...]:
+        """``faction``'s assets that this faction can see, in asset order."""
+        owned = self._state.assets_of(faction)
+        return owned if faction == self.faction_id else tuple(a for a in owned if not a.stealth)
+
+    def assets_at(self, location: str) -> list[Asset]:
+        return [a for a in self.assets() if a.location == location]
+
+    # ------------------------------------------------------------ the rules' answers
+    def move_range(self, faction: str) -> int:
+        """How far ``faction``'s assets move (:func:`.movement.move_range`)."""
+        return movement.move_range(self._state, faction)
+
+    def forbids(self, location: str, asset: Asset) -> bool:
+        """Whether ``location`` refuses ``asset`` (:func:`.movement.forbids`)."""
+        return movement.forbids(self._state, location, asset)
+
+    def destinations(self, asset: Asset) -> list[str]:
+        """Where ``asset`` may move now (:func:`.movement.destinations`)."""
+        return movement.destinations(self._state, asset)
+
+    def usable(self, asset: Asset) -> bool:
+        """Whether ``asset`` may act now (:func:`.abilities.usable`)."""
+        return abilities.usable(self._state, asset)
+
+    def can_defend(self, defender: Asset, attacker: Asset) -> bool:
+        """Whether ``defender`` may meet ``attacker`` (:func:`.abilities.can_defend`)."""
+        return abilities.can_defend(self._state, defender, attacker)
+
+    def ruling_faction(self, target: str) -> Faction:
+        """Who rules the place a goal names (:func:`.goals.ruling_faction`)."""
+        return goals.ruling_faction(self._state, target)
+
+    def purchase_cost(self, f: Faction, kind: AssetType, location: str) -> int:
+        """What ``f`` pays for ``kind`` at ``location`` (:func:`.economy.purchase_cost`)."""
+        return economy.purchase_cost(self._state, f, kind, location)
+
+    def buyable(self, f: Faction, location: str) -> Any:
+        """The asset types ``f`` may buy at ``location`` (:func:`.economy.buyable`)."""
+        return economy.buyable(self._state, f, location)
+
+    def create_options(self) -> Iterator[Action]:
+        """The assets the acting faction may buy now (its Create actions, as they come)."""
+        return turn._create_options(self._state)
 
     def to_state(self, rng: np.random.Generator) -> WwnState:
-        d = self.state.to_dict()
+        d = self._state.to_dict()
         for fd in d["factions"]:
             if fd["id"] != self.faction_id:
                 fd["assets"] = [a for a in fd["assets"] if not a.get("stealth")]
@@ -294,9 +418,9 @@ class WwnView(View):
     def lookalike(self, rng: np.random.Generator) -> WwnState:
         """The state with rivals' Stealthed assets redrawn: each is dropped or kept at a random
         location with random hit points, unless the pending decision names it."""
-        d = self.state.to_dict()
+        d = self._state.to_dict()
         named = json.dumps(d.get("in_progress", {}).get("ctx", {}))
-        places = list(self.state.map.locations)
+        places = list(self._state.map.locations)
         for fd in d["factions"]:
             if fd["id"] == self.faction_id:
                 continue
