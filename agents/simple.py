@@ -1,5 +1,6 @@
 """The simplest players: ``random`` (uniform over legal actions) and ``idle`` (does nothing it
-can avoid: passes, keeps its goal, stops every step at once)."""
+can avoid: passes, keeps its goal, stops every step at once); ``keeper`` (random, but keeps its
+goal and never passes), which benchmarks and tests play, is not offered to campaigns."""
 
 from __future__ import annotations
 
@@ -38,3 +39,19 @@ class IdleAgent(Agent):
             if text in by_text:
                 return by_text[text]
         return legal_actions[0]
+
+
+class KeeperAgent(RandomAgent):
+    """Uniform over the legal actions, except that it keeps its goal and never passes (WWN's
+    ``keep goal`` and ``action pass``): plain random play abandons its goal at most goal steps
+    and then sits paralysed, this one attacks, builds and spends every turn. Not offered to
+    campaigns: benchmarks and tests play it to reach the busy parts of the rules."""
+
+    name = "keeper"
+
+    def act(self, view: Any, legal_actions: list[Any], rng: Any) -> Any:
+        texts = [str(a) for a in legal_actions]
+        if "keep goal" in texts:
+            return legal_actions[texts.index("keep goal")]
+        useful = [a for a in legal_actions if str(a) != "action pass"] or legal_actions
+        return super().act(view, useful, rng)

@@ -23,8 +23,8 @@ import numpy as np
 
 from factionsim import load_campaign
 from factionsim.agents import make_agent
+from factionsim.agents.simple import KeeperAgent
 from factionsim.configs import default_campaign_path
-from factionsim.core.game import Agent
 
 
 @dataclass
@@ -35,26 +35,13 @@ class Args:
     seed: int = 0
 
 
-class ActiveRandom(Agent):
-    """Uniform over legal actions, except that it keeps its goal and never passes. Plain random
-    play abandons its goal most turns and then sits paralysed, which makes turns cheap; this
-    agent attacks, builds and uses abilities every turn."""
-
-    def act(self, view, legal, rng):
-        texts = [str(a) for a in legal]
-        if "keep goal" in texts:
-            return legal[texts.index("keep goal")]
-        useful = [a for a in legal if str(a) != "action pass"] or legal
-        return useful[int(rng.integers(len(useful)))]
-
-
 def faction_turns_per_second(args: Args, active: bool = False) -> dict[str, float]:
     best = 0.0
     decisions = faction_turns = 0
     for r in range(args.repeats):
         state = load_campaign(default_campaign_path())
         state.max_turns = args.turns
-        agent = ActiveRandom() if active else make_agent("random", "wwn")
+        agent = KeeperAgent() if active else make_agent("random", "wwn")
         rng = np.random.default_rng(args.seed + r)
         faction_turns = decisions = 0
         start = time.perf_counter()

@@ -167,6 +167,7 @@ def goals_and_finals(stats: dict[str, Any]) -> tuple[str, str]:
 
 def summary_html(summary: dict[str, Any], names: dict[str, str], title: str) -> str:
     """The summary as one self-contained HTML page: per-faction rates and the mean curves."""
+    from factionsim.chronicle.html import page_head
     from factionsim.chronicle.report import CSS, faction_colors, legend_html, line_chart
 
     fids = list(summary["factions"])
@@ -190,21 +191,14 @@ def summary_html(summary: dict[str, Any], names: dict[str, str], title: str) -> 
                    {fid: summary["factions"][fid]["curves"][field] for fid in fids},
                    colors, names, field)
         for field in fields)
-    return _PAGE.format(
+    page = page_head("{title}: batch", "{css} .cursor {{ display: none; }}") + _BODY
+    return page.format(
         css=CSS, title=html.escape(title), legend=legend_html(fids, names, colors),
         sub=f"{summary['runs']} runs of {summary['turns']} turns, master seed {summary['seed']}",
         rows="".join(rows), charts=charts, behaviour=behaviour)
 
 
-_PAGE = """<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title}: batch</title>
-<style>{css} .cursor {{ display: none; }}</style>
-</head>
-<body>
+_BODY = """<body>
 <header>
 <h1>{title}</h1>
 <p class="sub">{sub}. Made by factionsim.</p>

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from factionsim.commands import batch, forecast, foundry, gm, record, show, tools, tournament, train
-from factionsim.commands.options import seed
+from factionsim.commands.options import add_quiet_and_json, seed
 from factionsim.core.game import CampaignError, FactionsimError
 from factionsim.core.ruleset import DEFAULT_RULESET
 from factionsim.models.trust import add_trust_argument, trusting_pickled_models
@@ -134,8 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--seed", type=seed, default=None,
                      help="seed the dice (default: the campaign's own generator state or seed)")
     run.add_argument("--out", default="out", help="output folder (default ./out)")
-    run.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
-    run.add_argument("--json", action="store_true", help="print the summary as JSON")
+    add_quiet_and_json(run, json="print the summary as JSON", quiet="no progress bar, no summary")
     add_trust_argument(run)
     run.set_defaults(func=_cmd_run)
 

@@ -80,6 +80,7 @@ def checked_step(state: GameState, choose: np.random.Generator) -> tuple[Action,
     assert isinstance(legal, list) and legal, f"{actor} must decide but has no legal action"
     for a in legal:
         assert isinstance(a, Action) and str(a), a
+    assert len({str(a) for a in legal}) == len(legal), "two legal actions with the same text"
     action = legal[int(choose.integers(len(legal)))]
     events = state.apply(action)
     assert isinstance(events, list) and all(isinstance(e, Event) for e in events), events
@@ -97,7 +98,9 @@ def check_over(state: GameState) -> None:
 
 
 def decisions(state: GameState, choose: np.random.Generator) -> Iterator[tuple[Action, list[Event]]]:
-    """Play to the end, yielding each decision's action and events."""
+    """Play to the end by uniformly random legal decisions (each checked by
+    :func:`checked_step`), yielding each decision's action and events (the automatic steps'
+    before it included)."""
     for _ in range(MAX_DECISIONS):
         step = checked_step(state, choose)
         if step is None:

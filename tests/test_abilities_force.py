@@ -6,6 +6,7 @@ before the action that rolls them. Default map: a - b - c in a line.
 
 from __future__ import annotations
 
+import pytest
 from wwn_helpers import ScriptedRng, asset, faction, make_state, play_to
 from wwn_helpers import apply_text as _do
 from wwn_helpers import texts as _texts
@@ -260,14 +261,21 @@ def test_military_roads_move_one_asset_within_reach_for_one_treasure():
     assert s.assets["infantry#2"].location == "c" and s.factions["red"].treasure == before - 1
 
 
-def test_military_roads_not_offered_without_treasure():
-    s = _state([_at("military-roads", "b"), _at("infantry", "a"), _at("war-fleet", "a")],
+@pytest.mark.parametrize("holder, holder_at, infantry_at, red_kw", [
+    ("military-roads", "b", "a", {"force": 4}),
+    ("transport-network", "a", "b", {"wealth": 7}),
+])
+def test_moves_for_a_treasure_not_offered_without_treasure(holder, holder_at, infantry_at, red_kw):
+    """A faction without Treasure is not offered the move. Military Roads: "the faction can move
+    any one Asset ... at a cost of 1 Treasure"; Transport Network: "the Transport Network can
+    spend 1 Treasure to move any friendly Asset"."""
+    s = _state([_at(holder, holder_at), _at("infantry", infantry_at), _at("war-fleet", "a")],
                locations=[{"id": "a", "coastal": True, "neighbors": ["b"]}, {"id": "b", "neighbors": ["c"]},
-                          {"id": "c", "coastal": True}], red_kw={"force": 4})
+                          {"id": "c", "coastal": True}], red_kw=red_kw)
     play_to(s, "abilities", "red")
     s.factions["red"].treasure = 0
     s._legal = None
-    assert not any(t.startswith("use military-roads") for t in _texts(s))
+    assert not any(t.startswith(f"use {holder}") for t in _texts(s))
 
 
 # --------------------------------------------------------------------- Military Transport
@@ -435,16 +443,6 @@ def test_transport_network_moves_a_friendly_asset_within_two_moves():
     assert s.assets["infantry#2"].location == "a" and s.factions["red"].treasure == before - 1
     # no limit per turn in the text (house rule transport_once_per_turn: see test_wwn_house_rules)
     assert "use transport-network#1 infantry#2->b" in _texts(s)
-
-
-def test_transport_network_needs_a_treasure():
-    s = _state([_at("transport-network", "a"), _at("infantry", "b"), _at("war-fleet", "a")],
-               locations=[{"id": "a", "coastal": True, "neighbors": ["b"]}, {"id": "b", "neighbors": ["c"]},
-                          {"id": "c", "coastal": True}], red_kw={"wealth": 7})
-    play_to(s, "abilities", "red")
-    s.factions["red"].treasure = 0
-    s._legal = None
-    assert not any(t.startswith("use transport-network") for t in _texts(s))
 
 
 def test_decline_leaves_vanguard_group_behind():

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import yaml
-from test_wwn_invariants import Keeper, check_invariants
+from test_wwn_invariants import check_invariants
 
+from factionsim.agents.simple import KeeperAgent
 from factionsim.configs import default_campaign_path
 from factionsim.rules.wwn.data import ASSETS
 from factionsim.rules.wwn.state import WwnState
@@ -35,7 +36,7 @@ def test_every_asset_type_in_random_play(seed: int) -> None:
     assert {a.type for a in s.assets.values()} >= set(ASSETS)
     s.rng = np.random.default_rng(seed)
     s.max_turns = TURNS
-    agents = {fid: Keeper() for fid in s.factions}
+    agents = {fid: KeeperAgent() for fid in s.factions}
     rng = np.random.default_rng(seed + 50)
     used: set[str] = set()
     while (actor := s.current_actor()) is not None:

@@ -53,3 +53,20 @@ def test_comparison_measures_every_ruleset_next_to_connect_four():
         assert len(rows[ruleset]["ratios"]) == 2 and rows[ruleset]["steps_per_s"] > 0
         assert rows[ruleset]["best_steps_per_s"] >= rows[ruleset]["steps_per_s"]
     assert rows[benchmark_env.REFERENCE]["best_ratio"] == 1.0
+
+
+def test_ab_comparison_loads_a_revisions_env_next_to_todays(capsys):
+    """``benchmark_env_ab.py``: the env and codecs of a git revision (here ``HEAD``) are loaded
+    next to the working tree's and both play whole games; one ``new / old`` line per ruleset."""
+    import subprocess
+
+    root = Path(__file__).parents[1]
+    if subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True).returncode:
+        pytest.skip("not a git checkout")
+    ab = pytest.importorskip("benchmark_env_ab")
+    ab.main(["--rev", "HEAD", "--repeats", "1", "--seconds", "0.001", "--max-turns", "2"])
+    out = capsys.readouterr().out
+    for ruleset in benchmark_env.RULESETS:
+        assert f"{ruleset}-old" in out and f"{ruleset}-new" in out
+        line = next(x for x in out.splitlines() if x.startswith(f"{ruleset}: new / old "))
+        assert float(line.rsplit(" ", 1)[1]) > 0

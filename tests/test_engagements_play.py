@@ -8,6 +8,7 @@ import json
 import numpy as np
 import pytest
 import yaml
+from contract_play import decisions as random_decisions
 from env_helpers import maskable_ppo_smoke, play_random_masked
 
 from factionsim import load_campaign
@@ -45,16 +46,8 @@ def test_a_thousand_random_turns_break_nothing():
         s.rng = np.random.default_rng(game)
         s.max_turns = 150
         rng = np.random.default_rng(1000 + game)
-        decisions = 0
-        while not s.is_over():
-            actor = s.current_actor()
-            if actor is None:
-                break
-            legal = s.legal_actions()
-            assert legal and len(set(map(str, legal))) == len(legal)
-            s.apply(legal[int(rng.integers(len(legal)))])
+        for decisions, _ in enumerate(random_decisions(s, rng), 1):
             check_invariants(s)
-            decisions += 1
             if decisions % 97 == 0:  # a saved game continues exactly
                 copy = EngagementsState.from_dict(s.to_dict())
                 assert copy.to_dict() == s.to_dict()

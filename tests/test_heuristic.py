@@ -201,23 +201,17 @@ def test_temperament_from_tags_and_campaign_option():
 
 
 def test_never_illegal_over_whole_games():
-    """Whole games of the default campaign: every choice legal (its speed is measured by
-    experiments/benchmark.py, ``heuristic_ms_per_faction_turn``, not here)."""
-    decisions = 0
+    """Whole games of the default campaign: every choice legal (``apply`` raises
+    ``IllegalActionError`` for any other; its speed is measured by experiments/benchmark.py,
+    ``heuristic_ms_per_faction_turn``, not here)."""
+    decisions = []
     for seed in range(3):
         s = load_campaign(default_campaign_path())
         s.seed, s.rng = seed, np.random.default_rng(seed)
         agents = {fid: HeuristicAgent() for fid in s.factions}
-        rng = np.random.default_rng(seed)
-        while s.turn < 15 and not s.is_over():
-            actor = s.current_actor()
-            legal = s.legal_actions()
-            a = agents[actor].act(s.view(actor), legal, rng)
-            assert a in legal
-            s.apply(a)
-            decisions += 1
+        play(s, 15, agents, on_decision=lambda faction, action, agent: decisions.append(action))
         assert s.turn == 15 or s.is_over()
-    assert decisions > 15 * 4
+    assert len(decisions) > 15 * 4
 
 
 def test_reasons_reach_the_chronicle():

@@ -53,16 +53,6 @@ def test_playing_again_after_undo_rolls_the_same_dice(campaign: Path) -> None:
     assert History(campaign).events_path(2).read_bytes() == events_two
 
 
-def test_several_turns_at_once_equal_one_at_a_time(tmp_path: Path, campaign: Path) -> None:
-    other = tmp_path / "other" / "march.yaml"
-    other.parent.mkdir()
-    shutil.copy(campaign, other)
-    assert main(["turn", str(campaign), "--turns", "3", "--quiet"]) == 0
-    for _ in range(3):
-        assert main(["turn", str(other), "--quiet"]) == 0
-    assert files(campaign) == files(other)
-
-
 def test_new_turn_after_undo_drops_the_redo_stack(campaign: Path) -> None:
     main(["turn", str(campaign), "--turns", "2", "--quiet"])
     main(["undo", str(campaign), "--turns", "2", "--quiet"])

@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import pytest
+from contract_play import decisions as random_decisions
 
 from factionsim import load_campaign
 from factionsim.chronicle.markdown import describe, render_markdown
@@ -48,19 +49,12 @@ def test_a_thousand_random_seasons_keep_the_invariants():
         s.max_turns = 60
         s.rng = np.random.default_rng(game)
         rng = np.random.default_rng(1000 + game)
-        n = 0
-        while not s.is_over():
-            actor = s.current_actor()
-            if actor is None:
-                break
-            kinds.update(e.kind for e in s.advance())
-            legal = s.legal_actions()
-            assert legal and len(set(map(str, legal))) == len(legal)
-            before = s.turn
-            kinds.update(e.kind for e in s.apply(legal[int(rng.integers(len(legal)))]))
-            n += 1
+        before = s.turn
+        for n, (_, events) in enumerate(random_decisions(s, rng), 1):
+            kinds.update(e.kind for e in events)
             if s.turn != before or n % 11 == 0:
                 check_invariants(s)
+            before = s.turn
         check_invariants(s)
         seasons += s.turn
         game += 1
@@ -78,10 +72,8 @@ def test_many_random_games_of_the_bundled_war_break_nothing():
     ended = 0
     for game in range(40):
         s = template.new_game(7, game)
-        rng = np.random.default_rng(game)
-        while s.current_actor() is not None:
-            legal = s.legal_actions()
-            s.apply(legal[int(rng.integers(len(legal)))])
+        for _ in random_decisions(s, np.random.default_rng(game)):
+            pass
         check_invariants(s)
         ended += s.is_over()
     assert ended == 40

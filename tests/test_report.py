@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from wwn_helpers import generated_and_played
 
 from factionsim.chronicle.views import visible_events
 from factionsim.cli import main
@@ -17,10 +18,8 @@ from factionsim.rules.wwn.visibility import stealthed_assets
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A generated campaign played 12 turns by random agents (some hide and reveal assets)."""
-    path = tmp_path_factory.mktemp("report") / "camp.yaml"
-    assert main(["new", str(path), "--seed", "8", "--agent", "random", "--quiet"]) == 0
-    assert main(["turn", str(path), "--turns", "12", "--quiet"]) == 0
-    return path
+    return generated_and_played(tmp_path_factory.mktemp("report") / "camp.yaml", 12,
+                                "--seed", "8", "--agent", "random")
 
 
 def test_report_is_one_self_contained_file(played: Path, tmp_path: Path) -> None:

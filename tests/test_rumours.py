@@ -7,9 +7,9 @@ import re
 from pathlib import Path
 
 import pytest
+from wwn_helpers import generated_and_played
 
 from factionsim.chronicle.record import CampaignRecord
-from factionsim.cli import main
 from factionsim.core.rumours import _SLOT, Fact, Grammar, Teller, digest, load_grammar
 
 WWN = load_grammar("factionsim.rules.wwn")
@@ -21,10 +21,8 @@ FACT_SLOTS = ("attacker", "attacker_faction", "defender", "defender_faction", "w
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("rumours") / "c.yaml"
-    assert main(["new", str(path), "--seed", "11", "--factions", "6", "--quiet"]) == 0
-    assert main(["turn", str(path), "--turns", "12", "--quiet"]) == 0
-    return path
+    return generated_and_played(tmp_path_factory.mktemp("rumours") / "c.yaml", 12,
+                                "--seed", "11", "--factions", "6")
 
 
 def test_every_template_of_the_wwn_grammar_can_be_told() -> None:

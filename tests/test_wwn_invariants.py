@@ -10,8 +10,8 @@ import pytest
 
 import factionsim
 from factionsim.agents import make_agent
+from factionsim.agents.simple import KeeperAgent
 from factionsim.configs import default_campaign_path
-from factionsim.core.game import Agent
 
 TURNS = 1000
 
@@ -41,25 +41,14 @@ def check_invariants(s) -> None:
         assert list(s.assets_of(fid)) == [a for a in s.assets.values() if a.owner == fid], fid
 
 
-class Keeper(Agent):
-    """Random, but never abandons a goal and never passes: uniform play mostly abandons goals
-    (and so sits paralysed), this one fights, builds and spends far more."""
-
-    def act(self, view, legal, rng):
-        texts = [str(a) for a in legal]
-        if "keep goal" in texts:
-            return legal[texts.index("keep goal")]
-        useful = [a for a in legal if str(a) != "action pass"] or legal
-        return useful[int(rng.integers(len(useful)))]
-
-
 @pytest.mark.parametrize("agent, seed", [("random", 0), ("random", 1), ("random", 2),
                                          ("keeper", 3), ("keeper", 4), ("keeper", 5)])
 def test_random_play_keeps_the_state_sound(agent, seed):
     s = factionsim.load_campaign(default_campaign_path())
     s.rng = np.random.default_rng(seed)
     s.max_turns = TURNS
-    agents = {fid: make_agent("random", "wwn") if agent == "random" else Keeper() for fid in s.factions}
+    agents = {fid: make_agent("random", "wwn") if agent == "random" else KeeperAgent()
+              for fid in s.factions}
     rng = np.random.default_rng(1000 + seed)
     check_invariants(s)
     decisions = 0
@@ -128,7 +117,7 @@ def test_saved_mid_turn_continues_exactly(cut):
 
     s = factionsim.load_campaign(default_campaign_path())
     s.rng = np.random.default_rng(11)
-    keeper, rng = Keeper(), np.random.default_rng(12)
+    keeper, rng = KeeperAgent(), np.random.default_rng(12)
     for _ in range(cut):
         actor = s.current_actor()
         s.apply(keeper.act(s.view(actor), s.legal_actions(), rng))

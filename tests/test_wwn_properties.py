@@ -25,6 +25,7 @@ import yaml
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
+from factionsim.agents.simple import KeeperAgent, RandomAgent
 from factionsim.core.campaign import dump_campaign_text
 from factionsim.rules.wwn.data import ATTRIBUTES
 from factionsim.rules.wwn.generate import generate_campaign
@@ -58,12 +59,7 @@ def _load(data: dict) -> WwnState:
 def _choose(legal: list, rng: np.random.Generator, keeper: bool):
     """Uniform, or (keeper) never passing and never abandoning a goal: uniform play mostly sits
     paralysed, the keeper fights, builds and spends."""
-    if keeper:
-        texts = [str(a) for a in legal]
-        if "keep goal" in texts:
-            return legal[texts.index("keep goal")]
-        legal = [a for a in legal if str(a) != "action pass"] or legal
-    return legal[int(rng.integers(len(legal)))]
+    return (KeeperAgent() if keeper else RandomAgent()).act(None, legal, rng)
 
 
 def _captured(events, taken: set[str]) -> None:

@@ -21,6 +21,7 @@ from factionsim.core.game import (
     GameState,
     IllegalActionError,
     View,
+    action,
 )
 from factionsim.core.names import Names
 from factionsim.core.presentation import Presentation
@@ -28,7 +29,7 @@ from factionsim.core.ruleset import DEFAULT_AGENT, RulesetInfo
 from factionsim.rules import IDLE, MANUAL, RANDOM
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Take(Action):
     stones: int
 

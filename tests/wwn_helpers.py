@@ -126,3 +126,13 @@ def apply_texts(state: WwnState, *action_texts: str) -> list:
 def legal_set(state: WwnState) -> set[str]:
     """The text forms of the legal actions, as a set."""
     return set(texts(state))
+
+
+def generated_and_played(path: Any, turns: int, *options: str) -> Any:
+    """``factionsim new PATH OPTIONS --quiet`` then ``factionsim turn PATH --turns TURNS``: a
+    generated campaign with a recorded history, as a GM makes one; returns ``path``."""
+    from factionsim.cli import main
+
+    assert main(["new", str(path), *options, "--quiet"]) == 0
+    assert main(["turn", str(path), "--turns", str(turns), "--quiet"]) == 0
+    return path

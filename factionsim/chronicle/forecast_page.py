@@ -11,6 +11,7 @@ from typing import Any
 
 from factionsim.core.stats import share_text
 
+from .html import page_head
 from .report import CSS, band_chart, faction_colors, legend_html
 
 #: Headlines listed on the page (the JSON has them all).
@@ -82,15 +83,7 @@ def forecast_html(forecast: dict[str, Any], title: str) -> str:
         headlines=headlines, places=places_html, fans=fans, shown=PAGE_HEADLINES)
 
 
-_PAGE = """<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title}: forecast</title>
-<style>{css}</style>
-</head>
-<body>
+_PAGE = page_head("{title}: forecast") + """<body>
 <header>
 <h1>{title}: what will probably happen</h1>
 <p class="sub">{sub}. Made by factionsim.</p>

@@ -4,6 +4,8 @@ report shows it, the dice folded into ``<details>`` (:func:`story_html`).
 
 >>> inline(r"**Achieves** the \\*Star\\* <goal>")
 '<strong>Achieves</strong> the *Star* &lt;goal&gt;'
+>>> page_head("{title}: forecast").splitlines()[-3:]
+['<title>{title}: forecast</title>', '<style>{css}</style>', '</head>']
 >>> dice_html("1d10 [4] +3 = 7")
 '<details class="dice"><summary>dice</summary>1d10 [4] +3 = 7</details>'
 """
@@ -17,6 +19,15 @@ from .story import Line, TurnStory
 
 _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")  # markdown's backslash escapes
 _HOLE = "\ue000"
+
+
+def page_head(title: str, style: str = "{css}") -> str:
+    """The start of a self-contained HTML page (report, sheet, batch summary, forecast), through
+    ``</head>``; ``title`` and ``style`` are written as given, so a page's ``str.format``
+    template begins ``page_head("{title}: batch") + "<body>..."`` and fills them in."""
+    return ('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f"<title>{title}</title>\n<style>{style}</style>\n</head>\n")
 
 
 def inline(text: str) -> str:

@@ -28,7 +28,7 @@ from factionsim.core.prose import told
 from factionsim.core.text import markdown_line
 
 from .charts import PALETTE, band_chart, faction_colors, ink_on, legend_html, line_chart
-from .html import dice_html, inline, markdown_to_html, story_html
+from .html import dice_html, inline, markdown_to_html, page_head, story_html
 from .mapview import layout, map_svg
 from .record import CampaignRecord
 from .story import TurnStory, describe
@@ -294,15 +294,7 @@ _JS = """
 })();
 """
 
-_TEMPLATE = """<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title}: campaign report</title>
-<style>{css}</style>
-</head>
-<body>
+_TEMPLATE = page_head("{title}: campaign report") + """<body>
 <header>
 <h1>{title}</h1>
 <p class="sub">Campaign report after turn {turn}, {subtitle}. Made by factionsim.</p>

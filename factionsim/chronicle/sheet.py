@@ -17,7 +17,7 @@ from factionsim.core.presentation import Sheet
 from factionsim.core.text import markdown_text
 
 from .charts import faction_colors, ink_on
-from .html import inline
+from .html import inline, page_head
 from .record import CampaignRecord
 from .report import table_html
 from .story import faction_lines
@@ -151,15 +151,7 @@ ul { margin: 2px 0; padding-left: 20px; } li { margin: 2px 0; }
 }
 """
 
-_SHEET = """<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{name}: faction sheet</title>
-<style>{css}</style>
-</head>
-<body><div class="page">
+_SHEET = page_head("{name}: faction sheet") + """<body><div class="page">
 <div class="banner" style="background:{colour};color:{ink}"><h1>{name}</h1>
 <p>{campaign}, after turn {turn}: {who}. Made by factionsim.</p></div>
 <div class="stats">{stats}</div>

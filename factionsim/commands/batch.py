@@ -9,7 +9,7 @@ import json
 import sys
 from pathlib import Path
 
-from factionsim.commands.options import add_backend_arguments, add_ruleset_argument, resolve_workers, seed
+from factionsim.commands.options import add_backend_arguments, add_campaign_arguments, resolve_workers, seed
 from factionsim.models.trust import add_trust_argument
 
 
@@ -24,17 +24,13 @@ def add_parser(subparsers) -> None:
         "agent and temperament), "
         "DIR/curves.csv and DIR/summary.html (the table and a chart per curve). The results are "
         "identical for any --backend and --workers.")
-    p.add_argument("campaign", nargs="?", default=None,
-                   help="campaign file of any ruleset (default: the bundled one of --ruleset)")
-    add_ruleset_argument(p)
+    add_campaign_arguments(p)
     p.add_argument("--runs", type=int, default=100, help="histories to play (default 100)")
     p.add_argument("--turns", type=int, default=None,
                    help="turns per history (default: the campaign's own max_turns, else 12)")
     p.add_argument("--seed", type=seed, default=0, help="master seed (default 0)")
     p.add_argument("--out", default="batch-out", help="output folder (default batch-out)")
-    p.add_argument("--workers", type=int, default=None,
-                   help="histories in parallel (default: 1 locally, every CPU of the Ray cluster)")
-    add_backend_arguments(p)
+    add_backend_arguments(p, "histories")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar, no table")
     add_trust_argument(p)

@@ -12,7 +12,7 @@ from typing import Any
 
 from factionsim.commands.options import (
     add_backend_arguments,
-    add_ruleset_argument,
+    add_campaign_arguments,
     positive,
     resolve_workers,
     seed,
@@ -32,15 +32,11 @@ def add_parser(subparsers) -> None:
         "the most likely events, the places likely to change hands, and the median and 10-90% "
         "band of its numbers after each turn. The results are identical for any --workers and "
         "--backend; future r is run r of 'factionsim batch' with the same seed.")
-    p.add_argument("campaign", nargs="?", default=None,
-                   help="campaign file of any ruleset (default: the bundled one of --ruleset)")
-    add_ruleset_argument(p)
+    add_campaign_arguments(p)
     p.add_argument("--turns", type=positive, default=6, help="turns each future plays (default 6)")
     p.add_argument("--runs", type=positive, default=500, help="futures to play (default 500)")
     p.add_argument("--seed", type=seed, default=0, help="master seed of the futures' dice (default 0)")
-    p.add_argument("--workers", type=int, default=None,
-                   help="futures in parallel (default: 1 locally, every CPU of the Ray cluster)")
-    add_backend_arguments(p)
+    add_backend_arguments(p, "futures")
     p.add_argument("--html", metavar="FILE", default=None,
                    help="also write the forecast as a self-contained HTML page (fan charts)")
     p.add_argument("--headlines", type=int, default=10,

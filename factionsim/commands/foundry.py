@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from factionsim.commands.options import add_wait_argument, seed
+from factionsim.commands.options import add_quiet_and_json, add_wait_argument, seed
 
 
 def _pairs(values: list[str] | None, option: str) -> dict[str, str]:
@@ -101,8 +101,7 @@ def add_parser(sub: Any) -> None:
     imp.add_argument("--name", help="a new campaign's title (default: the file name)")
     imp.add_argument("--seed", type=seed, help="a new campaign's seed")
     add_wait_argument(imp)
-    imp.add_argument("--quiet", action="store_true", help="print nothing")
-    imp.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_quiet_and_json(imp)
     imp.set_defaults(func=cmd_import)
     exp = actions.add_parser(
         "export", help="write each faction as a Foundry actor file",
@@ -115,6 +114,5 @@ def add_parser(sub: Any) -> None:
                      "(repeat for more; default: all)")
     exp.add_argument("--players", action="store_true",
                      help="log entries in the players' view (no Stealthed doings)")
-    exp.add_argument("--quiet", action="store_true", help="print nothing")
-    exp.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_quiet_and_json(exp)
     exp.set_defaults(func=cmd_export)

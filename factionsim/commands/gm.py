@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from factionsim.commands.options import add_wait_argument, positive
+from factionsim.commands.options import add_quiet_and_json, add_wait_argument, positive
 from factionsim.core.game import CampaignError
 from factionsim.core.history import VIEWS, chronicle_paths
 from factionsim.models.trust import add_trust_argument
@@ -326,8 +326,7 @@ def add_parser(sub: Any) -> None:
                       help="with --interactive, ask also when the plan is to do nothing more "
                       "(done, keep goal)")
     add_wait_argument(turn)
-    turn.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
-    turn.add_argument("--json", action="store_true", help="print the summary as JSON")
+    add_quiet_and_json(turn, json="print the summary as JSON", quiet="no progress bar, no summary")
     add_trust_argument(turn)
     turn.set_defaults(func=cmd_turn)
     for name, func, text in (("undo", cmd_undo, "step the campaign file back one turn"),
@@ -339,6 +338,5 @@ def add_parser(sub: Any) -> None:
                        help="how many steps (default 1); each turn and each GM record "
                        "('factionsim record') is one step")
         add_wait_argument(p)
-        p.add_argument("--quiet", action="store_true", help="print nothing")
-        p.add_argument("--json", action="store_true", help="print the result as JSON")
+        add_quiet_and_json(p)
         p.set_defaults(func=func)

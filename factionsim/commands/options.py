@@ -75,6 +75,13 @@ def add_wait_argument(p: argparse.ArgumentParser) -> None:
                    "SECONDS for it to finish (default 0: stop at once with a message)")
 
 
+def add_quiet_and_json(p: argparse.ArgumentParser, json: str = "print the result as JSON",
+                       quiet: str = "print nothing") -> None:
+    """``--quiet`` and ``--json`` (in that order in the help), with their help texts."""
+    p.add_argument("--quiet", action="store_true", help=quiet)
+    p.add_argument("--json", action="store_true", help=json)
+
+
 def add_ruleset_argument(p: argparse.ArgumentParser, what: str = "the bundled campaign") -> None:
     """``--ruleset NAME``: the ruleset of ``what`` when no campaign file is given."""
     p.add_argument("--ruleset", default=DEFAULT_RULESET,
@@ -82,8 +89,20 @@ def add_ruleset_argument(p: argparse.ArgumentParser, what: str = "the bundled ca
                    f"{DEFAULT_RULESET}): wwn, houses, engagements or conflict")
 
 
-def add_backend_arguments(p: argparse.ArgumentParser) -> None:
-    """``--backend`` and ``--address`` (``tournament`` and ``batch``)."""
+def add_campaign_arguments(p: argparse.ArgumentParser, name: str = "campaign") -> None:
+    """A campaign file of any ruleset (the argument ``CAMPAIGN``, or the option ``name``
+    ``--campaign``), left out for the bundled campaign of ``--ruleset``."""
+    optional = {} if name.startswith("-") else {"nargs": "?"}
+    p.add_argument(name, **optional, default=None,
+                   help="campaign file of any ruleset (default: the bundled one of --ruleset)")
+    add_ruleset_argument(p)
+
+
+def add_backend_arguments(p: argparse.ArgumentParser, jobs: str) -> None:
+    """``--workers``, ``--backend`` and ``--address``: how many ``jobs`` (``"games"``,
+    ``"histories"``...) are played at once, and where (:func:`resolve_workers` reads them)."""
+    p.add_argument("--workers", type=int, default=None,
+                   help=f"{jobs} in parallel (default: 1 locally, every CPU of the Ray cluster)")
     p.add_argument("--backend", choices=("local", "ray"), default="local",
                    help="local processes (default) or Ray tasks (pip install 'factionsim[cluster]')")
     p.add_argument("--address", default=None,

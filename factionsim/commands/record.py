@@ -18,7 +18,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from factionsim.commands.options import add_wait_argument
+from factionsim.commands.options import add_quiet_and_json, add_wait_argument
 from factionsim.core.game import CampaignError
 
 
@@ -63,8 +63,7 @@ def _parse(path: Path, args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
                             "explains each)")
     parser = spec.parser(f"factionsim record {path} {spec.name}")
     add_wait_argument(parser)  # the command's own options may come after the record's
-    parser.add_argument("--quiet", action="store_true", help="print nothing")
-    parser.add_argument("--json", action="store_true", help="print the record as JSON")
+    add_quiet_and_json(parser, "print the record as JSON")
     values = vars(parser.parse_args(args.rest))
     args.wait = values.pop("wait") or args.wait
     args.quiet = values.pop("quiet") or args.quiet
@@ -143,6 +142,5 @@ def add_parser(sub: Any) -> None:
     p.add_argument("rest", nargs=argparse.REMAINDER, metavar="ARGS",
                    help="the record's arguments, --because TEXT, --secret")
     add_wait_argument(p)
-    p.add_argument("--quiet", action="store_true", help="print nothing")
-    p.add_argument("--json", action="store_true", help="print the record as JSON")
+    add_quiet_and_json(p, "print the record as JSON")
     p.set_defaults(func=cmd_record)

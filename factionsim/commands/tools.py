@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from factionsim.commands.options import seed, whole_number
+from factionsim.commands.options import add_quiet_and_json, seed, whole_number
 from factionsim.core.fields import MAX_TURNS
 from factionsim.core.game import CampaignError
 from factionsim.core.ruleset import DEFAULT_RULESET
@@ -207,8 +207,7 @@ def add_parser(sub: Any) -> None:
     new.add_argument("--max-turns", type=whole_number(1, MAX_TURNS), default=None,
                      help="end the game after N turns")
     new.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
-    new.add_argument("--quiet", action="store_true", help="print nothing")
-    new.add_argument("--json", action="store_true", help="print a summary as JSON")
+    add_quiet_and_json(new, "print a summary as JSON")
     new.set_defaults(func=cmd_new)
 
     schema = sub.add_parser("schema", help="print the JSON Schema of campaign files",
@@ -237,8 +236,7 @@ def add_parser(sub: Any) -> None:
     report.add_argument("--players", action="store_true",
                         help="the players' view: only what the rules make public (no Stealthed "
                         "assets, Treasure, XP, goals or dice), rumours for a chronicle")
-    report.add_argument("--quiet", action="store_true", help="print nothing")
-    report.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_quiet_and_json(report)
     report.set_defaults(func=cmd_report)
 
     sheet = sub.add_parser("sheet", help="write printable faction sheets (HTML and markdown)",
@@ -254,8 +252,7 @@ def add_parser(sub: Any) -> None:
     sheet.add_argument("--recent", type=int, default=3,
                        help="how many of the last turns the history tells (default 3)")
     sheet.add_argument("-o", "--output", help="folder (default STEM.sheets/ beside the campaign)")
-    sheet.add_argument("--quiet", action="store_true", help="print nothing")
-    sheet.add_argument("--json", action="store_true", help="print the files written as JSON")
+    add_quiet_and_json(sheet, "print the files written as JSON")
     sheet.set_defaults(func=cmd_sheet)
 
     events = sub.add_parser("events", help="print a campaign's recorded events (JSON lines)",

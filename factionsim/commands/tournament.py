@@ -9,7 +9,7 @@ import json
 import sys
 from pathlib import Path
 
-from factionsim.commands.options import add_backend_arguments, add_ruleset_argument, resolve_workers, seed
+from factionsim.commands.options import add_backend_arguments, add_campaign_arguments, resolve_workers, seed
 from factionsim.models.trust import add_trust_argument
 
 
@@ -23,15 +23,11 @@ def add_parser(subparsers) -> None:
     p.add_argument("--agents", required=True,
                    help="comma-separated agent names, e.g. random,heuristic,planner")
     p.add_argument("--games", type=int, default=20, help="games to play (default 20)")
-    p.add_argument("--campaign", default=None,
-                   help="campaign file of any ruleset (default: the bundled one of --ruleset)")
-    add_ruleset_argument(p)
+    add_campaign_arguments(p, "--campaign")
     p.add_argument("--turns", type=int, default=None,
                    help="turns per game (default: the campaign's own max_turns, else 20)")
     p.add_argument("--seed", type=seed, default=0, help="master seed (default 0)")
-    p.add_argument("--workers", type=int, default=None,
-                   help="games in parallel (default: 1 locally, every CPU of the Ray cluster)")
-    add_backend_arguments(p)
+    add_backend_arguments(p, "games")
     p.add_argument("--budget", type=int, default=None, help="planner rollouts per decision")
     p.add_argument("--out", default="tournament-out", help="output folder (default tournament-out)")
     p.add_argument("--json", action="store_true", help="print the results as one JSON object")

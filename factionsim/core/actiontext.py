@@ -68,6 +68,11 @@ def _templates(cls: type) -> tuple[str, ...]:
     return (text,) if isinstance(text, str) else tuple(text)
 
 
+def field_names(cls: type) -> list[str]:
+    """The fields ``cls``'s templates name, in the order they first appear."""
+    return list(dict.fromkeys(name for template in _templates(cls) for name in _named(template)))
+
+
 @cache
 def _fields(cls: type) -> dict[str, dataclasses.Field[Any]]:
     return {f.name: f for f in dataclasses.fields(cls)}

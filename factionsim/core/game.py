@@ -29,7 +29,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from factionsim.core import actiontext
 
@@ -63,6 +63,30 @@ class Action:
 
     def __str__(self) -> str:
         return actiontext.render(self)  # makes the class's writer and installs it as its __str__
+
+
+A = TypeVar("A", bound=Action)
+
+
+def action(cls: type[A]) -> type[A]:
+    """Declare an action class (a subclass of :class:`Action`) from its ``TEXT``: a frozen,
+    slotted dataclass whose fields are the ones its template names, in the order they first
+    appear there. A field the class does not annotate is a ``str``; annotate the others
+    (``shift: int``, ``hinder: bool = False``) and give optional ones their default, as in any
+    dataclass::
+
+        @action
+        class Dash(Action):
+            shift: int
+            mode: str = "free"
+
+            TEXT = "dash {char} {shift:+}[ {mode}]"
+
+    is ``Dash(char: str, shift: int, mode: str = "free")``."""
+    declared = dict(vars(cls).get("__annotations__", {}))
+    named = actiontext.field_names(cls)
+    cls.__annotations__ = {name: declared.pop(name, "str") for name in named} | declared
+    return dataclass(frozen=True, slots=True)(cls)
 
 
 class ActionTable(actiontext.ActionTable):

@@ -4,11 +4,14 @@
 
 The agents that play any ruleset are declared here, for the rulesets to offer
 (``agents=(RANDOM, IDLE, ..., MANUAL, POLICY, TRAINED)``); each ruleset adds its own (a
-heuristic...). ``POLICY`` and ``TRAINED`` play trained policies through the ruleset's env codec
+heuristic...): :func:`with_heuristic` is that list for a ruleset whose own player is one
+rule-of-thumb heuristic. ``POLICY`` and ``TRAINED`` play trained policies through the ruleset's env codec
 (``RulesetInfo.codec``), so a ruleset offers them only when it has one.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from factionsim.core.game import Agent
 from factionsim.core.ruleset import AgentSpec
@@ -51,3 +54,12 @@ POLICY = AgentSpec("policy", "a trained policy file (factionsim train writes one
                    _policy, argument="path")
 TRAINED = AgentSpec("trained", "the trained policy shipped with factionsim for the ruleset "
                     "(refused where none ships)", _trained)
+
+
+def with_heuristic(load: Callable[[], type[Agent]]) -> tuple[AgentSpec, ...]:
+    """The agents of a ruleset whose own player is a rule-of-thumb heuristic (``load`` imports
+    its class): the baselines, the heuristic, the GM at the terminal and trained policies, in the
+    order ``validate`` and the help list them."""
+    return (RANDOM, IDLE,
+            AgentSpec("heuristic", "plays by simple rules of thumb, explains each decision", load),
+            MANUAL, POLICY, TRAINED)

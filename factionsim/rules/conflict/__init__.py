@@ -10,8 +10,8 @@ number), ``actions`` (decisions with a text form), ``turn`` (the round as decisi
 from __future__ import annotations
 
 from factionsim.core.game import Agent
-from factionsim.core.ruleset import AgentSpec, RulesetInfo
-from factionsim.rules import IDLE, MANUAL, POLICY, RANDOM, TRAINED
+from factionsim.core.ruleset import RulesetInfo
+from factionsim.rules import with_heuristic
 
 from . import actions, behaviour, present, prose, validate, visibility
 from .state import ConflictState
@@ -33,8 +33,7 @@ RULESET = RulesetInfo(
     name="conflict", title="ARC-style character conflict", state_class=ConflictState,
     validate=validate.validate, faction_field="sides", prose=prose.PROSE,
     present=present.PRESENTATION, default_campaign="conflict_bridge.yaml",
-    agents=(RANDOM, IDLE, AgentSpec("heuristic", "plays by simple rules of thumb, explains each decision",
-                                    _heuristic), MANUAL, POLICY, TRAINED),
+    agents=with_heuristic(_heuristic),
     codec=_codec, docs="docs/ruleset-conflict.md", behaviour=behaviour.BEHAVIOUR,
     actions=actions.ACTIONS,
     visibility=visibility.VISIBILITY)

@@ -9,8 +9,8 @@ Modules: ``model`` (pillars, factions, settings), ``dice`` (successes and wounds
 from __future__ import annotations
 
 from factionsim.core.game import Agent
-from factionsim.core.ruleset import AgentSpec, RulesetInfo
-from factionsim.rules import IDLE, MANUAL, POLICY, RANDOM, TRAINED
+from factionsim.core.ruleset import RulesetInfo
+from factionsim.rules import with_heuristic
 
 from . import actions, behaviour, present, prose, validate, visibility
 from .state import EngagementsState
@@ -32,8 +32,7 @@ RULESET = RulesetInfo(
     name="engagements", title="Anima Prime pillars and engagements", state_class=EngagementsState,
     validate=validate.validate, faction_field="factions", prose=prose.PROSE,
     present=present.PRESENTATION, default_campaign="ashen_thrones.yaml",
-    agents=(RANDOM, IDLE, AgentSpec("heuristic", "plays by simple rules of thumb, explains each decision",
-                                    _heuristic), MANUAL, POLICY, TRAINED),
+    agents=with_heuristic(_heuristic),
     codec=_codec, docs="docs/ruleset-engagements.md", behaviour=behaviour.BEHAVIOUR,
     actions=actions.ACTIONS,
     visibility=visibility.VISIBILITY)

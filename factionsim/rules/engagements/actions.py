@@ -14,31 +14,28 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from factionsim.core.game import Action, ActionTable
+from factionsim.core.game import Action, ActionTable, action
 
 STATS = ("competence", "defense")
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Done(Action):
     """End the current step (spending, inviting, committing pillars, the Fanatical option)."""
 
     TEXT = "done"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Convert(Action):
     """Turn ``amount`` faction dice into engagement dice against ``rival`` (1:1)."""
 
     amount: int
-    rival: str
 
     TEXT = "convert {amount} -> {rival}"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Build(Action):
     """Build a new pillar of this competence and defense (costs competence + defense dice)."""
 
@@ -48,90 +45,76 @@ class Build(Action):
     TEXT = "build c{competence} d{defense}"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Raise(Action):
     """Raise a pillar's competence or defense by one (costs the new level in faction dice)."""
-
-    pillar: str
-    stat: str
 
     TEXT = "raise {pillar} {stat}"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Heal(Action):
     """Clear one marked wound circle of a pillar."""
-
-    pillar: str
 
     TEXT = "heal {pillar}"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Engage(Action):
     """Step 1: declare ``rival`` the defender of an engagement."""
-
-    rival: str
 
     TEXT = "engage {rival}"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Invite(Action):
     """Ask ``faction`` to join the engagement as an ally (``price`` 0) or hire it as a mercenary
     for ``price`` faction dice (paid when it joins)."""
 
-    faction: str
     price: int = 0
 
     TEXT = ("invite {faction}", "hire {faction} for {price}")
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Commission(Action):
     """Pay the mercenary ``faction`` ``price`` faction dice to engage ``rival`` itself ("Some
     factions (mercenaries) will participate or engage for payment"); paid when it accepts."""
 
-    faction: str
-    rival: str
     price: int
 
     TEXT = "commission {faction} -> {rival} for {price}"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Join(Action):
     """Accept an invitation (or a mercenary contract) to join an engagement."""
 
     TEXT = "join"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Decline(Action):
     """Refuse an invitation."""
 
     TEXT = "decline"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Commit(Action):
     """Step 2: add a pillar to the engagement (the first is free, each further one 1 faction die)."""
-
-    pillar: str
 
     TEXT = "commit {pillar}"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Fanatical(Action):
     """Boon Fanatical: mark a wound circle of this pillar for 2 more dice."""
-
-    pillar: str
 
     TEXT = "fanatical {pillar}"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Draw(Action):
     """Step 4: take ``n`` (0-3) engagement dice out of the pool against the opponent."""
 
@@ -140,12 +123,11 @@ class Draw(Action):
     TEXT = "draw {n}"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Allocate(Action):
     """Step 5: put ``n`` of the dice still to divide on the opposing ``pillar``."""
 
     n: int
-    pillar: str
 
     TEXT = "allocate {n} -> {pillar}"
 

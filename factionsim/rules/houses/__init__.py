@@ -9,8 +9,8 @@ Modules: ``model`` (Houses, assets, the scenario's rules), ``dice`` (pools, effe
 from __future__ import annotations
 
 from factionsim.core.game import Agent
-from factionsim.core.ruleset import AgentSpec, RulesetInfo
-from factionsim.rules import IDLE, MANUAL, POLICY, RANDOM, TRAINED
+from factionsim.core.ruleset import RulesetInfo
+from factionsim.rules import with_heuristic
 
 from . import actions, behaviour, forecast, present, prose, validate, visibility
 from .state import HousesState
@@ -32,8 +32,7 @@ RULESET = RulesetInfo(
     name="houses", title="Cortex Prime Great Houses in a Succession War", state_class=HousesState,
     validate=validate.validate, faction_field="houses", prose=prose.PROSE,
     present=present.PRESENTATION, default_campaign="banteave_succession.yaml",
-    agents=(RANDOM, IDLE, AgentSpec("heuristic", "plays by simple rules of thumb, explains each decision",
-                                    _heuristic), MANUAL, POLICY, TRAINED),
+    agents=with_heuristic(_heuristic),
     codec=_codec, docs="docs/ruleset-houses.md",
     forecasting=forecast.FORECASTING, behaviour=behaviour.BEHAVIOUR,
     actions=actions.ACTIONS,

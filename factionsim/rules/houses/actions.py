@@ -10,9 +10,7 @@ Advance(option='attribute', trait='physical', other='social')
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from factionsim.core.game import Action, ActionTable
+from factionsim.core.game import Action, ActionTable, action
 
 #: The eight House actions of the seed, plus passing. The last three are recovery actions
 #: (also the only kinds of the free recovery at the end of the season).
@@ -21,75 +19,62 @@ ACTION_KINDS = ("create-asset", "create-complication", "attack-house", "attack-t
 RECOVERY_KINDS = ("repair", "recover", "recover-complication", "pass")
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class ChooseAction(Action):
     """The House action to take now (one of :data:`ACTION_KINDS`)."""
-
-    kind: str
 
     TEXT = "action {kind}"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Target(Action):
     """The rival House the action is aimed at."""
-
-    house: str
 
     TEXT = "target {house}"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Trait(Action):
     """The trait the action is about: a skill name, an asset id, ``stress``, ``trauma`` or
     ``complication:<source>``."""
 
-    trait: str
-
     TEXT = "trait {trait}"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class PickDistinction(Action):
     """The Distinction rolled: at its die, or as a d4 to earn a Plot Point (``hinder``)."""
 
-    distinction: str
     hinder: bool = False
 
     TEXT = "distinction {distinction}[ d4{hinder?}]"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class PickAttribute(Action):
-    attribute: str
-
     TEXT = "attribute {attribute}"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class PickSkill(Action):
-    skill: str
-
     TEXT = "skill {skill}"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Commit(Action):
     """Add one of the House's assets (Holding, Resource, Asset) to the pool."""
-
-    asset: str
 
     TEXT = "commit {asset}"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class RollPool(Action):
     """The pool is complete: roll it."""
 
     TEXT = "roll"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class SpendPlotPoint(Action):
     """Spend a Plot Point: add a die to the total, solidify an asset for the season, make a
     complication long-lasting, or inflict Trauma instead of Stress (the decision point says)."""
@@ -97,14 +82,14 @@ class SpendPlotPoint(Action):
     TEXT = "plot point"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Keep(Action):
     """Spend no Plot Point here."""
 
     TEXT = "keep"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class InflictBoth(Action):
     """The winner of Attack a Faction spends a Plot Point for a second effect die: the effect
     lands as Stress and the second die as Trauma ("Stress and/or Trauma")."""
@@ -112,7 +97,7 @@ class InflictBoth(Action):
     TEXT = "plot point both"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Oppose(Action):
     """A rival opposes the asset being created: it rolls its own pool instead of the GM's
     difficulty ("The GM sets the difficulty if no one is opposing you")."""
@@ -120,35 +105,32 @@ class Oppose(Action):
     TEXT = "oppose"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Sacrifice(Action):
     """Offer a Skill (d6 or more) or an Asset to absorb incoming Stress or Trauma."""
-
-    trait: str
 
     TEXT = "sacrifice {trait}"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Accept(Action):
     """Take what is left of the incoming Stress or Trauma."""
 
     TEXT = "accept"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Advance(Action):
     """Spend advances: ``signature <asset>``, ``step-signature <asset>``, ``sfx <name>``,
     ``step <skill or asset>``, ``attribute <up> <down>``."""
 
-    option: str
     trait: str = ""
     other: str = ""
 
     TEXT = "advance {option}[ {trait}][ {other}]"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Done(Action):
     TEXT = "done"
 

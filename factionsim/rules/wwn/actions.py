@@ -13,90 +13,74 @@ ChooseGoal(goal='sphere-dominance', target='wealth')
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from factionsim.core.game import Action, ActionTable
+from factionsim.core.game import Action, ActionTable, action
 
 #: The seven faction actions of 6.6.0, plus passing.
 ACTION_KINDS = ("attack", "move", "repair", "expand", "create", "hide", "sell", "pass")
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class ChooseAction(Action):
     """Pick this turn's faction action (one of :data:`ACTION_KINDS`)."""
-
-    kind: str
 
     TEXT = "action {kind}"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Done(Action):
     """Finish the current step (stop attacking, moving, repairing, using abilities...)."""
 
     TEXT = "done"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Decline(Action):
     """Let a reaction pass (no reroll, no sacrifice, no payment...)."""
 
     TEXT = "decline"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Attack(Action):
     """Attack ``target`` (a faction) in the attacking asset's location with ``asset``."""
-
-    asset: str
-    target: str
 
     TEXT = "attack {asset} -> {target}"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Defend(Action):
     """The defending faction picks which of its assets present meets the attack."""
-
-    asset: str
 
     TEXT = "defend with {asset}"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Move(Action):
-    asset: str
-    destination: str
-
     TEXT = "move {asset} -> {destination}"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Repair(Action):
     """Repair one asset (1 Treasure, +1 for each further fix of the same asset this turn)."""
-
-    asset: str
 
     TEXT = "repair {asset}"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class RepairFaction(Action):
     """Spend 1 Treasure to heal the faction itself (once per turn)."""
 
     TEXT = "repair faction"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class ExpandAt(Action):
     """Plant a new Base of Influence in ``location`` (its HP is the next decision)."""
-
-    location: str
 
     TEXT = "expand at {location}"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class BaseHp(Action):
     """Maximum HP of the new Base of Influence (costs that many Treasure)."""
 
@@ -105,40 +89,32 @@ class BaseHp(Action):
     TEXT = "base hp {hp}"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Create(Action):
-    asset_type: str
-    location: str
-
     TEXT = "create {asset_type} at {location}"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Hide(Action):
-    asset: str
-
     TEXT = "hide {asset}"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Sell(Action):
-    asset: str
-
     TEXT = "sell {asset}"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class UseAbility(Action):
     """Use a free ability once this turn: ``source`` is an asset id or a tag (``imperialist``),
     ``option`` the choice it needs (target, destination...), or empty."""
 
-    source: str
     option: str = ""
 
     TEXT = "use {source}[ {option:rest}]"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Bribe(Action):
     """Spend Treasure on bribes and influence toward the Wealth of Kingdoms goal."""
 
@@ -147,26 +123,23 @@ class Bribe(Action):
     TEXT = "bribe {amount}"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class ChooseGoal(Action):
     """Adopt a goal; ``target`` is the goal's parameter (an asset, faction@location or attribute)."""
 
-    goal: str
     target: str = ""
 
     TEXT = "goal {goal}[ {target}]"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class KeepGoal(Action):
     TEXT = "keep goal"
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class RaiseRating(Action):
     """Spend XP to raise an attribute by one."""
-
-    attribute: str
 
     TEXT = "raise {attribute}"
 

@@ -13,7 +13,7 @@ from ..actions import Decline, UseAbility
 from ..checks import CheckResult, start_check
 from ..combat import begin_attack, damage_asset, remove_asset
 from ..movement import entry_affordable, forbids, move_asset, move_range
-from .force import unlimited_transport
+from .force import log, unlimited_transport
 
 if TYPE_CHECKING:
     from ..checks import CheckResult, Side
@@ -25,11 +25,6 @@ D4_MAX = 4
 
 
 # ------------------------------------------------------------------ helpers
-def _log(state: WwnState, src: Asset, effect: str, events: list[Event], **data: Any) -> None:
-    events.append(Event(state.current_turn, "ability", src.owner,
-                        {"source": src.id, "effect": effect, **data}))
-
-
 def _usable(state: WwnState, asset: Asset) -> bool:
     return asset.id in state.assets and abilities.usable(state, asset)
 
@@ -81,7 +76,7 @@ SUMMARIES["bewitching-charmer"] = (
 @register("bewitching-charmer", "special_hit")
 def _charmer_hit(state: WwnState, attacker: Asset, defender: Asset, events: list[Event]) -> None:
     defender.status["pinned_by"] = attacker.id
-    _log(state, attacker, "pin", events, target=defender.id, location=attacker.location)
+    log(state, attacker, "pin", events, target=defender.id, location=attacker.location)
 
 
 @register("bewitching-charmer", "counter_allowed")
@@ -131,7 +126,7 @@ def _patronage(state: WwnState, asset: Asset, events: list[Event]) -> None:
         return
     f = state.factions[asset.owner]
     f.treasure += 1
-    _log(state, asset, "patronage-income", events, amount=1, treasure=f.treasure)
+    log(state, asset, "patronage-income", events, amount=1, treasure=f.treasure)
 
 
 # ------------------------------------------------------------------ Covert Transport
@@ -170,7 +165,7 @@ def _transport_use(state: WwnState, holder: Asset, option: str, events: list[Eve
     asset_id, dest = _split_move(option)
     cargo = state.assets[asset_id]
     _pay(state, holder.owner, 1)
-    _log(state, holder, "covert-transport", events, asset=cargo.id, to=dest, cost=1)
+    log(state, holder, "covert-transport", events, asset=cargo.id, to=dest, cost=1)
     if not cargo.stealth:
         cargo.stealth = True
         lapsing = cargo.status.setdefault("until_acts", [])
@@ -210,7 +205,7 @@ def _crypto_outcome(state: WwnState, args: dict[str, Any], events: list[Event]) 
     if holder is None or target is None:
         return
     check = CheckResult.from_state(args["check"])
-    _log(state, holder, "stun-attempt", events, target=target.id, target_faction=target.owner,
+    log(state, holder, "stun-attempt", events, target=target.id, target_faction=target.owner,
          **check.to_dict())
     if not check.success:
         return  # no counterattack
@@ -234,7 +229,7 @@ def _crypto_negate(state: WwnState, args: dict[str, Any], events: list[Event]) -
 def _stun(state: WwnState, holder: Asset, target: Asset, events: list[Event]) -> None:
     turn = _owner_next_turn(state, target.owner)
     target.status["stunned_turn"] = turn
-    _log(state, holder, "stun", events, target=target.id, turn=turn)
+    log(state, holder, "stun", events, target=target.id, turn=turn)
 
 
 # ------------------------------------------------------------------ Dancing Girls
@@ -265,7 +260,7 @@ def _treachery_hit(state: WwnState, attacker: Asset, defender: Asset, events: li
     owner = state.factions[attacker.owner]
     owner.treasure += 5
     converted = not defender.is_base
-    _log(state, attacker, "treachery", events, target=defender.id, from_faction=defender.owner,
+    log(state, attacker, "treachery", events, target=defender.id, from_faction=defender.owner,
          treasure=5, converted=converted)
     remove_asset(state, attacker, events, "spent (expert treachery)")
     if converted:
@@ -301,7 +296,7 @@ def _friends_use(state: WwnState, holder: Asset, option: str, events: list[Event
     _friends_release(state, holder)
     target.status["subtle"] = holder.id
     holder.status["granted"] = target.id
-    _log(state, holder, "grant-subtle", events, asset=target.id, cost=1)
+    log(state, holder, "grant-subtle", events, asset=target.id, cost=1)
 
 
 @register("hired-friends", "left_play")
@@ -343,7 +338,7 @@ def _informers_outcome(state: WwnState, args: dict[str, Any], events: list[Event
     near = _near(state, holder.location)
     found = [a for a in state.assets_of(args["target"]) if a.stealth and a.location in near] \
         if check.success else []
-    _log(state, holder, "search", events, target_faction=args["target"], cost=1,
+    log(state, holder, "search", events, target_faction=args["target"], cost=1,
          revealed=[a.id for a in found], **check.to_dict())
     for a in found:
         _reveal(state, a, "informers", events)
@@ -373,12 +368,12 @@ def _logistics_delay(state: WwnState, asset: Asset, location: str, holder: Asset
     roll = Dice.parse("1d4").roll(state.rng)
     f = state.factions[asset.owner]
     if f.treasure < roll.total:  # "cannot enter ... without paying": it stays out
-        _log(state, holder, "entry-refused", events, asset=asset.id, asset_owner=asset.owner,
+        log(state, holder, "entry-refused", events, asset=asset.id, asset_owner=asset.owner,
              to=location, roll=list(roll.dice), treasure=f.treasure)
         return
     f.treasure -= roll.total
     asset.status["arriving"] = location
-    _log(state, holder, "delay-entry", events, asset=asset.id, asset_owner=asset.owner,
+    log(state, holder, "delay-entry", events, asset=asset.id, asset_owner=asset.owner,
          to=location, roll=list(roll.dice), paid=roll.total)
 
 
@@ -404,7 +399,7 @@ def _jap_use(state: WwnState, check: CheckResult, choice: str, holder: Asset,
     before = list(side.rolls)
     side.roll(state.rng)
     cost = Dice.parse("1d6").roll(state.rng)
-    _log(state, holder, "reroll", events, faction=side.faction, before=before, after=side.rolls,
+    log(state, holder, "reroll", events, faction=side.faction, before=before, after=side.rolls,
          total=side.total, cost_roll=list(cost.dice))
     damage_asset(state, holder, cost.total, None, events, "just-as-planned")
 
@@ -454,7 +449,7 @@ def _mb_use(state: WwnState, check: CheckResult, choice: str, holder: Asset,
         side.rolls, side.total = before, before_total
     holder.status["used_turn"] = state.current_turn
     holder.status["affected"] = [*holder.status.get("affected", []), fid]
-    _log(state, holder, "forced-reroll", events, faction=fid, keep=keep, before=before,
+    log(state, holder, "forced-reroll", events, faction=fid, keep=keep, before=before,
          rerolled=rerolled, kept_total=side.total)
 
 
@@ -482,7 +477,7 @@ def _mb_damage_use(state: WwnState, roll: dict[str, Any], choice: str, holder: A
     kept = rerolled if (keep == "lower") == (again.total < roll["total"]) else roll
     holder.status["used_turn"] = state.current_turn
     holder.status["affected"] = [*holder.status.get("affected", []), fid]
-    _log(state, holder, "forced-damage-reroll", events, faction=fid, keep=keep,
+    log(state, holder, "forced-damage-reroll", events, faction=fid, keep=keep,
          before=roll["dice"], rerolled=rerolled["dice"], kept_total=kept["total"])
     return kept
 
@@ -553,7 +548,7 @@ def _seers_done(state: WwnState, args: dict[str, Any], events: list[Event]) -> N
     holder, target = state.assets.get(args["seers"]), state.assets.get(args["targets"][args["i"]])
     check = CheckResult.from_state(args["check"])
     if holder is not None and target is not None:
-        _log(state, holder, "scry", events, target=target.id, target_faction=target.owner,
+        log(state, holder, "scry", events, target=target.id, target_faction=target.owner,
              **check.to_dict())
         if not check.success:
             _reveal(state, target, "omniscient-seers", events)
@@ -586,7 +581,7 @@ def _saboteurs(state: WwnState, attacker: Asset, defender: Asset, success: bool,
         return
     turn = _owner_next_turn(state, defender.owner)
     defender.status["no_free_turn"] = turn
-    _log(state, attacker, "sabotage", events, target=defender.id, turn=turn)
+    log(state, attacker, "sabotage", events, target=defender.id, turn=turn)
 
 
 # ------------------------------------------------------------------ Seditionists
@@ -616,7 +611,7 @@ def _sedition_use(state: WwnState, holder: Asset, option: str, events: list[Even
         del prev.status["infested_by"]
     holder.status["infesting"] = target.id
     target.status["infested_by"] = holder.id
-    _log(state, holder, "infest", events, target=target.id, target_faction=target.owner,
+    log(state, holder, "infest", events, target=target.id, target_faction=target.owner,
          roll=list(roll.dice), cost=roll.total)
 
 
@@ -633,7 +628,7 @@ def _shift_options(state: WwnState, holder: Asset) -> list[str]:
 def _shift_use(state: WwnState, holder: Asset, option: str, events: list[Event]) -> None:
     _pay(state, holder.owner, 1)
     holder.stealth = True
-    _log(state, holder, "stealth", events, cost=1)
+    log(state, holder, "stealth", events, cost=1)
 
 
 # ------------------------------------------------------------------ Smugglers
@@ -652,7 +647,7 @@ def _smuggle_options(state: WwnState, holder: Asset) -> list[str]:
 def _smuggle_use(state: WwnState, holder: Asset, option: str, events: list[Event]) -> None:
     asset_id, dest = _split_move(option)
     cargo = state.assets[asset_id]
-    _log(state, holder, "smuggle", events, asset=cargo.id, to=dest)
+    log(state, holder, "smuggle", events, asset=cargo.id, to=dest)
     _move(state, cargo, dest, events, "transport")
 
 
@@ -683,7 +678,7 @@ def _roads_use(state: WwnState, holder: Asset, option: str, events: list[Event])
     asset_id, dest = _split_move(option)
     cargo = state.assets[asset_id]
     _pay(state, holder.owner, 1)
-    _log(state, holder, "underground-road", events, asset=cargo.id, to=dest, cost=1)
+    log(state, holder, "underground-road", events, asset=cargo.id, to=dest, cost=1)
     _move(state, cargo, dest, events, "transport")
 
 
@@ -709,7 +704,7 @@ def _idiots_options(state: WwnState, attacker: Asset, defender: Asset,
 @register("useful-idiots", "negate_use")
 def _idiots_use(state: WwnState, args: dict[str, Any], holder: Asset, events: list[Event]) -> None:
     state.extra.setdefault(_IDIOTS_KEY, {})[holder.owner] = state.current_turn
-    _log(state, holder, "negate-attack", events, attacker=args["attacker"],
+    log(state, holder, "negate-attack", events, attacker=args["attacker"],
          defender=args["defender"])
     remove_asset(state, holder, events, "sacrificed")
 
@@ -758,7 +753,7 @@ def _agents_done(state: WwnState, args: dict[str, Any], events: list[Event]) -> 
     agent, moved = state.assets.get(args["agents"][args["i"]]), state.assets.get(args["moved"])
     check = CheckResult.from_state(args["check"])
     if agent is not None and moved is not None:
-        _log(state, agent, "watch", events, target=moved.id, target_faction=moved.owner,
+        log(state, agent, "watch", events, target=moved.id, target_faction=moved.owner,
              **check.to_dict())
         if check.success:
             _reveal(state, moved, "vigilant-agents", events)

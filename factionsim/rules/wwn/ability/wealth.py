@@ -28,18 +28,13 @@ from ..actions import Decline, UseAbility
 from ..checks import CheckResult, start_check
 from ..combat import damage_asset, remove_asset
 from ..data import ceil_div
+from .force import log
 
 if TYPE_CHECKING:
     from ..model import Asset
     from ..state import WwnState
 
 LOW = 1  # MAGIC_LEVELS.index("low")
-
-
-def _event(state: WwnState, holder: Asset, effect: str, /, **data: Any) -> Event:
-    """The ``ability`` event of ``holder``'s owner using it."""
-    return Event(state.current_turn, "ability", holder.owner,
-                 {"source": holder.id, "effect": effect, **data})
 
 
 def _self_damage(state: WwnState, asset: Asset, dice: str, events: list[Event]) -> list[int]:
@@ -111,8 +106,8 @@ register("farmers", "free_options")(_offer_self)
 def _farmers(state: WwnState, asset: Asset, option: str, events: list[Event]) -> None:
     value, rolls = _profit_roll(state, asset, 6)
     gained = 1 if value >= 5 else 0
-    events.append(_event(state, asset, "harvest", roll=rolls, gained=gained,
-                         treasure=_gain(state, asset, gained)))
+    log(state, asset, "harvest", events, roll=rolls, gained=gained,
+        treasure=_gain(state, asset, gained))
 
 
 # ---------------------------------------------------------------- Manufactory
@@ -130,15 +125,15 @@ def _manufactory(state: WwnState, asset: Asset, option: str, events: list[Event]
     if value == 1:
         if f.treasure >= 1:
             f.treasure -= 1
-            events.append(_event(state, asset, "loss", roll=rolls, lost=1, treasure=f.treasure))
+            log(state, asset, "loss", events, roll=rolls, lost=1, treasure=f.treasure)
         else:
             asset.status["owes"] = 1
-            events.append(_event(state, asset, "loss-owed", roll=rolls, owed=1,
-                                 treasure=f.treasure))
+            log(state, asset, "loss-owed", events, roll=rolls, owed=1,
+                treasure=f.treasure)
         return
     gained = 2 if value == 6 else 1
-    events.append(_event(state, asset, "production", roll=rolls, gained=gained,
-                         treasure=_gain(state, asset, gained)))
+    log(state, asset, "production", events, roll=rolls, gained=gained,
+        treasure=_gain(state, asset, gained))
 
 
 @register("manufactory", "turn_end")
@@ -149,9 +144,9 @@ def _manufactory_debt(state: WwnState, asset: Asset, events: list[Event]) -> Non
     f = state.factions[asset.owner]
     if f.treasure >= owed:
         f.treasure -= owed
-        events.append(_event(state, asset, "debt-paid", paid=owed, treasure=f.treasure))
+        log(state, asset, "debt-paid", events, paid=owed, treasure=f.treasure)
     else:
-        events.append(_event(state, asset, "debt-unpaid", owed=owed))
+        log(state, asset, "debt-unpaid", events, owed=owed)
         remove_asset(state, asset, events, "manufactory loss unpaid")
 
 
@@ -167,8 +162,8 @@ def _trade_company(state: WwnState, asset: Asset, option: str, events: list[Even
     damage = _self_damage(state, asset, "1d4", events)
     value, rolls = _profit_roll(state, asset, 6)
     gained = value - 1
-    events.append(_event(state, asset, "venture", damage=damage, roll=rolls, gained=gained,
-                         treasure=_gain(state, asset, gained)))
+    log(state, asset, "venture", events, damage=damage, roll=rolls, gained=gained,
+        treasure=_gain(state, asset, gained))
 
 
 # ---------------------------------------------------------------- Ancient Workshop
@@ -182,8 +177,8 @@ register("ancient-workshop", "free_options")(_offer_self)
 def _workshop(state: WwnState, asset: Asset, option: str, events: list[Event]) -> None:
     damage = _self_damage(state, asset, "1d6", events)
     gained, rolls = _profit_roll(state, asset, 6)
-    events.append(_event(state, asset, "production", damage=damage, roll=rolls, gained=gained,
-                         treasure=_gain(state, asset, gained)))
+    log(state, asset, "production", events, damage=damage, roll=rolls, gained=gained,
+        treasure=_gain(state, asset, gained))
 
 
 # ======================================================================== Golden Prosperity
@@ -210,7 +205,7 @@ def _gp_options(state: WwnState, holder: Asset, budget: int) -> list[UseAbility]
 @register("golden-prosperity", "free_use")
 def _golden(state: WwnState, asset: Asset, option: str, events: list[Event]) -> None:
     budget = roll_die(state.rng, 6)
-    events.append(_event(state, asset, "repair-fund", roll=[budget], fund=budget))
+    log(state, asset, "repair-fund", events, roll=[budget], fund=budget)
     _gp_offer(state, {"holder": asset.id, "budget": budget}, events)
 
 
@@ -233,7 +228,7 @@ def _golden_choice(state: WwnState, args: dict[str, Any], events: list[Event]) -
     holder = state.assets[args["holder"]]
     f = state.factions[holder.owner]
     if choice == "decline":
-        events.append(_event(state, holder, "repair-fund-lapses", lost=args["budget"]))
+        log(state, holder, "repair-fund-lapses", events, lost=args["budget"])
         return
     budget = args["budget"]
     option = choice.split(" ", 2)[2]  # "repair <asset id>" or "repair-faction"
@@ -278,8 +273,8 @@ def _healers_use(state: WwnState, args: dict[str, Any], holder: Asset, events: l
         return False
     defender, cost = paid
     defender.hp = 1
-    events.append(_event(state, holder, "restore", asset=defender.id, cost=cost, hp=1,
-                         treasure=state.factions[holder.owner].treasure))
+    log(state, holder, "restore", events, asset=defender.id, cost=cost, hp=1,
+        treasure=state.factions[holder.owner].treasure)
     return True
 
 
@@ -310,8 +305,8 @@ def _los_use(state: WwnState, args: dict[str, Any], holder: Asset, events: list[
     defender.hp = 1
     defender.status.clear()
     defender.exposed = False
-    events.append(_event(state, holder, "claim", asset=defender.id, previous_owner=previous,
-                         cost=cost, hp=1, treasure=state.factions[holder.owner].treasure))
+    log(state, holder, "claim", events, asset=defender.id, previous_owner=previous,
+        cost=cost, hp=1, treasure=state.factions[holder.owner].treasure)
     return True
 
 
@@ -330,8 +325,8 @@ def _front_merchant(state: WwnState, attacker: Asset, defender: Asset, success: 
         return
     attacker.status["skim_turn"] = state.current_turn
     victim.treasure -= 1
-    events.append(_event(state, attacker, "skim", victim=victim.id, amount=1,
-                         treasure=_gain(state, attacker, 1)))
+    log(state, attacker, "skim", events, victim=victim.id, amount=1,
+        treasure=_gain(state, attacker, 1))
 
 
 # ======================================================================== Monopoly
@@ -350,7 +345,7 @@ def _monopoly_options(state: WwnState, asset: Asset) -> list[str]:
 def _monopoly(state: WwnState, asset: Asset, option: str, events: list[Event]) -> None:
     target = state.assets[option]
     args = {"holder": asset.id, "target": target.id}
-    events.append(_event(state, asset, "squeeze", target=target.id, target_faction=target.owner))
+    log(state, asset, "squeeze", events, target=target.id, target_faction=target.owner)
     if state.factions[target.owner].treasure >= 1:
         flow.ask(state, target.owner, [UseAbility(asset.id, "pay"), Decline()], "monopoly", args)
     else:
@@ -471,8 +466,8 @@ def _prince(state: WwnState, asset: Asset, option: str, events: list[Event]) -> 
     discount = roll_die(state.rng, 8)
     state.ctx.setdefault("prince_discounts", []).append(
         {"source": asset.id, "faction": asset.owner, "location": asset.location, "amount": discount})
-    events.append(_event(state, asset, "discount", damage=damage, roll=[discount],
-                         location=asset.location))
+    log(state, asset, "discount", events, damage=damage, roll=[discount],
+        location=asset.location)
 
 
 SUMMARIES["usurers"] = (
@@ -490,7 +485,7 @@ def _usurers_options(state: WwnState, asset: Asset) -> list[str]:
 @register("usurers", "free_use")
 def _usurers(state: WwnState, asset: Asset, option: str, events: list[Event]) -> None:
     state.ctx.setdefault("usurers", []).append(asset.id)
-    events.append(_event(state, asset, "earmark"))
+    log(state, asset, "earmark", events)
 
 
 def _discount_plan(state: WwnState, faction: str, type_id: str, location: str,

@@ -245,8 +245,7 @@ def _genius_boost(state: WwnState, faction: str, location: str, holder: Asset) -
 def _genius_spent(state: WwnState, new: Asset, cost: int, holder: Asset, events: list[Event]) -> None:
     if holder.status.get("mad_genius") and new.owner == holder.owner and new.location == holder.location:
         del holder.status["mad_genius"]
-        events.append(Event(state.current_turn, "ability", holder.owner,
-                            {"source": holder.id, "effect": "genius-spent", "asset": new.id}))
+        log(state, holder, "genius-spent", events, asset=new.id)
 
 
 # ------------------------------------------------------------------ Smuggling Fleet
