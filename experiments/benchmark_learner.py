@@ -3,6 +3,7 @@ games and PPO updates included (issue 21 item 4's ">= 1,000 learner steps/s on 2
 
     python experiments/benchmark_learner.py                       # WWN, 3 updates vs heuristic
     python experiments/benchmark_learner.py --ruleset houses --league random
+    python experiments/benchmark_learner.py --hidden 128,128 --entity 32 --head 64  # shipped size
 
 A learner step is one decision of a learner seat (what MaskablePPO counts as a timestep in
 ``--method ppo``). One update = rollouts of ``--rollout-decisions`` decisions shared among
@@ -43,6 +44,9 @@ class Bench:
     max_turns: int = 20
     torch_threads: int = 1
     seed: int = 0
+    hidden: str = "256,256"  # the network's shape (``--hidden``, ``--entity``, ``--head`` of
+    entity: int = 64  # ``factionsim train``); the shipped policy's: 128,128 / 32 / 64
+    head: int = 128
 
 
 def measure(b: Bench) -> dict[str, float]:
@@ -52,18 +56,27 @@ def measure(b: Bench) -> dict[str, float]:
     from factionsim.training import Args
     from factionsim.training.evaluate import run_campaign
     from factionsim.training.graph import TorchGraph
-    from factionsim.training.league import PPOSettings, RolloutTask, ValueHead, ppo_update, rollout
+    from factionsim.training.league import (
+        PPOSettings,
+        RolloutTask,
+        ValueHead,
+        ppo_optimizer,
+        ppo_update,
+        rollout,
+    )
     from factionsim.training.league_run import _Pool, _split, league_members
-    from factionsim.training.nets import build_network
+    from factionsim.training.nets import NetShape, build_network
     from factionsim.training.samples import SampleBuffer
 
     torch.set_num_threads(b.torch_threads)
     state, _ = run_campaign(Args(ruleset=b.ruleset))
     codec = make_codec(state)
-    spec, arrays = build_network(codec, "set", seed=b.seed)
+    hidden = [int(h) for h in b.hidden.split(",")]
+    spec, arrays = build_network(codec, "set", seed=b.seed,
+                                 shape=NetShape(hidden=hidden, entity=b.entity, head=b.head))
     graph = TorchGraph(spec, arrays, codec.obs_size)
-    value = ValueHead(256)
-    optimizer = torch.optim.Adam([*graph.parameters(), *value.net.parameters()], lr=1e-4)
+    value = ValueHead(hidden[-1])
+    optimizer = ppo_optimizer(graph, value, 1e-4)
     settings = PPOSettings(batch_size=b.batch_size, epochs=b.n_epochs)
     league = league_members([b.league])
     rng = np.random.default_rng(b.seed)
@@ -95,7 +108,8 @@ def measure(b: Bench) -> dict[str, float]:
     finally:
         pool.close()
     n = totals["decisions"]
-    return {"ruleset": b.ruleset, "league": b.league, "workers": b.workers,
+    return {"ruleset": b.ruleset, "league": b.league, "workers": b.workers, "hidden": b.hidden,
+            "entity": b.entity, "head": b.head,
             "learner_steps": n,
             "steps_per_s": round(n / (totals["rollout_s"] + totals["update_s"]), 1),
             "rollout_steps_per_s": round(n / totals["rollout_s"], 1),

@@ -196,6 +196,24 @@ class PPOSettings:
     value_only: bool = False  # warm the critic up: the policy is not changed
 
 
+def masked_log_softmax(logits: Any, mask: Any) -> Any:
+    """Log-probabilities of the softmax over the legal actions (``mask`` True); the illegal
+    ones get ``-inf`` (probability exactly 0, as any large negative fill gives in float32;
+    ``-inf`` is the fill whose ``exp`` is cheapest)."""
+    import torch
+
+    return torch.log_softmax(logits.masked_fill(~mask, float("-inf")), dim=1)
+
+
+def ppo_optimizer(graph: Any, value: ValueHead, learning_rate: float) -> Any:
+    """Adam over the policy's and the value head's weights (torch's fused implementation: one
+    pass over the weights per step instead of one per operation)."""
+    import torch
+
+    return torch.optim.Adam([*graph.parameters(), *value.net.parameters()], lr=learning_rate,
+                            fused=True)
+
+
 def ppo_update(graph: Any, value: ValueHead, optimizer: Any, buf: SampleBuffer,
                rewards: np.ndarray, dones: np.ndarray, s: PPOSettings,
                rng: np.random.Generator) -> dict[str, float]:
@@ -206,12 +224,14 @@ def ppo_update(graph: Any, value: ValueHead, optimizer: Any, buf: SampleBuffer,
     ids = np.arange(n)
     old_logp = np.zeros(n, np.float32)
     values = np.zeros(n, np.float32)
+    # the rollout as dense arrays once (not once per minibatch and epoch)
+    all_obs, all_mask, all_target = buf.batch(ids)
     with torch.no_grad():
         for start in range(0, n, 1024):
             chunk = ids[start:start + 1024]
-            obs, mask, target = buf.batch(chunk)
+            obs, mask, target = all_obs[chunk], all_mask[chunk], all_target[chunk]
             logits, inner = graph(torch.as_tensor(obs), outputs=("context",))
-            logp = torch.log_softmax(logits.masked_fill(~torch.as_tensor(mask), -1e9), dim=1)
+            logp = masked_log_softmax(logits, torch.as_tensor(mask))
             old_logp[chunk] = logp.gather(1, torch.as_tensor(target, dtype=torch.long)[:, None]
                                           ).squeeze(1).numpy()
             values[chunk] = value(inner["context"]).numpy()
@@ -223,10 +243,10 @@ def ppo_update(graph: Any, value: ValueHead, optimizer: Any, buf: SampleBuffer,
         order = rng.permutation(n)
         for start in range(0, n, s.batch_size):
             chunk = order[start:start + s.batch_size]
-            obs, mask, target = buf.batch(chunk)
+            obs, mask, target = all_obs[chunk], all_mask[chunk], all_target[chunk]
             mask_t = torch.as_tensor(mask)
             logits, inner = graph(torch.as_tensor(obs), outputs=("context",))
-            logp_all = torch.log_softmax(logits.masked_fill(~mask_t, -1e9), dim=1)
+            logp_all = masked_log_softmax(logits, mask_t)
             logp = logp_all.gather(1, torch.as_tensor(target, dtype=torch.long)[:, None]
                                    ).squeeze(1)
             a = torch.as_tensor(adv[chunk])

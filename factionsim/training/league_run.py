@@ -44,7 +44,15 @@ import numpy as np
 from .args import Args
 from .evaluate import evaluate, policy_agent, run_campaign
 from .imitation import AgentRef, CollectTask, collect, fit
-from .league import Opponent, PPOSettings, RolloutTask, ValueHead, ppo_update, rollout
+from .league import (
+    Opponent,
+    PPOSettings,
+    RolloutTask,
+    ValueHead,
+    ppo_optimizer,
+    ppo_update,
+    rollout,
+)
 from .samples import SampleBuffer
 
 
@@ -231,14 +239,12 @@ def _ppo_phase(args: Args, graph: Any, spec: dict[str, Any], codec: Any, generat
                seats: tuple[int, int], pool: _Pool, rng: np.random.Generator, log: _Log,
                history: list[dict[str, Any]], save: Callable[[], Any], t0: float) -> None:
     """PPO updates against ``args.league`` until ``args.ppo_decisions`` learner decisions."""
-    import torch
 
     league = league_members(args.league)
     value = ValueHead(args.hidden[-1])
     settings = PPOSettings(learning_rate=args.learning_rate, batch_size=args.batch_size,
                            epochs=args.n_epochs, gamma=args.gamma, ent_coef=args.ent_coef)
-    optimizer = torch.optim.Adam([*graph.parameters(), *value.net.parameters()],
-                                 lr=settings.learning_rate)
+    optimizer = ppo_optimizer(graph, value, settings.learning_rate)
     frozen = {"self": (spec, graph.arrays())}
     done = update = 0
     while done < args.ppo_decisions:
