@@ -73,7 +73,7 @@ def test_damage_by_a_faction_counts_toward_its_goal(campaign: Path) -> None:
     # "Blood the Enemy: Inflict a number of hit points of damage on enemy faction assets or
     # bases equal to your faction's total Force, Cunning, and Wealth ratings." The Iron Legion
     # holds that goal; damage it deals (--by) counts, damage the PCs deal does not.
-    hostile_asset = "idealistic-thugs#14"  # the Veiled Hand's, hostile to the Legion
+    hostile_asset = "base-of-influence#20"  # the Silver Guild's (20 HP), hostile to the Legion
     assert record(campaign, "damage", hostile_asset, "3") == 0
     assert load_campaign(campaign).factions["iron-legion"].goal.progress == 0
     assert record(campaign, "damage", hostile_asset, "4", "--by", "iron-legion") == 0
