@@ -61,10 +61,12 @@ def test_show_lists_every_neighbour_and_relation(tmp_path: Path,
     for loc in state.map.locations.values():
         near = ", ".join(state.map.locations[n].name for n in state.map.adjacent[loc.id])
         assert f"next to {near}." in flat, loc.id
-    # "relations: [iron-legion, silver-guild, neutral]" in the file; unlisted pairs are hostile
-    assert "The Iron Legion (martial): neutral to The Silver Guild; hostile to The Veiled Hand, " \
+    # "relations: [iron-legion, veiled-hand, neutral]" in the file; unlisted pairs are hostile
+    assert "The Iron Legion (martial): neutral to The Veiled Hand; hostile to The Silver Guild, " \
            "The Cult of the Ashen Flame." in flat
-    assert "The Veiled Hand (machiavellian): hostile to The Iron Legion, The Silver Guild, " \
+    assert "The Veiled Hand (machiavellian): neutral to The Iron Legion; hostile to The Silver " \
+           "Guild, The Cult of the Ashen Flame." in flat
+    assert "The Silver Guild (rich): hostile to The Iron Legion, The Veiled Hand, " \
            "The Cult of the Ashen Flame." in flat
 
 
