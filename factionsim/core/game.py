@@ -26,12 +26,11 @@ An agent (:class:`Agent`) is ``act(view, legal_actions, rng) -> action``.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import update_wrapper
 from operator import attrgetter
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar, Concatenate, ParamSpec, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from factionsim.core import actiontext
 
@@ -224,24 +223,6 @@ def state_attribute(name: str, doc: str | None = None) -> Any:
     the private ``view._state.settings``. For the records a ruleset lets its factions read
     whole; an accessor that filters or copies is a property of its own."""
     return property(attrgetter(f"_state.{name}"), doc=doc)
-
-
-_P = ParamSpec("_P")
-_R = TypeVar("_R")
-
-
-def rules_answer(rule: Callable[Concatenate[Any, _P], _R],
-                 doc: str | None = None) -> Callable[Concatenate[View, _P], _R]:
-    """A view method that answers with the rules' function ``rule(state, ...)`` run on the view's
-    (true) state: in a view class, ``allies = rules_answer(turn.allies)`` makes
-    ``view.allies(c)`` return ``turn.allies(view._state, c)``. For the questions a ruleset lets
-    its agents ask the rules; its docstring is ``doc``, else the rule's."""
-    def answer(view: View, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
-        return rule(view._state, *args, **kwargs)
-    update_wrapper(answer, rule)
-    if doc is not None:
-        answer.__doc__ = doc
-    return answer
 
 
 class View(ABC):

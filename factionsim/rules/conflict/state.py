@@ -16,7 +16,7 @@ import numpy as np
 
 from factionsim.core.dice import Dice
 from factionsim.core.engine import DecisionState
-from factionsim.core.game import View, rules_answer, state_attribute
+from factionsim.core.game import View, state_attribute
 from factionsim.core.ruleset import DEFAULT_AGENT
 
 from . import turn
@@ -255,16 +255,37 @@ class ConflictView(View):
     question = state_attribute("question", "A question put to a character (a tie, a reroll), or ``None``.")
 
     # the rules' answers its heuristic asks (:mod:`.turn`)
-    category_of = rules_answer(turn.category_of, "The category of action under way.")
-    allies = rules_answer(turn.allies)
-    enemies = rules_answer(turn.enemies)
-    free_move = rules_answer(turn.free_move)
-    reach = rules_answer(turn.reach)
-    in_range = rules_answer(turn.in_range)
-    bond_steps = rules_answer(turn.bond_steps)
-    major_bond = rules_answer(turn.major_bond)
-    advantage_bonus = rules_answer(turn.advantage_bonus)
-    protected = rules_answer(turn.protected)
+    def category_of(self) -> str:
+        """The category of action under way (:func:`.turn.category_of`)."""
+        return turn.category_of(self._state)
+
+    def allies(self, c: Character, include_self: bool = False) -> list[Character]:
+        return turn.allies(self._state, c, include_self)
+
+    def enemies(self, c: Character) -> list[Character]:
+        return turn.enemies(self._state, c)
+
+    def free_move(self, c: Character) -> int:
+        return turn.free_move(self._state, c)
+
+    def reach(self, c: Character, pool: str) -> int:
+        return turn.reach(self._state, c, pool)
+
+    def in_range(self, c: Character, t: Character, distance: int) -> bool:
+        return turn.in_range(self._state, c, t, distance)
+
+    def bond_steps(self, a: str, b: str) -> int:
+        return turn.bond_steps(self._state, a, b)
+
+    def major_bond(self, a: str, b: str) -> int:
+        return turn.major_bond(self._state, a, b)
+
+    def advantage_bonus(self, c: Character, t: Character | None) -> tuple[int, list[str]]:
+        return turn.advantage_bonus(self._state, c, t)
+
+    def protected(self, t: Character) -> list[str]:
+        return turn.protected(self._state, t)
+
 
     def known_plan(self, cid: str, round_passes: list[list[str]] | None = None) -> str | None:
         """``cid``'s plan if this side knows it, else None (``round_passes``: see

@@ -123,9 +123,9 @@ def reach(state: ConflictState, c: Character, pool: str) -> int:
     return state.settings["guts_range"]
 
 
-def in_range(state: ConflictState, c: Character, t: Character, distance: int) -> bool:
-    """Within ``distance`` heights of ``t`` after ``c``'s free movement."""
-    return dist(c, t) <= distance + free_move(state, c)
+def in_range(state: ConflictState, c: Character, t: Character, rng: int) -> bool:
+    """Within ``rng`` heights of ``t`` after ``c``'s free movement."""
+    return dist(c, t) <= rng + free_move(state, c)
 
 
 def approach(state: ConflictState, c: Character, t: Character, rng: int, events: list[Event]) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from factionsim.core.engine import DecisionState
-from factionsim.core.game import View, rules_answer, state_attribute
+from factionsim.core.game import View, state_attribute
 from factionsim.core.ruleset import DEFAULT_AGENT
 
 from . import turn
@@ -208,9 +208,13 @@ class HousesView(View):
         the place of the House whose turn it is."""
         return tuple(self._state.order)
 
-    # the rules' answers its heuristic asks (:mod:`.turn`)
-    seizable = rules_answer(turn.seizable, "The Holdings ``h`` may seize.")
-    traits_for = rules_answer(turn.traits_for, "The traits an action of ``kind`` by ``h`` may name.")
+    def seizable(self, h: House) -> list[str]:
+        """The Holdings ``h`` may seize (:func:`.turn.seizable`)."""
+        return turn.seizable(self._state, h)
+
+    def traits_for(self, h: House, kind: str) -> list[str]:
+        """The traits an action of ``kind`` by ``h`` may name (:func:`.turn.traits_for`)."""
+        return turn.traits_for(self._state, h, kind)
 
     def to_state(self, rng: np.random.Generator) -> HousesState:
         d = self._state.to_dict()

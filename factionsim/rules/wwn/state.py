@@ -18,7 +18,7 @@ import numpy as np
 
 from factionsim.core.calendar import campaign_calendar
 from factionsim.core.engine import DecisionState
-from factionsim.core.game import Action, View, rules_answer, state_attribute
+from factionsim.core.game import Action, View, state_attribute
 from factionsim.core.mapgraph import Location, MapGraph
 from factionsim.core.ruleset import DEFAULT_AGENT
 
@@ -344,7 +344,9 @@ class WwnView(View):
     def living_factions(self) -> list[Faction]:
         return self._state.living_factions()
 
-    acting = rules_answer(turn.acting, "The faction whose turn it is.")
+    def acting(self) -> Faction:
+        """The faction whose turn it is."""
+        return turn.acting(self._state)
 
     # ------------------------------------------------------------ the assets it can see
     def visible(self, asset: Asset) -> bool:
@@ -369,15 +371,37 @@ class WwnView(View):
         return [a for a in self.assets() if a.location == location]
 
     # ------------------------------------------------------------ the rules' answers
-    move_range = rules_answer(movement.move_range, "How far ``faction``'s assets move.")
-    forbids = rules_answer(movement.forbids, "Whether ``location`` refuses ``asset``.")
-    destinations = rules_answer(movement.destinations, "Where ``asset`` may move now.")
-    usable = rules_answer(abilities.usable, "Whether ``asset`` may act now.")
-    can_defend = rules_answer(abilities.can_defend, "Whether ``defender`` may meet ``attacker``.")
-    ruling_faction = rules_answer(goals.ruling_faction, "Who rules the place a goal names.")
-    purchase_cost = rules_answer(economy.purchase_cost,
-                                 "What ``f`` pays for ``kind`` at ``location``.")
-    buyable = rules_answer(economy.buyable, "The asset types ``f`` may buy at ``location``.")
+    def move_range(self, faction: str) -> int:
+        """How far ``faction``'s assets move (:func:`.movement.move_range`)."""
+        return movement.move_range(self._state, faction)
+
+    def forbids(self, location: str, asset: Asset) -> bool:
+        """Whether ``location`` refuses ``asset`` (:func:`.movement.forbids`)."""
+        return movement.forbids(self._state, location, asset)
+
+    def destinations(self, asset: Asset) -> list[str]:
+        """Where ``asset`` may move now (:func:`.movement.destinations`)."""
+        return movement.destinations(self._state, asset)
+
+    def usable(self, asset: Asset) -> bool:
+        """Whether ``asset`` may act now (:func:`.abilities.usable`)."""
+        return abilities.usable(self._state, asset)
+
+    def can_defend(self, defender: Asset, attacker: Asset) -> bool:
+        """Whether ``defender`` may meet ``attacker`` (:func:`.abilities.can_defend`)."""
+        return abilities.can_defend(self._state, defender, attacker)
+
+    def ruling_faction(self, target: str) -> Faction:
+        """Who rules the place a goal names (:func:`.goals.ruling_faction`)."""
+        return goals.ruling_faction(self._state, target)
+
+    def purchase_cost(self, f: Faction, kind: AssetType, location: str) -> int:
+        """What ``f`` pays for ``kind`` at ``location`` (:func:`.economy.purchase_cost`)."""
+        return economy.purchase_cost(self._state, f, kind, location)
+
+    def buyable(self, f: Faction, location: str) -> Any:
+        """The asset types ``f`` may buy at ``location`` (:func:`.economy.buyable`)."""
+        return economy.buyable(self._state, f, location)
 
     def create_options(self) -> Iterator[Action]:
         """The assets the acting faction may buy now (its Create actions, as they come)."""
