@@ -12,8 +12,8 @@ from ..abilities import register
 from ..actions import Decline, UseAbility
 from ..checks import CheckResult, start_check
 from ..combat import begin_attack, damage_asset, remove_asset
-from ..movement import entry_affordable, forbids, move_asset, move_range
-from .force import log, unlimited_transport
+from ..movement import entry_affordable, move_range
+from .force import log, move, paid_move, road_moves, split_move, unlimited_transport
 
 if TYPE_CHECKING:
     from ..checks import CheckResult, Side
@@ -44,20 +44,11 @@ def _owner_next_turn(state: WwnState, owner: str) -> int:
     return state.current_turn if owner in later else state.current_turn + 1
 
 
-def _split_move(option: str) -> tuple[str, str]:
-    asset_id, _, dest = option.partition("->")
-    return asset_id, dest
-
-
 def _rival_targets(state: WwnState, holder: Asset, locations: list[str]) -> list[Asset]:
     """Visible hostile assets (not Bases) in ``locations``."""
     return [a for a in state.assets.values()
             if a.location in locations and not a.is_base and not a.stealth
             and state.hostile(holder.owner, a.owner)]
-
-
-def _move(state: WwnState, asset: Asset, dest: str, events: list[Event], cause: str) -> None:
-    move_asset(state, asset, dest, events, cause=cause)
 
 
 def _reveal(state: WwnState, asset: Asset, reason: str, events: list[Event]) -> None:
@@ -145,16 +136,13 @@ def _transport_options(state: WwnState, holder: Asset) -> list[str]:
 
 @register("covert-transport", "free_use")
 def _transport_use(state: WwnState, holder: Asset, option: str, events: list[Event]) -> None:
-    asset_id, dest = _split_move(option)
-    cargo = state.assets[asset_id]
-    _pay(state, holder.owner, 1)
-    log(state, holder, "covert-transport", events, asset=cargo.id, to=dest, cost=1)
+    cargo = state.assets[split_move(option)[0]]
     if not cargo.stealth:
         cargo.stealth = True
         lapsing = cargo.status.setdefault("until_acts", [])
         if "stealth" not in lapsing:
             lapsing.append("stealth")
-    _move(state, cargo, dest, events, "transport")
+    paid_move(state, holder, option, "covert-transport", events, "transport")
 
 
 # ------------------------------------------------------------------ Cryptomancers
@@ -275,7 +263,6 @@ def _informers_options(state: WwnState, holder: Asset) -> list[str]:
 
 @register("informers", "free_use")
 def _informers_use(state: WwnState, holder: Asset, option: str, events: list[Event]) -> None:
-
     _pay(state, holder.owner, 1)
     begin_attack(state, holder, events, option)
     start_check(state, holder.owner, "cunning", option, "cunning", "informers-outcome",
@@ -540,36 +527,21 @@ def _smuggle_options(state: WwnState, holder: Asset) -> list[str]:
 
 @register("smugglers", "free_use")
 def _smuggle_use(state: WwnState, holder: Asset, option: str, events: list[Event]) -> None:
-    asset_id, dest = _split_move(option)
-    cargo = state.assets[asset_id]
-    log(state, holder, "smuggle", events, asset=cargo.id, to=dest)
-    _move(state, cargo, dest, events, "transport")
+    asset_id, dest = split_move(option)
+    log(state, holder, "smuggle", events, asset=asset_id, to=dest)
+    move(state, state.assets[asset_id], dest, events, "transport")
 
 
 # ------------------------------------------------------------------ Underground Roads
 register("underground-roads", "free_ability")(unlimited_transport)
 
 
-@register("underground-roads", "free_options")
-def _roads_options(state: WwnState, holder: Asset) -> list[str]:
-
-    if state.factions[holder.owner].treasure < 1:
-        return []
-    near = _near(state, holder.location)
-    return [f"{a.id}->{loc}" for a in state.assets_of(holder.owner)
-            if a.id != holder.id and not a.is_base and a.location in near
-            and abilities.can_leave(state, a)
-            for loc in near if loc != a.location and not forbids(state, loc, a)
-            and entry_affordable(state, a, loc)]
+register("underground-roads", "free_options")(road_moves)
 
 
 @register("underground-roads", "free_use")
 def _roads_use(state: WwnState, holder: Asset, option: str, events: list[Event]) -> None:
-    asset_id, dest = _split_move(option)
-    cargo = state.assets[asset_id]
-    _pay(state, holder.owner, 1)
-    log(state, holder, "underground-road", events, asset=cargo.id, to=dest, cost=1)
-    _move(state, cargo, dest, events, "transport")
+    paid_move(state, holder, option, "underground-road", events, "transport")
 
 
 # ------------------------------------------------------------------ Useful Idiots

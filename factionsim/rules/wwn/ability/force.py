@@ -46,14 +46,38 @@ def may_enter(state: WwnState, asset: Asset, dest: str) -> bool:
             and entry_affordable(state, asset, dest))
 
 
-def move(state: WwnState, asset: Asset, dest: str, events: list[Event]) -> None:
-    move_asset(state, asset, dest, events)
+def move(state: WwnState, asset: Asset, dest: str, events: list[Event], cause: str = "move") -> None:
+    move_asset(state, asset, dest, events, cause=cause)
 
 
 def split_move(option: str) -> tuple[str, str]:
-    """``"infantry#3->b"`` -> ``("infantry#3", "b")``."""
+    """``"infantry#3->b"`` -> ``("infantry#3", "b")`` (asset and location ids are slugs: neither
+    holds ``->``)."""
     asset_id, _, dest = option.rpartition("->")
     return asset_id, dest
+
+
+def road_moves(state: WwnState, holder: Asset) -> list[str]:
+    """The moves a road offers for 1 Treasure (Military Roads, Underground Roads): any other asset
+    of the holder's faction (not a Base) within one move of it, to a location within one move of
+    it that the asset may enter; none when the faction has no Treasure."""
+    if state.factions[holder.owner].treasure < 1:
+        return []
+    reach = state.map.within(holder.location, 1)
+    return [f"{a.id}->{dest}" for a in state.assets_of(holder.owner)
+            if a.id != holder.id and not a.is_base and a.location in reach and can_leave(state, a)
+            for dest in reach if may_enter(state, a, dest)]
+
+
+def paid_move(state: WwnState, holder: Asset, option: str, effect: str, events: list[Event],
+              cause: str = "move") -> None:
+    """The free action "move an asset for 1 Treasure" (Military Roads, Underground Roads,
+    Transport Network, Covert Transport): the faction pays 1, the use is logged as ``effect``,
+    the asset ``option`` names (``"<asset>-><location>"``) moves (a ``cause`` event)."""
+    asset_id, dest = split_move(option)
+    state.factions[holder.owner].treasure -= 1
+    log(state, holder, effect, events, asset=asset_id, to=dest, cost=1)
+    move(state, state.assets[asset_id], dest, events, cause)
 
 
 def unlimited_transport(state: WwnState, holder: Asset, option: str) -> str | None:
@@ -255,22 +279,12 @@ def _logistics_use(state: WwnState, holder: Asset, option: str, events: list[Eve
 
 
 # ------------------------------------------------------------------ Military Roads
-@register("military-roads", "free_options")
-def _roads_options(state: WwnState, holder: Asset) -> list[str]:
-    if state.factions[holder.owner].treasure < 1:
-        return []
-    reach = state.map.within(holder.location, 1)
-    return [f"{a.id}->{dest}" for a in state.assets_of(holder.owner)
-            if a.id != holder.id and not a.is_base and a.location in reach and can_leave(state, a)
-            for dest in reach if may_enter(state, a, dest)]
+register("military-roads", "free_options")(road_moves)
 
 
 @register("military-roads", "free_use")
 def _roads_use(state: WwnState, holder: Asset, option: str, events: list[Event]) -> None:
-    aid, dest = split_move(option)
-    state.factions[holder.owner].treasure -= 1
-    log(state, holder, "road-march", events, asset=aid, to=dest, cost=1)
-    move(state, state.assets[aid], dest, events)
+    paid_move(state, holder, option, "road-march", events)
 
 
 # ------------------------------------------------------------------ Military Transport

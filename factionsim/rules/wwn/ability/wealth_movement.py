@@ -27,7 +27,7 @@ from ..abilities import UNSELLABLE, can_defend, can_leave, register, usable
 from ..actions import Defend, parse_action
 from ..combat import remove_asset, start_attack
 from ..movement import can_attack, defenders, destinations
-from .force import log, may_enter, move, move_range, split_move, unlimited_transport
+from .force import log, may_enter, move, move_range, paid_move, unlimited_transport
 
 if TYPE_CHECKING:
     from ..model import Asset
@@ -267,7 +267,4 @@ register("transport-network", "free_ability")(unlimited_transport)
 
 @register("transport-network", "free_use")
 def _network_use(state: WwnState, holder: Asset, option: str, events: list[Event]) -> None:
-    aid, dest = split_move(option)
-    state.factions[holder.owner].treasure -= 1
-    log(state, holder, "transport", events, asset=aid, to=dest, cost=1)
-    move(state, state.assets[aid], dest, events)
+    paid_move(state, holder, option, "transport", events)
