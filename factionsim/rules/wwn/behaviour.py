@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from factionsim.core.behaviour import BehaviourSpec, Rate, Tally, faction_turns
+from factionsim.core.behaviour import BehaviourSpec, Tally, faction_turns, load_rates
 
 from . import homebrew
 from .actions import ACTION_KINDS
@@ -147,31 +147,7 @@ def _count_event(tallies: dict[str, Tally], e: Any, first_turn: int,
         t.add("relation_changes")
 
 
-RATES = (
-    Rate("stall_rate", "stalls", "turns", "faction turns that changed nothing: paralysed, an "
-         "empty Faction Action or an idle pass"),
-    Rate("paralysed_rate", "paralysed", "turns", "turns lost to reorganising after abandoning a goal"),
-    Rate("empty_action_rate", "empty_actions", "turns", "Faction Actions that did nothing"),
-    Rate("idle_pass_rate", "idle_passes", "turns", "passes with nothing else done (no bribe)"),
-    Rate("attacks_per_turn", "attacks", "turns", "attacks struck (each asset's blow counts)"),
-    Rate("attack_action_rate", "action_attack", "turns", "turns whose Faction Action is Attack"),
-    Rate("creations_per_turn", "creations", "turns", "assets bought"),
-    Rate("expansions_per_turn", "expansions", "turns", "Bases of Influence planted and kept"),
-    Rate("hides_per_turn", "hides", "turns", "assets hidden (Stealth bought)"),
-    Rate("cunning_acts_per_turn", "cunning_acts", "turns",
-         "attacks by Cunning assets and uses of Cunning assets' abilities"),
-    Rate("income_per_turn", "income", "turns", "Treasure earned as income"),
-    Rate("treasure_unspent_share", "treasure_end", "treasure_available",
-         "Treasure held at the end / (Treasure at the start + income)"),
-    Rate("final_treasure", "treasure_end", "runs", "Treasure at the end (0 if collapsed)"),
-    Rate("final_asset_value", "value_end", "runs", "listed cost of its non-Base assets at the end"),
-    Rate("final_worth", "worth_end", "runs", "Treasure + asset value at the end"),
-    Rate("assets_lost_to_rivals", "lost_to_rivals", "runs", "assets destroyed by other factions"),
-    Rate("assets_lost_to_upkeep", "lost_to_upkeep", "runs", "assets lost for upkeep unpaid"),
-    Rate("kills", "kills", "runs", "rivals' assets it destroyed"),
-    Rate("goals_abandoned", "goals_abandoned", "runs", "goals abandoned (a paralysed turn each)"),
-    Rate("relation_changes", "relation_changes", "runs", "relations changed by its deeds"),
-    Rate("collapse_rate", "collapses", "runs", "histories in which it collapsed"),
-)
+#: the rates it reports (``behaviour.yaml``)
+RATES = load_rates(__package__)
 
 BEHAVIOUR = BehaviourSpec(count=count, rates=RATES, actions=ACTION_KINDS)
