@@ -99,6 +99,12 @@ def _count_turn(t: Tally, fid: str, turn: int, events: list[Any]) -> None:
         t.add("stalls")
 
 
+#: events counted once each for the faction whose event it is: event kind -> count
+_COUNTED = {"create": "creations", "base-planted": "expansions", "hide": "hides",
+            "goal-abandoned": "goals_abandoned", "goal-failed": "goals_failed",
+            "collapse": "collapses", "relation": "relation_changes"}
+
+
 def _count_event(tallies: dict[str, Tally], e: Any, first_turn: int,
                  types: Mapping[str, AssetType]) -> None:
     d, fid = e.data, e.faction
@@ -115,7 +121,9 @@ def _count_event(tallies: dict[str, Tally], e: Any, first_turn: int,
         return
     if t is None:
         return
-    if kind == "attack":
+    if kind in _COUNTED:
+        t.add(_COUNTED[kind])
+    elif kind == "attack":
         t.add("attacks")
         k = _kind(d.get("attacker", ""), types)
         if k is not None and k.attribute == "cunning":
@@ -126,25 +134,11 @@ def _count_event(tallies: dict[str, Tally], e: Any, first_turn: int,
             t.add("cunning_acts")
     elif kind == "income":
         t.add("income", d.get("amount", 0))
-    elif kind == "create":
-        t.add("creations")
-    elif kind == "base-planted":
-        t.add("expansions")
-    elif kind == "hide":
-        t.add("hides")
     elif kind == "asset-lost":
         t.add("lost_to_upkeep" if "upkeep" in str(d.get("reason", "")) else "lost_other")
     elif kind == "goal-complete":
         assert t.goal_turns is not None
         t.goal_turns.append(e.turn - first_turn + 1)
-    elif kind == "goal-abandoned":
-        t.add("goals_abandoned")
-    elif kind == "goal-failed":
-        t.add("goals_failed")
-    elif kind == "collapse":
-        t.add("collapses")
-    elif kind == "relation":
-        t.add("relation_changes")
 
 
 #: the rates it reports (``behaviour.yaml``)
