@@ -67,8 +67,6 @@ def _visible_targets(state: WwnState, holder: Asset) -> list[Asset]:
 
 
 # ======================================================================== profit rolls
-
-
 @register("ancient-mechanisms", "profit_dice")
 def _mechanisms(state: WwnState, asset: Asset, holder: Asset) -> int:
     return int(holder.owner == asset.owner and holder.location == asset.location
@@ -224,8 +222,6 @@ def _golden_choice(state: WwnState, args: dict[str, Any], events: list[Event]) -
 
 
 # ======================================================================== saves
-
-
 @register("healers", "save_options")
 def _healers_options(state: WwnState, attacker: Asset, defender: Asset,
                      holder: Asset) -> list[UseAbility]:
@@ -249,8 +245,6 @@ def _healers_use(state: WwnState, args: dict[str, Any], holder: Asset, events: l
     log(state, holder, "restore", events, asset=defender.id, cost=cost, hp=1,
         treasure=state.factions[holder.owner].treasure)
     return True
-
-
 
 
 @register("lead-or-silver", "save_options")
@@ -280,8 +274,6 @@ def _los_use(state: WwnState, args: dict[str, Any], holder: Asset, events: list[
 
 
 # ======================================================================== Front Merchant
-
-
 @register("front-merchant", "after_attack")
 def _front_merchant(state: WwnState, attacker: Asset, defender: Asset, success: bool,
                     events: list[Event]) -> None:
@@ -296,8 +288,6 @@ def _front_merchant(state: WwnState, attacker: Asset, defender: Asset, success: 
 
 
 # ======================================================================== Monopoly
-
-
 @register("monopoly", "free_options")
 def _monopoly_options(state: WwnState, asset: Asset) -> list[str]:
     return [a.id for a in _visible_targets(state, asset)]
@@ -332,8 +322,6 @@ def _monopoly_answer(state: WwnState, args: dict[str, Any], events: list[Event])
 
 
 # ======================================================================== Supply Interruption
-
-
 @register("supply-interruption", "free_options")
 def _supply_options(state: WwnState, asset: Asset) -> list[str]:
     return [a.id for a in _visible_targets(state, asset) if "disabled_by" not in a.status]
@@ -382,22 +370,16 @@ def _supply_paid(state: WwnState, args: dict[str, Any], events: list[Event]) -> 
 
 
 # ======================================================================== purchases
-
-
 @register("cooperative-businesses", "cost_modifier")
 def _coop(state: WwnState, faction: str, type_id: str, location: str, holder: Asset) -> int:
     return int(faction != holder.owner and location == holder.location
                and abilities.usable(state, holder))
 
 
-
-
 @register("arcane-laboratory", "magic_boost")
 def _laboratory(state: WwnState, faction: str, location: str, holder: Asset) -> int:
     return int(faction == holder.owner and location == holder.location
                and abilities.usable(state, holder))
-
-
 
 
 @register("merchant-prince", "free_options")
@@ -413,8 +395,6 @@ def _prince(state: WwnState, asset: Asset, option: str, events: list[Event]) -> 
         {"source": asset.id, "faction": asset.owner, "location": asset.location, "amount": discount})
     log(state, asset, "discount", events, damage=damage, roll=[discount],
         location=asset.location)
-
-
 
 
 @register("usurers", "free_options")
@@ -472,8 +452,6 @@ def _discount_used(state: WwnState, asset: Asset, events: list[Event]) -> None:
 
 
 # ======================================================================== attack limits
-
-
 @register("occult-countermeasures", "can_target")
 def _occult_target(state: WwnState, attacker: Asset, defender: Asset) -> bool:
     return defender.kind.magic_level >= LOW
@@ -482,8 +460,6 @@ def _occult_target(state: WwnState, attacker: Asset, defender: Asset) -> bool:
 @register("occult-countermeasures", "damage_allowed")
 def _occult_damage(state: WwnState, source: Asset, target: Asset) -> bool:
     return source.type != "occult-countermeasures" or target.kind.magic_level >= LOW
-
-
 
 
 @register("pleaders", "can_target")
