@@ -47,6 +47,10 @@ OBJECTIVES = ("survive", "carry", "ritual")
 MODES = ("free", "check", "break")
 
 
+def _positions(names: tuple[str, ...] | list[str]) -> dict[str, int]:
+    return {name: i for i, name in enumerate(names)}
+
+
 @dataclass(frozen=True)
 class Limits:
     """Sizes beyond the scenario's own: enemy Advantage slots, tricks and spells per character."""
@@ -89,6 +93,7 @@ class ConflictCodec(Codec):
         self.global_size = self.layout.start["characters"]
         self._seatings: dict[str, _Seating] = {}
         self._seated_for: Any = None  # the game's ``chars`` the seatings were built for
+        self._encoders = self._encoder_table()
 
     # ------------------------------------------------------------------ numbering
     def order(self, view: Any, agent: str) -> list[str]:
@@ -99,66 +104,78 @@ class ConflictCodec(Codec):
     def encode_actions(self, view: Any, legal: list[Any]) -> list[int]:
         actor = view.faction_id
         seating = self._seating(view, actor)
-        slot, own = seating.slot, seating.own
-        enemy_advs = [a["id"] for a in view.advantages if a["side"] != actor]
+        own, per_slot = seating.own, self.per_slot
+        encoders = self._encoders
+        enemy_advs: list[str] | None = None  # worked out for the first Remove only
         out = []
         for a in legal:
-            if isinstance(a, A.Proceed):  # a side's decision: the first slot's entry
+            t = type(a)
+            if t is A.Proceed:  # a side's decision: the first slot's entry
                 out.append(self.offset["proceed"])
                 continue
-            base = own[a.char] * self.per_slot
-            out.append(base + self._index(view, a, slot, enemy_advs))
+            encode = encoders.get(t)
+            if encode is None:
+                if t is not A.Remove:
+                    raise EncodingError(f"no catalogue entry for {a!r}")
+                if enemy_advs is None:
+                    enemy_advs = [x["id"] for x in view.advantages if x["side"] != actor]
+                out.append(own[a.char] * per_slot + self._remove(a, enemy_advs))
+                continue
+            out.append(own[a.char] * per_slot + encode(view, a, seating.slot))
         if len(set(out)) != len(out):
             raise EncodingError("two legal actions share an index (an encoding bug)")
         return out
 
-    def _index(self, view: Any, a: Any, slot: dict[str, int], advs: list[str]) -> int:
-        o = self.offset
-        c = view.chars[a.char]
-        if isinstance(a, A.Plan):
-            return o["plan"] + CATEGORIES.index(a.category)
-        if isinstance(a, A.Replan):
-            return o["replan"] + CATEGORIES.index(a.category)
-        if isinstance(a, A.Hold):
-            return o["hold"] + a.shift + self.fm
-        if isinstance(a, A.Stand):
-            return o["stand"] + a.shift + self.fm
-        if isinstance(a, A.Harm):
-            return o["harm"] + slot[a.target] * 18 + SKILLS.index(a.skill)
-        if isinstance(a, A.Advantage):
-            return o["advantage"] + slot[a.target] * 18 + SKILLS.index(a.skill)
-        if isinstance(a, A.Trick):
+    def _encoder_table(self) -> dict[type, Any]:
+        """Action class -> ``f(view, action, slot)``, its index within its character's block
+        (one dictionary lookup per action instead of a chain of ``isinstance`` tests)."""
+        o, fm, dmax, m = self.offset, self.fm, self.dmax, self.n_chars
+        plan, replan, hold, stand = o["plan"], o["replan"], o["hold"], o["stand"]
+        harm, advantage, assist, ritual = o["harm"], o["advantage"], o["assist"], o["ritual"]
+        parley, dash, tie, reroll, accept = (o["parley"], o["dash"], o["tie"], o["reroll"],
+                                             o["accept"])
+        category, skill, mode = _positions(CATEGORIES), _positions(SKILLS), _positions(MODES)
+        tricks, spells = self.limits.tricks, self.limits.spells
+
+        def trick(view: Any, a: Any, slot: dict[str, int]) -> int:
+            c = view.chars[a.char]
             k = 0 if a.trick == "impair" else 1 + sorted(c.tricks).index(a.trick)
-            if k > self.limits.tricks:
-                raise EncodingError(f"{c.id} has more tricks than Limits.tricks={self.limits.tricks}")
-            return o["trick"] + slot[a.target] * (1 + self.limits.tricks) + k
-        if isinstance(a, A.Assist):
-            return o["assist"] + slot[a.ally]
-        if isinstance(a, A.Remove):
-            i = advs.index(a.advantage)
-            if i >= self.limits.advantages:
-                raise EncodingError(f"more than {self.limits.advantages} enemy Advantages; raise "
-                                    "Limits.advantages")
-            return o["remove"] + i
-        if isinstance(a, A.Ritual):
-            return o["ritual"]
-        if isinstance(a, A.Parley):
-            return o["parley"] + slot[a.target]
-        if isinstance(a, A.Cast):
+            if k > tricks:
+                raise EncodingError(f"{c.id} has more tricks than Limits.tricks={tricks}")
+            return o["trick"] + slot[a.target] * (1 + tricks) + k
+
+        def cast(view: Any, a: Any, slot: dict[str, int]) -> int:
+            c = view.chars[a.char]
             k = [sp.id for sp in c.spells].index(a.spell)
-            if k >= self.limits.spells:
-                raise EncodingError(f"{c.id} has more spells than Limits.spells={self.limits.spells}")
-            return o["cast"] + k * self.n_chars + slot[a.target]
-        if isinstance(a, A.Dash):
-            d = max(-self.dmax, min(self.dmax, a.shift))
-            return o["dash"] + (d + self.dmax) * 3 + MODES.index(a.mode)
-        if isinstance(a, A.TieChoice):
-            return o["tie"] + (0 if a.choice == "succeed" else 1)
-        if isinstance(a, A.Reroll):
-            return o["reroll"] + slot[a.partner]
-        if isinstance(a, A.Accept):
-            return o["accept"]
-        raise EncodingError(f"no catalogue entry for {a!r}")
+            if k >= spells:
+                raise EncodingError(f"{c.id} has more spells than Limits.spells={spells}")
+            return o["cast"] + k * m + slot[a.target]
+
+        return {
+            A.Plan: lambda view, a, slot: plan + category[a.category],
+            A.Replan: lambda view, a, slot: replan + category[a.category],
+            A.Hold: lambda view, a, slot: hold + a.shift + fm,
+            A.Stand: lambda view, a, slot: stand + a.shift + fm,
+            A.Harm: lambda view, a, slot: harm + slot[a.target] * 18 + skill[a.skill],
+            A.Advantage: lambda view, a, slot: advantage + slot[a.target] * 18 + skill[a.skill],
+            A.Trick: trick,
+            A.Assist: lambda view, a, slot: assist + slot[a.ally],
+            A.Ritual: lambda view, a, slot: ritual,
+            A.Parley: lambda view, a, slot: parley + slot[a.target],
+            A.Cast: cast,
+            A.Dash: lambda view, a, slot: (dash + (max(-dmax, min(dmax, a.shift)) + dmax) * 3
+                                           + mode[a.mode]),
+            A.TieChoice: lambda view, a, slot: tie + (0 if a.choice == "succeed" else 1),
+            A.Reroll: lambda view, a, slot: reroll + slot[a.partner],
+            A.Accept: lambda view, a, slot: accept,
+        }
+
+    def _remove(self, a: Any, advs: list[str]) -> int:
+        i = advs.index(a.advantage)
+        if i >= self.limits.advantages:
+            raise EncodingError(f"more than {self.limits.advantages} enemy Advantages; raise "
+                                "Limits.advantages")
+        return self.offset["remove"] + i
 
     # ------------------------------------------------------------------ observation
     def _seating(self, view: Any, agent: str) -> _Seating:
