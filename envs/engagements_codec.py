@@ -78,6 +78,9 @@ MAX_FACTIONS = 8
 STAGES = ("spend", E.INVITE, E.ANSWER, E.PILLARS, E.DRAW, E.ALLOCATE, E.C_FANATICAL, E.C_DRAW,
           E.C_ALLOCATE)
 PILLAR_FEATURES = 10
+#: the actions that name a pillar of some faction -> their block (Allocate and Raise: own formula)
+_BY_PILLAR = {A.Allocate: "allocate", A.Raise: "raise", A.Heal: "heal", A.Commit: "commit",
+              A.Fanatical: "fanatical"}
 SEAT_FEATURES = 7
 
 
@@ -110,6 +113,7 @@ class EngagementsCodec(Codec):
         self.D = D = self.limits.max_dice or (P * (MAX_COMPETENCE + FANATICAL_DICE * circles)
                                               + MAX_ENGAGEMENT_DRAW)
         self.seat = {fid: i for i, fid in enumerate(self.factions)}
+        self._rel_of: dict[str, dict[str, int]] = {}  # agent -> each faction's relative seat
         sizes = [("done", 1), ("join", 1), ("decline", 1), ("engage", F), ("invite", F),
                  ("convert", 3 * F), ("build", MAX_COMPETENCE * (MAX_DEFENSE + 1)), ("raise", 2 * P),
                  ("heal", P), ("commit", P), ("fanatical", P), ("draw", 4), ("allocate", D * F * P),
@@ -130,51 +134,70 @@ class EngagementsCodec(Codec):
     def _rel(self, fid: str, me: int) -> int:
         return (self.seat[fid] - me) % self.F
 
-    def _slot(self, view: Any, pid: str) -> tuple[str, int]:
+    def _rels(self, agent: str) -> dict[str, int]:
+        """Each faction's seat relative to ``agent`` (built once per codec and agent)."""
+        rels = self._rel_of.get(agent)
+        if rels is None:
+            me = self.seat[agent]
+            rels = self._rel_of[agent] = {fid: self._rel(fid, me) for fid in self.factions}
+        return rels
+
+    def _slots(self, view: Any) -> dict[str, tuple[str, int]]:
+        """Every standing pillar -> (its faction, its index there): the first faction listing it,
+        its first place there."""
+        slots: dict[str, tuple[str, int]] = {}
         for f in view.factions.values():
-            if pid in f.pillars:
-                i = f.pillars.index(pid)
-                if i >= self.P:
-                    raise EncodingError(f"pillar {pid} is beyond the codec's {self.P} slots")
-                return f.id, i
-        raise EncodingError(f"no standing pillar {pid}")
+            fid = f.id
+            for i, pid in enumerate(f.pillars):
+                slots.setdefault(pid, (fid, i))
+        return slots
 
     def encode_actions(self, view: Any, legal: list[Any]) -> list[int]:
-        """Catalogue index of each legal action (distinct)."""
+        """Catalogue index of each legal action (distinct). The seats relative to the actor are
+        cached per agent, the pillars' slots listed once per call (the classes are tested in
+        the order random play meets them most)."""
         actor = view.faction_id
         off, F, P, D = self.offset, self.F, self.P, self.D
-        me = self.seat[actor]
+        rel = self._rels(actor)
+        slots: dict[str, tuple[str, int]] | None = None
         out = []
         for a in legal:
             t = type(a)
-            if t is A.Done:
+            if t in _BY_PILLAR:
+                if slots is None:
+                    slots = self._slots(view)
+                owner, slot = slots.get(a.pillar, (None, -1))
+                if slot < 0:
+                    raise EncodingError(f"no standing pillar {a.pillar}")
+                if slot >= P:
+                    raise EncodingError(f"pillar {a.pillar} is beyond the codec's {P} slots")
+                if t is A.Allocate:
+                    if not 1 <= a.n <= D:
+                        raise EncodingError(f"{a}: more than max_dice={D} dice (pass "
+                                            "max_dice=...)")
+                    i = off["allocate"] + ((a.n - 1) * F + rel[owner]) * P + slot
+                elif t is A.Raise:
+                    i = off["raise"] + 2 * slot + (a.stat == "defense")
+                else:
+                    i = off[_BY_PILLAR[t]] + slot
+            elif t is A.Convert:
+                i = off["convert"] + (a.amount - 1) * F + rel[a.rival]
+            elif t is A.Draw:
+                i = off["draw"] + a.n
+            elif t is A.Build:
+                i = off["build"] + (a.competence - 1) * (MAX_DEFENSE + 1) + a.defense
+            elif t is A.Done:
                 i = off["done"]
             elif t is A.Join:
                 i = off["join"]
             elif t is A.Decline:
                 i = off["decline"]
             elif t is A.Engage:
-                i = off["engage"] + self._rel(a.rival, me)
+                i = off["engage"] + rel[a.rival]
             elif t is A.Invite:
-                i = off["invite"] + self._rel(a.faction, me)
+                i = off["invite"] + rel[a.faction]
             elif t is A.Commission:
-                i = off["commission"] + self._rel(a.faction, me) * F + self._rel(a.rival, me)
-            elif t is A.Convert:
-                i = off["convert"] + (a.amount - 1) * F + self._rel(a.rival, me)
-            elif t is A.Build:
-                i = off["build"] + (a.competence - 1) * (MAX_DEFENSE + 1) + a.defense
-            elif t is A.Raise:
-                i = off["raise"] + 2 * self._slot(view, a.pillar)[1] + (a.stat == "defense")
-            elif t in (A.Heal, A.Commit, A.Fanatical):
-                i = off[{A.Heal: "heal", A.Commit: "commit", A.Fanatical: "fanatical"}[t]] \
-                    + self._slot(view, a.pillar)[1]
-            elif t is A.Draw:
-                i = off["draw"] + a.n
-            elif t is A.Allocate:
-                if not 1 <= a.n <= D:
-                    raise EncodingError(f"{a}: more than max_dice={D} dice (pass max_dice=...)")
-                owner, slot = self._slot(view, a.pillar)
-                i = off["allocate"] + ((a.n - 1) * F + self._rel(owner, me)) * P + slot
+                i = off["commission"] + rel[a.faction] * F + rel[a.rival]
             else:
                 raise EncodingError(f"the engagements codec cannot encode {a!r}")
             out.append(i)
