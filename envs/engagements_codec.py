@@ -58,6 +58,7 @@ Rivals' faction dice and pools are hidden.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,12 +73,15 @@ from factionsim.rules.engagements.model import (
     MAX_ENGAGEMENT_DRAW,
 )
 
-from .codec import Codec, EncodingError, Layout
+from .codec import Codec, EncodingError, Layout, grow_bank
 
 MAX_FACTIONS = 8
 STAGES = ("spend", E.INVITE, E.ANSWER, E.PILLARS, E.DRAW, E.ALLOCATE, E.C_FANATICAL, E.C_DRAW,
           E.C_ALLOCATE)
 PILLAR_FEATURES = 10
+#: what a pillar's observation row shows of the pillar itself (read in one C call)
+_PILLAR_STATS = operator.attrgetter("competence", "defense", "wounds", "circles", "boons")
+_PILLAR_ROWS = 16384  # most distinct pillar rows the bank keeps before it starts afresh
 #: the actions that name a pillar of some faction -> their block (Allocate and Raise: own formula)
 _BY_PILLAR = {A.Allocate: "allocate", A.Raise: "raise", A.Heal: "heal", A.Commit: "commit",
               A.Fanatical: "fanatical"}
@@ -129,6 +133,9 @@ class EngagementsCodec(Codec):
             ("dice", 1, 3), ("faction_dice", 1, 1), ("pools", 1, F), ("turn", 1, 1),
             ("factions", F, SEAT_FEATURES),
             *((f"pillars@{k}", P, PILLAR_FEATURES) for k in range(F))])
+        # encoded pillar rows, each distinct one built once; row 0 is an empty slot (all zeros)
+        self._pillar_bank = np.zeros((64, PILLAR_FEATURES), np.float32)
+        self._pillar_row_of: dict[tuple, int] = {}
 
     # ------------------------------------------------------------------ actions
     def _rel(self, fid: str, me: int) -> int:
@@ -271,20 +278,34 @@ class EngagementsCodec(Codec):
             for pid, n in p["alloc"].items():
                 alloc[pid] = alloc.get(pid, 0) + n
         attacked = set(e.get("attacked", ())) if e else set()
+        # pillar rows: copied from a bank of already-encoded rows (one per distinct pillar row)
         pillars = view.pillars
+        row_of = self._pillar_row_of
+        if len(row_of) + 1 + F * P > len(self._pillar_bank):
+            self._pillar_bank = grow_bank(self._pillar_bank, row_of, _PILLAR_ROWS)
+        rows = [0] * (F * P)  # bank row 0: an empty slot
+        rels = self._rels(agent)
         for fid, x in view.factions.items():
-            r = self._rel(fid, me)
+            first = rels[fid] * P
             for i, pid in enumerate(x.pillars[:P]):
-                p = pillars[pid]
-                row = k + (r * P + i) * PILLAR_FEATURES
-                out[row] = 1.0
-                out[row + 1] = p.competence / MAX_COMPETENCE
-                out[row + 2] = p.defense / MAX_DEFENSE
-                out[row + 3] = p.wounds / p.circles
-                out[row + 4] = min(1.0, p.circles_left / 10)
-                out[row + 5] = p.has("assassinate")
-                out[row + 6] = p.has("fanatical")
-                out[row + 7] = pid in committed
-                out[row + 8] = min(1.0, alloc.get(pid, 0) / D)
-                out[row + 9] = pid in attacked
+                key = (_PILLAR_STATS(pillars[pid]), pid in committed, alloc.get(pid, 0),
+                       pid in attacked)
+                b = row_of.get(key)
+                if b is None:
+                    b = self._pillar_row(key)
+                rows[first + i] = b
+        self._pillar_bank.take(rows, axis=0, out=out[k:].reshape(F * P, PILLAR_FEATURES))
         return out
+
+    def _pillar_row(self, key: tuple) -> int:
+        """Encode one pillar row (see :meth:`observe`'s key) into the pillar bank: present,
+        competence, defense, wounds marked, circles left, Assassinate, Fanatical, committed,
+        dice allocated to it, attacked."""
+        (competence, defense, wounds, circles, boons), committed, allocated, attacked = key
+        b = len(self._pillar_row_of) + 1
+        self._pillar_bank[b] = (1.0, competence / MAX_COMPETENCE, defense / MAX_DEFENSE,
+                                wounds / circles, min(1.0, (circles - wounds) / 10),
+                                "assassinate" in boons, "fanatical" in boons, committed,
+                                min(1.0, allocated / self.D), attacked)
+        self._pillar_row_of[key] = b
+        return b
