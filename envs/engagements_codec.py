@@ -82,6 +82,7 @@ PILLAR_FEATURES = 10
 #: what a pillar's observation row shows of the pillar itself (read in one C call)
 _PILLAR_STATS = operator.attrgetter("competence", "defense", "wounds", "circles", "boons")
 _PILLAR_ROWS = 16384  # most distinct pillar rows the bank keeps before it starts afresh
+_SEAT_ROWS = 16384  # likewise for faction rows
 #: the actions that name a pillar of some faction -> their block (Allocate and Raise: own formula)
 _BY_PILLAR = {A.Allocate: "allocate", A.Raise: "raise", A.Heal: "heal", A.Commit: "commit",
               A.Fanatical: "fanatical"}
@@ -136,6 +137,8 @@ class EngagementsCodec(Codec):
         # encoded pillar rows, each distinct one built once; row 0 is an empty slot (all zeros)
         self._pillar_bank = np.zeros((64, PILLAR_FEATURES), np.float32)
         self._pillar_row_of: dict[tuple, int] = {}
+        self._seat_bank = np.zeros((64, SEAT_FEATURES), np.float32)  # faction rows, likewise
+        self._seat_row_of: dict[tuple, int] = {}
 
     # ------------------------------------------------------------------ actions
     def _rel(self, fid: str, me: int) -> int:
@@ -251,9 +254,10 @@ class EngagementsCodec(Codec):
         f = view.factions[agent]
         out[k] = min(1.0, f.faction_dice / 20)
         k += 1
+        rels = self._rels(agent)
         for fid in self.factions:
             if fid != agent:
-                out[k + self._rel(fid, me)] = min(1.0, f.pool(fid) / 10)
+                out[k + rels[fid]] = min(1.0, f.pool(fid) / 10)
         k += F
         out[k] = min(1.0, view.turn / 50)
         k += 1
@@ -261,17 +265,20 @@ class EngagementsCodec(Codec):
         in_eng = {p["faction"] for p in parts}
         if e:
             in_eng.add(e["defender"])
+        # faction rows: copied from a bank of already-encoded rows, as the pillar rows below
+        seat_of = self._seat_row_of
+        if len(seat_of) + 1 + F > len(self._seat_bank):
+            self._seat_bank = grow_bank(self._seat_bank, seat_of, _SEAT_ROWS)
+        rows = [0] * F  # bank row 0: an empty seat
         for fid, x in view.factions.items():
-            r = self._rel(fid, me)
-            row = k + r * SEAT_FEATURES
-            out[row] = x.alive
-            out[row + 1] = len(x.pillars) / P
-            out[row + 2] = min(1.0, scores[fid] / 100)
-            out[row + 3] = min(1.0, x.renown / 20)
-            out[row + 4] = x.mercenary is not None
-            out[row + 5] = min(1.0, (x.mercenary or 0) / 10)
-            out[row + 6] = fid in in_eng
-        k += F * SEAT_FEATURES
+            key = (x.alive, len(x.pillars), scores[fid], x.renown, x.mercenary, fid in in_eng)
+            b = seat_of.get(key)
+            if b is None:
+                b = self._seat_row(key)
+            rows[rels[fid]] = b
+        end = k + F * SEAT_FEATURES
+        self._seat_bank.take(rows, axis=0, out=out[k:end].reshape(F, SEAT_FEATURES))
+        k = end
         committed = {pid for p in parts for pid in p["pillars"]}
         alloc: dict[str, int] = {}
         for p in [*parts, *([e["counter"]] if e and e.get("counter") else [])]:
@@ -284,7 +291,6 @@ class EngagementsCodec(Codec):
         if len(row_of) + 1 + F * P > len(self._pillar_bank):
             self._pillar_bank = grow_bank(self._pillar_bank, row_of, _PILLAR_ROWS)
         rows = [0] * (F * P)  # bank row 0: an empty slot
-        rels = self._rels(agent)
         for fid, x in view.factions.items():
             first = rels[fid] * P
             for i, pid in enumerate(x.pillars[:P]):
@@ -296,6 +302,17 @@ class EngagementsCodec(Codec):
                 rows[first + i] = b
         self._pillar_bank.take(rows, axis=0, out=out[k:].reshape(F * P, PILLAR_FEATURES))
         return out
+
+    def _seat_row(self, key: tuple) -> int:
+        """Encode one faction row (see :meth:`observe`'s key) into the seat bank: alive, pillars,
+        score, renown, whether it is a mercenary, its price, whether it is in the engagement."""
+        alive, n_pillars, score, renown, mercenary, engaged = key
+        b = len(self._seat_row_of) + 1
+        self._seat_bank[b] = (alive, n_pillars / self.P, min(1.0, score / 100),
+                              min(1.0, renown / 20), mercenary is not None,
+                              min(1.0, (mercenary or 0) / 10), engaged)
+        self._seat_row_of[key] = b
+        return b
 
     def _pillar_row(self, key: tuple) -> int:
         """Encode one pillar row (see :meth:`observe`'s key) into the pillar bank: present,
