@@ -26,6 +26,10 @@ raises :class:`CampaignError` saying why and what fits; the commands call it whe
 campaign's agents (:func:`factionsim.runner.agent_for_campaign`), before anything is played. If a
 game later outgrows the codec limits (a faction with more assets than the policy has slots for),
 that decision is the heuristic's, and its reason says so.
+
+A policy file with a ``prior`` (a *residual* policy, :mod:`factionsim.models.prior`) also needs
+the heuristic's choice at every decision: the agent asks the ruleset's heuristic (default
+options) and hands its choice to the network beside the observation.
 """
 
 from __future__ import annotations
@@ -139,7 +143,13 @@ class PolicyAgent(Agent):
             if key[0] != self.ruleset.name:
                 raise CampaignError(f"agent {self.name!r} was made for {self.ruleset.name} "
                                     f"campaigns; this is a {key[0]} campaign")
-            self._codec = fit_codec(self.model, campaign(), self.label, self.ruleset.codec())
+            codec = fit_codec(self.model, campaign(), self.label, self.ruleset.codec())
+            prior = getattr(self.model, "prior", None)
+            if prior:  # a residual policy: the network also reads the heuristic's choice
+                from factionsim.models.prior import PriorCodec
+
+                codec = PriorCodec(codec, prior["agent"], prior["weight"], self.ruleset)
+            self._codec = codec
             self._obs = np.zeros(self._codec.obs_size, dtype=np.float32)
             self._codec_key = key
         return self._codec
