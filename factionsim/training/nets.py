@@ -18,6 +18,12 @@ weights: what :class:`factionsim.training.graph.TorchGraph` trains and numpy pla
 
 The context is the layer named ``context`` (a value head reads it in training).
 
+With a prior (``codec`` a :class:`factionsim.models.prior.PriorCodec`: ``--prior heuristic``)
+either network reads the env's part of the observation and its output is named ``correction``;
+a ``piece`` takes the prior (one value per action, after the observation) and an ``add`` gives
+``correction + prior``: a residual policy that plays like the prior's agent while its correction
+is near 0 (the output layers start at a tenth of torch's default scale).
+
 >>> from factionsim import load_campaign
 >>> from factionsim.configs import default_campaign_path
 >>> from factionsim.envs import make_codec
