@@ -170,8 +170,12 @@ class PolicyAgent(Agent):
         probs = self.model.probabilities(obs, [indices[i] for i in playable])
         pick = int(np.argmax(probs) if self.deterministic else rng.choice(len(playable), p=probs))
         ranked = 1 + int((probs > probs[pick]).sum())
+        prior = getattr(codec, "last_index", None)  # a residual policy: the heuristic's choice
+        agrees = "" if prior is None else (
+            "; the heuristic's choice" if indices[playable[pick]] == prior
+            else "; not the heuristic's choice")
         self.last_reason = (f"{self.label}: {probs[pick]:.0%} for this action (ranked {ranked} "
-                            f"of {len(playable)})")
+                            f"of {len(playable)}{agrees})")
         return legal_actions[playable[pick]]
 
     def _indices(self, codec: Codec, view: Any, legal: list[Any]) -> list[int]:

@@ -128,6 +128,7 @@ def test_an_untrained_residual_policy_plays_the_heuristics_choices(tmp_path, sta
     for view, legal in decisions(24):
         rng = np.random.default_rng(1)
         assert policy.act(view, legal, rng) == heuristic.act(view, legal, rng)
+        assert policy.last_reason.endswith("; the heuristic's choice)")
         sampling.act(view, legal, rng)
         share = float(sampling.last_reason.split(": ")[1].split("%")[0]) / 100
         assert share > 0.5 or "ranked 1 " not in sampling.last_reason

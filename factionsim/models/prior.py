@@ -68,6 +68,7 @@ class PriorCodec:
         self._ruleset = ruleset
         self._agent: Any = None
         self._rng = np.random.default_rng(0)  # the heuristic draws nothing; kept apart anyway
+        self.last_index = -1
 
     def __getattr__(self, name: str) -> Any:
         if name == "base":  # not set yet (unpickling)
@@ -108,6 +109,7 @@ class PriorCodec:
         self.base.observe(view, out[:n], scores)
         out[n:] = 0.0
         k = self.prior_index(view)
+        self.last_index = k  # the agent's choice at the decision just observed
         if k >= 0:
             out[n + k] = self.weight
         return out
