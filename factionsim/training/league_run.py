@@ -229,7 +229,8 @@ def train_league(args: Args) -> Path:
     written = save()
     player = policy_agent(written, str(out / "policy.json"), args, state)
     final = [evaluate(player, args, opp, args.final_eval_games, seed=50_000,
-                      progress=args.progress) for opp in args.eval_opponents]
+                      progress=args.progress)
+             for opp in args.eval_opponents if args.final_eval_games > 0]
     for r in final:
         log.scalars(len(history), {f"eval/win_rate_vs_{r['opponent']}": r["win_rate"]})
         print(f"final vs {r['opponent']}: win rate {r['win_rate']:.3f} (95% CI "
