@@ -148,7 +148,7 @@ class PolicyAgent(Agent):
             if prior:  # a residual policy: the network also reads the heuristic's choice
                 from factionsim.models.prior import PriorCodec
 
-                codec = PriorCodec(codec, prior["agent"], prior["weight"], self.ruleset)
+                codec = PriorCodec(codec, self.ruleset, prior["agent"], prior["weight"])
             self._codec = codec
             self._obs = np.zeros(self._codec.obs_size, dtype=np.float32)
             self._codec_key = key

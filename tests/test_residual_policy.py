@@ -28,8 +28,9 @@ def state():
 @pytest.fixture(scope="module")
 def codec(state):
     from factionsim.envs import make_codec
+    from factionsim.rulesets import ruleset_of
 
-    return PriorCodec(make_codec(state), "heuristic", 5.0)
+    return PriorCodec(make_codec(state), ruleset_of(state), "heuristic", 5.0)
 
 
 def decisions(n: int = 24, seed: int = 4):

@@ -17,7 +17,8 @@ plays (with its default options: the faction's own temperament, no steering). It
 >>> from factionsim.envs import make_codec
 >>> import numpy as np
 >>> state = load_campaign(default_campaign_path())
->>> codec = PriorCodec(make_codec(state), "heuristic", 5.0)
+>>> from factionsim.rulesets import ruleset_of
+>>> codec = PriorCodec(make_codec(state), ruleset_of(state), "heuristic", 5.0)
 >>> fid = state.current_actor()
 >>> out = codec.observe(state.view(fid), np.zeros(codec.obs_size, np.float32))
 >>> codec.obs_size == codec.base.obs_size + codec.n_actions, float(out[codec.base.obs_size:].max())
@@ -54,12 +55,12 @@ def check_prior(prior: Any, source: Any) -> dict[str, Any]:
 
 
 class PriorCodec:
-    """``base`` (a ruleset's env codec) with the prior of ``agent`` appended to every
+    """``base`` (a ruleset's env codec) with the prior of ``agent`` (the agent of that name
+    ``ruleset``, a :class:`~factionsim.core.ruleset.RulesetInfo`, offers) appended to every
     observation: ``obs_size`` is ``base.obs_size + base.n_actions``; everything else (the action
     catalogue, limits, ``ENV_VERSION``...) is the base codec's."""
 
-    def __init__(self, base: Any, agent: str = "heuristic", weight: float = 5.0,
-                 ruleset: Any = None):
+    def __init__(self, base: Any, ruleset: Any, agent: str = "heuristic", weight: float = 5.0):
         if agent not in PRIOR_AGENTS:
             raise ValueError(f"prior agent {agent!r}; allowed: {', '.join(PRIOR_AGENTS)}")
         self.base = base
@@ -88,10 +89,6 @@ class PriorCodec:
         """The agent whose choice is the prior (made once, for ``view``'s ruleset)."""
         if self._agent is None:
             ruleset = self._ruleset
-            if ruleset is None:
-                from factionsim.rulesets import get_ruleset
-
-                ruleset = get_ruleset(view.ruleset)
             self._agent = ruleset.offered_agents()[self.agent_name].load().for_ruleset(ruleset)
         return self._agent
 

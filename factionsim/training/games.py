@@ -165,8 +165,10 @@ class Campaigns:
         codec = self._make_codec(state)
         if self.prior:
             from factionsim.models.prior import PriorCodec
+            from factionsim.rulesets import ruleset_of
 
-            codec = PriorCodec(codec, self.prior["agent"], self.prior["weight"])
+            codec = PriorCodec(codec, ruleset_of(state), self.prior["agent"],
+                               self.prior["weight"])
         return codec
 
     def draw(self, rng: np.random.Generator) -> Any:

@@ -156,7 +156,9 @@ def train_league(args: Args) -> Path:
 
         if args.prior not in PRIOR_AGENTS:
             raise ValueError(f"--prior {args.prior!r}; allowed: none, {', '.join(PRIOR_AGENTS)}")
-        codec = PriorCodec(codec, args.prior, args.prior_weight)
+        from factionsim.rulesets import ruleset_of
+
+        codec = PriorCodec(codec, ruleset_of(state), args.prior, args.prior_weight)
         prior = codec.prior
     generated = args.generated if args.ruleset == "wwn" else 0.0
     shape = NetShape(arch=args.arch, hidden=list(args.hidden), entity=args.entity,
