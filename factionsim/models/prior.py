@@ -57,8 +57,8 @@ def check_prior(prior: Any, source: Any) -> dict[str, Any]:
 class PriorCodec:
     """``base`` (a ruleset's env codec) with the prior of ``agent`` (the agent of that name
     ``ruleset``, a :class:`~factionsim.core.ruleset.RulesetInfo`, offers) appended to every
-    observation: ``obs_size`` is ``base.obs_size + base.n_actions``; everything else (the action
-    catalogue, limits, ``ENV_VERSION``...) is the base codec's."""
+    observation: ``obs_size`` is ``base.obs_size + base.n_actions``; the action catalogue
+    (``n_actions``, ``encode_actions``), ``limits`` and ``ENV_VERSION`` are the base codec's."""
 
     def __init__(self, base: Any, ruleset: Any, agent: str = "heuristic", weight: float = 5.0):
         if agent not in PRIOR_AGENTS:
@@ -71,10 +71,17 @@ class PriorCodec:
         self._rng = np.random.default_rng(0)  # the heuristic draws nothing; kept apart anyway
         self.last_index = -1
 
-    def __getattr__(self, name: str) -> Any:
-        if name == "base":  # not set yet (unpickling)
-            raise AttributeError(name)
-        return getattr(self.base, name)
+    @property
+    def n_actions(self) -> int:
+        return int(self.base.n_actions)
+
+    @property
+    def ENV_VERSION(self) -> int:  # noqa: N802 (the codecs' name)
+        return int(self.base.ENV_VERSION)
+
+    @property
+    def limits(self) -> Any:
+        return self.base.limits
 
     @property
     def obs_size(self) -> int:
