@@ -39,3 +39,39 @@ def maskable_ppo_smoke(env, tmp_path, n_steps: int = 64, batch_size: int = 32):
     model.save(tmp_path / "m.zip")
     assert (tmp_path / "m.zip").exists()
     return model
+
+
+def fresh_observation(env, agent: str) -> np.ndarray:
+    """``agent``'s observation encoded by a new codec of the same kind (no row kept from an
+    earlier observation) from a fresh ``state.scores()``: what a cached observation must equal."""
+    codec = type(env.codec)(env.state, env.codec.limits)
+    out = np.empty(codec.obs_size, np.float32)
+    return codec.observe(env.view(agent), out, env.state.scores())
+
+
+def assert_observations_fresh(env, seeds: range, max_steps: int = 20000, check=None) -> int:
+    """Random masked games from ``env.reset(seed=s)`` for each seed; at every step the env's
+    observation (from a codec that keeps rows between observations) must equal
+    :func:`fresh_observation`, for the deciding agent and for every other agent in the game.
+    ``check(env)``, if given, runs at every step too (a ruleset's own cache checks). Returns the
+    steps played."""
+    steps = 0
+    for seed in seeds:
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for agent in env.agent_iter(max_steps):
+            obs, reward, term, trunc, info = env.last()
+            np.testing.assert_array_equal(obs["observation"], fresh_observation(env, agent))
+            if steps % 7 == 0:  # now and then: every agent, the decider's rivals too
+                for other in env.agents:
+                    np.testing.assert_array_equal(env.observe(other)["observation"],
+                                                  fresh_observation(env, other))
+            if check is not None:
+                check(env)
+            steps += 1
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(rng.choice(legal)))
+    return steps

@@ -20,7 +20,16 @@ from factionsim.core.game import View, state_attribute
 from factionsim.core.ruleset import DEFAULT_AGENT
 
 from . import turn
-from .model import ACTIVE, APPROACHES, CATEGORIES, DEFAULT_SETTINGS, Character, Side, Spell
+from .model import (
+    ACTIVE,
+    APPROACHES,
+    CATEGORIES,
+    DEFAULT_SETTINGS,
+    HEALTH_WRITES,
+    Character,
+    Side,
+    Spell,
+)
 
 
 class ConflictState(DecisionState):
@@ -46,6 +55,9 @@ class ConflictState(DecisionState):
         self.winner: str | None = None
         self.ended = False
         self.end_reason: str | None = None
+        self._scores: tuple[int, Any, str | None, dict[str, float]] = (-1, None, None, {})
+        self._passes: tuple[Any, bool | None, list[list[str]]] = (None, None, [])  # turn.passes
+        self._priority: tuple[Any, list[str]] = (None, [])  # turn.side_priority
         # the round in progress (see turn.py)
         self.category = 0
         self.queue: list[str] = []
@@ -64,7 +76,18 @@ class ConflictState(DecisionState):
 
     def scores(self) -> dict[str, float]:
         """2 for the winner, plus 1 + own standing - the best rival's standing, where standing is
-        the share of Blood, Guts and Approaches left (fallen characters count 0). Highest wins."""
+        the share of Blood, Guts and Approaches left (fallen characters count 0). Highest wins.
+
+        Worked out again only after a character's health changed (:data:`.model.HEALTH_WRITES`)
+        or the winner did; the answer is a new dict each time, the caller's to keep."""
+        writes, chars, winner, out = self._scores
+        if writes == HEALTH_WRITES[0] and chars is self.chars and winner == self.winner:
+            return dict(out)
+        out = self._work_out_scores()
+        self._scores = (HEALTH_WRITES[0], self.chars, self.winner, out)
+        return dict(out)
+
+    def _work_out_scores(self) -> dict[str, float]:
         stand = {sid: self.standing(sid) for sid in self.factions}
         out = {}
         for sid in self.factions:
