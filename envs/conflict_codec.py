@@ -226,7 +226,8 @@ class ConflictCodec(Codec):
                 self._static_rows.append((rows[i].copy(), own_side))
             statics.append(static)
         own = {cid: i for i, cid in enumerate(view.factions[agent].characters)}
-        return _Seating(order, {cid: i for i, cid in enumerate(order)}, own, template, statics)
+        return _Seating(order, {cid: i for i, cid in enumerate(order)}, own, template, statics,
+                        [0] * len(order))
 
     def observe(self, view: Any, out: np.ndarray,
                 scores: dict[str, float] | None = None) -> np.ndarray:
@@ -297,17 +298,24 @@ class ConflictCodec(Codec):
         row_of = self._char_row_of
         if len(row_of) + self.n_chars > len(self._char_bank):
             self._char_bank = grow_bank(self._char_bank, row_of, _CHAR_ROWS)
-        rows = []
-        for cid, static in zip(seating.order, seating.statics, strict=True):
+        rows = seating.rows  # (refilled: one list per observer)
+        bonded = acting if acting and bonds else None
+        for i, (cid, static) in enumerate(zip(seating.order, seating.statics, strict=True)):
             c = chars[cid]
+            # (the sums, lookups and the Bond's pair are skipped where they would give 0: most
+            # characters have no spells, assists, Advantages or Bond with the one deciding)
+            spells, assists = c.spells, c.assists
             key = (static, _CHAR_FIELDS(c), _APPROACHES_OF(c.approaches),
-                   sum(map(_USES, c.spells)), friendly.get(cid, 0), hostile.get(cid, 0),
-                   bonds.get(frozenset((cid, acting)), 0) if acting else 0,
-                   sum(map(_BONUS, c.assists)), known_plans[cid], cid == acting, holder == cid)
+                   sum(map(_USES, spells)) if spells else 0,
+                   friendly.get(cid, 0) if friendly else 0,
+                   hostile.get(cid, 0) if hostile else 0,
+                   bonds.get(frozenset((cid, bonded)), 0) if bonded else 0,
+                   sum(map(_BONUS, assists)) if assists else 0,
+                   known_plans[cid], cid == acting, holder == cid)
             b = row_of.get(key)
             if b is None:
                 b = self._char_row(key)
-            rows.append(b)
+            rows[i] = b
         for at, value in zip(numbers_at, numbers, strict=True):  # a few: one by one
             out[at] = value
         out[ones] = 1.0
@@ -356,11 +364,13 @@ class ConflictCodec(Codec):
 @dataclass(frozen=True)
 class _Seating:
     """One observer's facts for a game: the characters in its numbering (``order``, ``slot``:
-    its index of every character, ``own``: of its own side's), its observation template, and
-    each character's static row (``statics``: its index in the codec's static rows)."""
+    its index of every character, ``own``: of its own side's), its observation template,
+    each character's static row (``statics``: its index in the codec's static rows), and the
+    list :meth:`ConflictCodec.observe` fills with each character's bank row (``rows``)."""
 
     order: list[str]
     slot: dict[str, int]
     own: dict[str, int]
     template: np.ndarray
     statics: list[int]
+    rows: list[int]

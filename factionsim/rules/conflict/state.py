@@ -31,6 +31,8 @@ from .model import (
     Spell,
 )
 
+_CATEGORY_INDEX = {cat: i for i, cat in enumerate(CATEGORIES)}
+
 
 class ConflictState(DecisionState):
     """A conflict in play: sides (factions), their characters on a line of heights, Bonds,
@@ -328,8 +330,21 @@ class ConflictView(View):
         if s.phase not in (turn.ACT, turn.REPLAN):
             return {cid: c.plan if c.side == me or c.acted else None
                     for cid, c in s.chars.items()}
-        round_passes = turn.passes(s)
-        return {cid: self.known_plan(cid, round_passes) for cid in s.chars}
+        # :func:`turn.is_ahead` for every character at once: its side's pass, the category now
+        pass_of: dict[str, int] = {}
+        for i, sides in enumerate(turn.passes(s)):
+            for sid in sides:
+                pass_of.setdefault(sid, i)
+        now, category = divmod(s.category, turn.N_CATEGORIES)
+        out: dict[str, str | None] = {}
+        for cid, c in s.chars.items():
+            plan = c.plan
+            if plan is not None and c.side != me and not c.acted:
+                p = pass_of[c.side]
+                if p > now or (p == now and _CATEGORY_INDEX[plan] > category):
+                    plan = None  # its category is still ahead: not announced yet
+            out[cid] = plan
+        return out
 
     def to_state(self, rng: np.random.Generator) -> ConflictState:
         d = self._state.to_dict()
