@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import yaml
 from contract_play import decisions as random_decisions
-from env_helpers import maskable_ppo_smoke, play_random_masked
+from env_helpers import assert_observations_fresh, maskable_ppo_smoke, play_random_masked
 
 from factionsim import load_campaign
 from factionsim.configs import default_campaign_path
@@ -233,6 +233,41 @@ def test_env_masks_match_legal_actions_over_random_games():
     env = make_env(ruleset="engagements", max_turns=15)
     for seed in range(3):
         play_random_masked(env, seed, max_steps=20_000)
+
+
+def test_kept_scores_are_never_stale(monkeypatch):
+    """``scores()`` is kept while no pillar, and no faction's pillars, renown or fate, changed
+    (``model.SCORE_WRITES``): through random games in which pillars are built, wounded, healed,
+    raised and defeated and factions collapse (checked: all of these happen), every kept answer
+    equals a fresh one, and every observation a fresh encoding."""
+    pytest.importorskip("gymnasium")
+    pytest.importorskip("pettingzoo")
+    from factionsim.envs import make_env
+
+    seen = set()
+    apply = EngagementsState.apply
+
+    def counting_apply(self, action):
+        events = apply(self, action)
+        seen.update(e.kind for e in events)
+        return events
+
+    def fresh(env):
+        assert env.state.scores() == env.state._work_out_scores()
+
+    monkeypatch.setattr(EngagementsState, "apply", counting_apply)
+    env = make_env(ruleset="engagements", max_turns=12)
+    assert assert_observations_fresh(env, range(3), check=fresh) > 500
+    assert {"build", "strike", "heal", "raise", "pillar-defeated", "collapse"} <= seen, seen
+
+
+def test_a_pillar_write_outside_the_rules_is_seen():
+    state = EngagementsState.from_dict(yaml.safe_load(SCENARIO.read_text()))
+    before = state.scores()
+    next(iter(state.pillars.values())).wounds += 1
+    assert state.scores() == state._work_out_scores() != before
+    state.remove_pillar(next(iter(state.pillars)))
+    assert state.scores() == state._work_out_scores()
 
 
 def test_smoke_maskable_ppo(tmp_path):
