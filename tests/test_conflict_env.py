@@ -36,13 +36,17 @@ def _fresh_answers(env) -> None:
     s = env.state
     assert s.scores() == s._work_out_scores()
     assert turn.passes(s) == turn._passes(s, s.turn == 0)
+    for side in s.factions:  # all plans at once, as each one alone
+        view = env.view(side)
+        assert view.known_plans() == {cid: view.known_plan(cid) for cid in s.chars}
 
 
 def test_kept_scores_are_never_stale(monkeypatch):
     """``scores()`` is kept while no character's health changed (``model.HEALTH_WRITES``):
     through random games in which characters take damage, lose Approach points (an in-place
     change of ``approaches``) and fall, every kept answer equals a fresh one, and so does every
-    observation."""
+    observation; ``known_plans()`` (worked out for every character at once) equals
+    ``known_plan`` of each."""
     from factionsim.rules.conflict.state import ConflictState
 
     seen = set()
