@@ -73,6 +73,7 @@ _ATTRIBUTES_OF = operator.itemgetter(*ATTRIBUTES)
 _SKILLS_OF = operator.itemgetter(*SKILLS)
 _DIE = operator.itemgetter("die")
 _FROM = operator.itemgetter("from")
+_RESERVES = operator.attrgetter("plot_points", "advances")
 #: The actions that take one index each: action class -> its block of the catalogue
 _ONE_INDEX = {acts.RollPool: "roll", acts.SpendPlotPoint: "plot", acts.Keep: "keep",
               acts.Accept: "accept", acts.Done: "done", acts.InflictBoth: "both",
@@ -120,17 +121,20 @@ class HousesCodec(Codec):
             ("houses", F, self._seat_size),
             *((f"assets@{k}", A, self._slot_size) for k in range(F))])
         self._head = self.layout.start["houses"]
-        #: where each seat's Plot Points and advances are (:meth:`observe` writes them afresh)
-        self._reserves_at = np.asarray([self._head + k * self._seat_size + j
-                                        for k in range(F) for j in (3, 4)], np.intp)
+        #: where each seat's Plot Points and advances are in the House and asset rows that
+        #: :meth:`observe` keeps (it writes them afresh when they change)
+        self._reserves_at = np.asarray([k * self._seat_size + j for k in range(F) for j in (3, 4)],
+                                       np.intp)
         # encoded asset rows, each distinct one built once; row 0 is an empty slot (all zeros)
         self._bank = np.zeros((64, self._slot_size), np.float32)
         self._seat_bank = np.zeros((min(256, _SEAT_ROWS), self._seat_size), np.float32)  # House rows
         self._seat_of: dict[tuple, int] = {}
         self._row_of: dict[tuple[int, int, str, str], int] = {}
-        #: observer -> (its game's houses, key, the House and asset rows it saw last): reused
-        #: while no House or Asset changed (:data:`~factionsim.rules.houses.model.WRITES`)
-        self._rows_seen: dict[str, tuple[Any, Any, tuple, np.ndarray, dict[str, int]]] = {}
+        #: observer -> [its game's houses and assets, key, the House and asset rows it saw
+        #: last, its Houses in seat order, where the committed flags go, the Plot Points and
+        #: advances in those rows]: reused while no House or Asset changed
+        #: (:data:`~factionsim.rules.houses.model.WRITES`)
+        self._rows_seen: dict[str, list[Any]] = {}
 
     def _check_assets(self, state: Any, hid: str) -> None:
         n = sum(a.owner == hid for a in state.assets.values())
@@ -256,18 +260,22 @@ class HousesCodec(Codec):
         key = (WRITES[0], cap, tuple(scores.values()))
         seen = self._rows_seen.get(agent)
         if seen is not None and seen[0] is houses and seen[1] is assets and seen[2] == key:
-            out[self._head:] = seen[3]
-            seated, flag_at = seen[4], seen[5]
-            reserves = []  # Plot Points and advances (left out of WRITES): read afresh
-            for h in seated:
-                reserves.append(min(1.0, h.plot_points / cap))
-                reserves.append(min(1.0, h.advances / 10))
-            out[self._reserves_at] = float32s(reserves)
+            rows, seated, flag_at = seen[3], seen[4], seen[5]
+            # Plot Points and advances (left out of WRITES): read afresh, the rows kept updated
+            reserves = tuple(map(_RESERVES, seated))
+            if reserves != seen[6]:
+                values = []
+                for plot_points, advances in reserves:
+                    values.append(min(1.0, plot_points / cap))
+                    values.append(min(1.0, advances / 10))
+                rows[self._reserves_at] = float32s(values)
+                seen[6] = reserves
+            out[self._head:] = rows
         else:
             seated = [houses[hid] for hid in self._seated(agent)]
             flag_at = self._rows(view, seated, out, scores, cap)
-            self._rows_seen[agent] = (houses, assets, key, out[self._head:].copy(), seated,
-                                      flag_at)
+            self._rows_seen[agent] = [houses, assets, key, out[self._head:].copy(), seated,
+                                      flag_at, tuple(map(_RESERVES, seated))]
         for aid in committed:  # (an asset no longer in play is not shown)
             at = flag_at.get(aid)
             if at is not None:
