@@ -261,6 +261,30 @@ def test_kept_scores_are_never_stale(monkeypatch):
     assert {"build", "strike", "heal", "raise", "pillar-defeated", "collapse"} <= seen, seen
 
 
+def test_kept_pillar_rows_survive_a_full_bank_starting_afresh(monkeypatch):
+    """A pillar bank of 24 rows at most (the 20 pillar slots of an observation and a few more)
+    starts afresh again and again, and the pillar rows observers kept point into it: every
+    observation still equals a fresh encoding. (The codec drops the kept rows then; they would
+    be stale anyway, since new rows come only from a pillar that changed.)"""
+    pytest.importorskip("gymnasium")
+    pytest.importorskip("pettingzoo")
+    from factionsim.envs import engagements_codec, make_env
+
+    afresh = []
+    grow_bank = engagements_codec.grow_bank
+
+    def counting_grow_bank(bank, index, limit):
+        afresh.append(len(bank) >= limit)
+        return grow_bank(bank, index, limit)
+
+    monkeypatch.setattr(engagements_codec, "_PILLAR_ROWS", 24)
+    monkeypatch.setattr(engagements_codec, "grow_bank", counting_grow_bank)
+    env = make_env(ruleset="engagements", max_turns=8)
+    env.codec._pillar_bank = np.zeros((24, engagements_codec.PILLAR_FEATURES), np.float32)
+    assert_observations_fresh(env, range(2))
+    assert sum(afresh) > 10
+
+
 def test_a_pillar_write_outside_the_rules_is_seen():
     state = EngagementsState.from_dict(yaml.safe_load(SCENARIO.read_text()))
     before = state.scores()
