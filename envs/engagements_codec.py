@@ -141,6 +141,13 @@ class EngagementsCodec(Codec):
         self._seat_row_of: dict[tuple, int] = {}
 
     # ------------------------------------------------------------------ actions
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled and copied without the kept pillar rows (keyed on this process's count of
+        writes)."""
+        d = dict(self.__dict__)
+        d["_pillar_rows_seen"] = {}
+        return d
+
     def _rel(self, fid: str, me: int) -> int:
         return (self.seat[fid] - me) % self.F
 

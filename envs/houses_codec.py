@@ -136,6 +136,12 @@ class HousesCodec(Codec):
         #: (:data:`~factionsim.rules.houses.model.WRITES`)
         self._rows_seen: dict[str, list[Any]] = {}
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled and copied without the kept rows (keyed on this process's count of writes)."""
+        d = dict(self.__dict__)
+        d["_rows_seen"] = {}
+        return d
+
     def _check_assets(self, state: Any, hid: str) -> None:
         n = sum(a.owner == hid for a in state.assets.values())
         if n > self.limits.assets:

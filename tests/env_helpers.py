@@ -75,3 +75,27 @@ def assert_observations_fresh(env, seeds: range, max_steps: int = 20000, check=N
             legal = np.flatnonzero(obs["action_mask"])
             env.step(int(rng.choice(legal)))
     return steps
+
+
+def assert_copies_carry_no_kept_answers(env, kept: dict[str, str]) -> None:
+    """A pickled or deep-copied state (and codec, where it pickles) leaves out what it kept,
+    keyed on this process's count of writes (``kept``: attribute -> on "state" or "codec"):
+    another process's count does not continue it. The copy still answers as the original."""
+    import copy
+    import pickle
+
+    env.reset(seed=0)
+    env.last()
+    scores = env.state.scores()
+    for name, owner in kept.items():
+        original = getattr(env.state if owner == "state" else env.codec, name)
+        assert original not in ({}, (-1, None, {}), (-1, None, None, {}), (-1, None, 0.0, {})), name
+    for clone in (pickle.loads(pickle.dumps(env.state)), copy.deepcopy(env.state)):
+        for name, owner in kept.items():
+            if owner == "state":
+                assert getattr(clone, name) != getattr(env.state, name), name
+        assert clone.scores() == scores
+    codec = copy.deepcopy(env.codec)
+    for name, owner in kept.items():
+        if owner == "codec":
+            assert getattr(codec, name) == {}, name

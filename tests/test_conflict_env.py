@@ -9,6 +9,7 @@ pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
 
 from env_helpers import (  # noqa: E402
+    assert_copies_carry_no_kept_answers,
     assert_observations_fresh,
     maskable_ppo_smoke,
     play_random_masked,
@@ -76,6 +77,11 @@ def test_a_health_write_outside_the_rules_is_seen():
     c.approaches[next(iter(c.approaches))] = 0  # (in place: counted by the next write)
     c.guts = 0
     assert s.scores() == s._work_out_scores() != before
+
+
+def test_copies_carry_no_kept_answers():
+    assert_copies_carry_no_kept_answers(make_env(ruleset="conflict"), {
+        "_scores": "state", "_passes": "state"})
 
 
 def test_maskable_ppo_smoke(tmp_path):

@@ -9,7 +9,12 @@ import numpy as np
 import pytest
 import yaml
 from contract_play import decisions as random_decisions
-from env_helpers import assert_observations_fresh, maskable_ppo_smoke, play_random_masked
+from env_helpers import (
+    assert_copies_carry_no_kept_answers,
+    assert_observations_fresh,
+    maskable_ppo_smoke,
+    play_random_masked,
+)
 
 from factionsim import load_campaign
 from factionsim.configs import default_campaign_path
@@ -283,6 +288,15 @@ def test_kept_pillar_rows_survive_a_full_bank_starting_afresh(monkeypatch):
     env.codec._pillar_bank = np.zeros((24, engagements_codec.PILLAR_FEATURES), np.float32)
     assert_observations_fresh(env, range(2))
     assert sum(afresh) > 10
+
+
+def test_copies_carry_no_kept_answers():
+    pytest.importorskip("gymnasium")
+    pytest.importorskip("pettingzoo")
+    from factionsim.envs import make_env
+
+    assert_copies_carry_no_kept_answers(make_env(ruleset="engagements"), {
+        "_scores": "state", "_pillar_rows_seen": "codec"})
 
 
 def test_a_pillar_write_outside_the_rules_is_seen():

@@ -68,6 +68,14 @@ class ConflictState(DecisionState):
         self.jobs: list[dict[str, Any]] = []
         self.question: dict[str, Any] | None = None
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled and copied without the kept answers (:meth:`scores`, the passes): they are
+        keyed on this process's count of writes and on objects' identity."""
+        d = dict(self.__dict__)
+        d["_scores"], d["_passes"], d["_priority"] = (-1, None, None, {}), (None, None, []), \
+            (None, [])
+        return d
+
     # ----------------------------------------------------------------- the engine contract
     def is_over(self) -> bool:
         if self.ended:

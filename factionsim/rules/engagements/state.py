@@ -46,6 +46,13 @@ class EngagementsState(DecisionState):
         self.order_index = 0
         self._scores: tuple[int, Any, float, dict[str, float]] = (-1, None, 0.0, {})
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled and copied without the kept scores: they are keyed on this process's count
+        of writes, which another process's does not continue."""
+        d = dict(self.__dict__)
+        d["_scores"] = (-1, None, 0.0, {})
+        return d
+
     # ------------------------------------------ the engine contract (the rest: DecisionState)
     def scores(self) -> dict[str, float]:
         """0 for a collapsed faction; else 1 + the strength of its pillars (competence + defense +

@@ -63,6 +63,14 @@ class HousesState(DecisionState):
     def factions(self) -> dict[str, House]:
         return self.houses
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled and copied without the kept answers (:meth:`scores`, :meth:`asset_ids`):
+        they are keyed on this process's count of writes, which another process's does not
+        continue."""
+        d = dict(self.__dict__)
+        d["_scores"], d["_owned"] = (-1, None, {}), (-1, None, {})
+        return d
+
     # ------------------------------------------ the engine contract (the rest: DecisionState)
     def scores(self) -> dict[str, float]:
         """0 for a fallen House; else 1 + 3 per Holding + the steps of every Holding, Resource
