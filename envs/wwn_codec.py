@@ -85,6 +85,7 @@ asset_types    T     the creatable asset types by their stats
 
 from __future__ import annotations
 
+import itertools
 import operator
 from dataclasses import dataclass
 from typing import Any
@@ -143,6 +144,12 @@ _TAG_INDEX = {t: i for i, t in enumerate(TAGS)}
 _BANK_ROWS = 8192
 #: the stats of an asset its observation row shows (with its owner, Subtle status and turn)
 _ROW_STATS = operator.attrgetter("type", "location", "hp", "max_hp", "stealth", "exposed")
+#: what an observer's asset part is built from, with each asset's ``subtle`` status entry and
+#: the assets that acted (see ``WwnCodec._asset_rows``)
+_SNAPSHOT = operator.attrgetter("id", "owner", "type", "location", "hp", "max_hp", "stealth",
+                                "exposed")
+_STATUS = operator.attrgetter("status")
+_SUBTLE_KEY = itertools.repeat("subtle")
 
 
 @dataclass(frozen=True)
@@ -433,6 +440,7 @@ class WwnCodec(Codec):
         self._bank = np.zeros((2 * self.asset_slots, self.asset_row), np.float32)
         self._row_of: dict[tuple, tuple[int, int, int]] = {}  # row key -> bank row, location, Base
         self._seatings: dict[str, _Seating] = {}
+        self._parts: dict[str, _AssetPart] = {}  # observer -> its last asset part
         #: the value of "n assets in a location" (n / 8, at most 1)
         self._count_value = [min(n, 8) / 8 for n in range(self.asset_slots + 1)]
         self._seated_for: tuple[Any, Any] = (None, None)  # the map and relations they were built for
@@ -453,6 +461,7 @@ class WwnCodec(Codec):
         agent and game (a game's map and relations objects stay the same)."""
         if self._seated_for[0] is not view.map or self._seated_for[1] is not view.relations:
             self._seatings.clear()
+            self._parts.clear()  # (built with the seatings' owner codes)
             self._seated_for = (view.map, view.relations)
         seating = self._seatings.get(agent)
         if seating is None:
@@ -548,11 +557,10 @@ class WwnCodec(Codec):
             values += [float(fo.alive), fo.force / 8, fo.cunning / 8, fo.wealth / 8,
                        fo.hp / mh if mh else 0.0, mh / MAX_BASE_HP,
                        min(fo.xp_earned, 20) / 20, min(scores[fid], 20) / 20]
-        own_rows, other_rows, own_count, other_count = self._asset_rows(view, agent, seating,
-                                                                       ones)
-        count_value = self._count_value
-        values += [count_value[n] for n in own_count]
-        values += [count_value[n] for n in other_count]
+        own_rows, other_rows, own_counts, other_counts = self._asset_rows(view, agent, seating,
+                                                                         ones)
+        values += own_counts
+        values += other_counts
         out[seating.fixed] = float32s(values)
         out[ones] = 1.0
         # asset rows: own from the own_assets piece's first row, the others' likewise (the two
@@ -567,25 +575,47 @@ class WwnCodec(Codec):
         return out
 
     def _asset_rows(self, view: Any, agent: str, seating: _Seating,
-                    ones: list[int]) -> tuple[list[int], list[int], list[int], list[int]]:
-        """One pass over the assets ``agent`` sees: the bank rows of its own assets and of the
-        others' not Stealthed (in asset order), how many of each stand in every location, and
-        the positions of the Base flags (added to ``ones``)."""
-        lim = self.limits
+                    ones: list[int]) -> tuple[list[int], list[int], list[float], list[float]]:
+        """The asset part of ``agent``'s observation (:class:`_AssetPart`): the bank rows of its
+        own assets and of the others' it sees, the values of how many of each stand in every
+        location, and the positions of the Base flags (added to ``ones``).
+
+        Kept per observer and reused while the snapshot of what it was built from is equal to
+        today's: the listed stats (:data:`_SNAPSHOT`, which include each asset's id and owner),
+        each asset's ``subtle`` status entry and the assets that already acted. The snapshot is
+        read with C calls only (about a tenth of building the part again), and it names every
+        input of the part, so a reused part is never stale, whatever rule wrote the assets."""
         ctx = view.decision
         done: set[str] = set()  # assets that already acted this turn
         for key in ("done", "rival_done", "used"):
             acted = ctx.get(key)
             if acted:
                 done.update(x for x in acted if isinstance(x, str))
+        assets = view.assets()  # (rivals' Stealthed assets are not among them)
+        stats = list(map(_SNAPSHOT, assets))
+        subtle = list(map(dict.get, map(_STATUS, assets), _SUBTLE_KEY))
+        part = self._parts.get(agent)
+        if part is None or part.stats != stats or part.subtle != subtle or part.done != done:
+            part = self._parts[agent] = self._asset_part(view, agent, seating, assets, done)
+            part.stats, part.subtle = stats, subtle
+        ones += part.bases
+        return part.own_rows, part.other_rows, part.own_counts, part.other_counts
+
+    def _asset_part(self, view: Any, agent: str, seating: _Seating, assets: list[Any],
+                    done: set[str]) -> _AssetPart:
+        """Build the asset part of ``agent``'s observation from ``assets`` (see
+        :meth:`_asset_rows`): one pass over them, each row from the bank (encoded once)."""
+        lim = self.limits
         if len(self._row_of) + lim.own_assets + lim.other_assets > len(self._bank):
             self._bank = grow_bank(self._bank, self._row_of, _BANK_ROWS)
+            self._parts.clear()  # (their bank rows may be reused)
         owner_code = seating.owner_code
         row_of = self._row_of
         own_count, other_count = [0] * self.L, [0] * self.L
         own_rows: list[int] = []
         other_rows: list[int] = []
-        for a in view.assets():  # (rivals' Stealthed assets are not among them)
+        bases: list[int] = []
+        for a in assets:
             owner = a.owner
             status = a.status
             key = (owner_code[owner], _ROW_STATS(a),  # (one C call reads the six stats)
@@ -602,12 +632,14 @@ class WwnCodec(Codec):
                 other_rows.append(b)
                 other_count[li] += 1
             if base >= 0:
-                ones.append(base)
+                bases.append(base)
         if len(own_rows) > lim.own_assets:
             self._own_slots(view, agent)  # raises the clear error
         if len(other_rows) > lim.other_assets:
             self._others(view, agent)  # raises the clear error
-        return own_rows, other_rows, own_count, other_count
+        count_value = self._count_value
+        return _AssetPart(own_rows, other_rows, [count_value[n] for n in own_count],
+                          [count_value[n] for n in other_count], bases, set(done))
 
     def _bank_row(self, key: tuple) -> tuple[int, int, int]:
         """Encode one asset row (see :meth:`_asset_rows`' key) into the row bank: its bank row,
@@ -647,3 +679,19 @@ class _Seating:
     template: np.ndarray
     owner_code: dict[str, tuple[int, int]]
     fixed: np.ndarray
+
+
+class _AssetPart:
+    """The asset part of one observer's observation (see :meth:`WwnCodec._asset_rows`) and the
+    snapshot it was built from."""
+
+    __slots__ = ("own_rows", "other_rows", "own_counts", "other_counts", "bases", "done",
+                 "stats", "subtle")
+
+    def __init__(self, own_rows: list[int], other_rows: list[int], own_counts: list[float],
+                 other_counts: list[float], bases: list[int], done: set[str]):
+        self.own_rows, self.other_rows = own_rows, other_rows
+        self.own_counts, self.other_counts = own_counts, other_counts
+        self.bases, self.done = bases, done
+        self.stats: list[tuple] = []
+        self.subtle: list[Any] = []
