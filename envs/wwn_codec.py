@@ -85,7 +85,6 @@ asset_types    T     the creatable asset types by their stats
 
 from __future__ import annotations
 
-import itertools
 import operator
 from dataclasses import dataclass
 from typing import Any
@@ -146,18 +145,15 @@ _FOREIGN_USE = "use-foreign"
 _HOMEBREW_GOAL = "goal-homebrew"
 #: the book's tags -> their place in the observation's multi-hot (a campaign's own tags have none)
 _TAG_INDEX = {t: i for i, t in enumerate(TAGS)}
+#: what a faction's row of the observation is computed from (its score aside; max HP follows
+#: from the ratings)
+_FACTION_STATS = operator.attrgetter("alive", "force", "cunning", "wealth", "hp", "xp_earned")
 #: Most goal choices kept per actor (see ``WwnCodec._choice_table``).
 _TABLE_SIZE = 4096
 #: Most distinct asset rows the observation keeps encoded (about 6 MB at 64 locations).
 _BANK_ROWS = 8192
 #: the stats of an asset its observation row shows (with its owner, Subtle status and turn)
 _ROW_STATS = operator.attrgetter("type", "location", "hp", "max_hp", "stealth", "exposed")
-#: what an observer's asset part is built from, with each asset's ``subtle`` status entry and
-#: the assets that acted (see ``WwnCodec._current_part``)
-_SNAPSHOT = operator.attrgetter("id", "owner", "type", "location", "hp", "max_hp", "stealth",
-                                "exposed")
-_STATUS = operator.attrgetter("status")
-_SUBTLE_KEY = itertools.repeat("subtle")
 
 
 @dataclass(frozen=True)
@@ -497,6 +493,7 @@ class WwnCodec(Codec):
         self._row_of: dict[tuple, tuple[int, int, int]] = {}  # row key -> bank row, location, Base
         self._seatings: dict[str, _Seating] = {}
         self._parts: dict[str, _AssetPart] = {}  # observer -> its last asset part
+        self._faction_rows: dict[tuple, list[float]] = {}  # see _faction_values
         self._choice_tables: dict[str, _ChoiceTable] = {}  # actor -> see _choice_table
         #: the value of "n assets in a location" (n / 8, at most 1)
         self._count_value = [min(n, 8) / 8 for n in range(self.asset_slots + 1)]
@@ -607,13 +604,7 @@ class WwnCodec(Codec):
                   MAGIC_LEVELS.index(f.magic) / 3, float(f.paralysed), progress,
                   min(f.xp_earned, 20) / 20,
                   min(1.0, view.turn / max_turns) if (max_turns := view.max_turns) else 0.0]
-        scores = view.scores() if scores is None else scores
-        for fid in self.factions:
-            fo = factions[fid]
-            mh = fo.max_hp
-            values += [float(fo.alive), fo.force / 8, fo.cunning / 8, fo.wealth / 8,
-                       fo.hp / mh if mh else 0.0, mh / MAX_BASE_HP,
-                       min(fo.xp_earned, 20) / 20, min(scores[fid], 20) / 20]
+        values += self._faction_values(factions, view.scores() if scores is None else scores)
         part = self._current_part(view, agent, seating)
         ones += part.bases
         own_rows, other_rows = part.own_rows, part.other_rows
@@ -632,31 +623,50 @@ class WwnCodec(Codec):
             self._bank.take(other_rows, axis=0, out=block[A:A + len(other_rows)])
         return out
 
+    def _faction_values(self, factions: dict[str, Any], scores: dict[str, float]) -> list[float]:
+        """The values of the ``factions`` rows, every faction in campaign order (the same for
+        every observer: its seating puts them in place), kept by what they are computed from
+        (each faction's listed fields and score: looked up with C calls)."""
+        fids = self.factions
+        key = (tuple(map(_FACTION_STATS, map(factions.__getitem__, fids))),
+               tuple(map(scores.__getitem__, fids)))
+        values = self._faction_rows.get(key)
+        if values is None:
+            if len(self._faction_rows) >= _TABLE_SIZE:
+                self._faction_rows.clear()
+            values = []
+            for fid in fids:
+                fo = factions[fid]
+                mh = fo.max_hp
+                values += [float(fo.alive), fo.force / 8, fo.cunning / 8, fo.wealth / 8,
+                           fo.hp / mh if mh else 0.0, mh / MAX_BASE_HP,
+                           min(fo.xp_earned, 20) / 20, min(scores[fid], 20) / 20]
+            self._faction_rows[key] = values
+        return values
+
     def _current_part(self, view: Any, agent: str, seating: _Seating | None = None) -> _AssetPart:
         """The asset part of ``agent``'s observation (:class:`_AssetPart`): the bank rows of its
         own assets and of the others' it sees, the values of how many of each stand in every
         location, the positions of the Base flags, the ids of the others' assets in row order.
 
-        Kept per observer and reused while the snapshot of what it was built from is equal to
-        today's: the listed stats (:data:`_SNAPSHOT`, which include each asset's id and owner),
-        each asset's ``subtle`` status entry and the assets that already acted. The snapshot is
-        read with C calls only (about a tenth of building the part again), and it names every
-        input of the part, so a reused part is never stale, whatever rule wrote the assets."""
+        Kept per observer and reused while its inputs are as they were: the view's
+        ``assets_stamp()`` (which changes with any change to any asset: its fields, its status
+        entries, its owner, its entering or leaving play) and the assets that already acted this
+        turn (the decision's ``done``, ``rival_done`` and ``used`` lists). Checking them costs a
+        few calls; building the part again a pass over every asset."""
         ctx = view.decision
-        done: set[str] = set()  # assets that already acted this turn
-        for key in ("done", "rival_done", "used"):
-            acted = ctx.get(key)
-            if acted:
-                done.update(x for x in acted if isinstance(x, str))
-        assets = view.assets()  # (rivals' Stealthed assets are not among them)
-        stats = list(map(_SNAPSHOT, assets))
-        subtle = list(map(dict.get, map(_STATUS, assets), _SUBTLE_KEY))
+        acted = (tuple(ctx.get("done") or ()), tuple(ctx.get("rival_done") or ()),
+                 tuple(ctx.get("used") or ()))
+        table, version, changes = view.assets_stamp()
         part = self._parts.get(agent)
-        if part is None or part.stats != stats or part.subtle != subtle or part.done != done:
+        if part is None or part.table is not table or part.version != version \
+                or part.changes != changes or part.acted != acted:
             if seating is None:
                 seating = self._seating(view, agent)
-            part = self._parts[agent] = self._asset_part(view, agent, seating, assets, done)
-            part.stats, part.subtle = stats, subtle
+            done = {x for ids in acted for x in ids if isinstance(x, str)}
+            part = self._parts[agent] = self._asset_part(view, agent, seating, view.assets(),
+                                                         done)
+            part.table, part.version, part.changes, part.acted = table, version, changes, acted
         return part
 
     def _asset_part(self, view: Any, agent: str, seating: _Seating, assets: list[Any],
@@ -742,11 +752,11 @@ class _Seating:
 
 
 class _AssetPart:
-    """The asset part of one observer's observation (see :meth:`WwnCodec._current_part`) and the
-    snapshot it was built from."""
+    """The asset part of one observer's observation (see :meth:`WwnCodec._current_part`) and
+    what it was built from."""
 
     __slots__ = ("own_rows", "other_rows", "own_counts", "other_counts", "bases", "done",
-                 "other_ids", "stats", "subtle")
+                 "other_ids", "table", "version", "changes", "acted")
 
     def __init__(self, own_rows: list[int], other_rows: list[int], own_counts: list[float],
                  other_counts: list[float], bases: list[int], done: set[str],
@@ -754,8 +764,10 @@ class _AssetPart:
         self.own_rows, self.other_rows, self.other_ids = own_rows, other_rows, other_ids
         self.own_counts, self.other_counts = own_counts, other_counts
         self.bases, self.done = bases, done
-        self.stats: list[tuple] = []
-        self.subtle: list[Any] = []
+        #: what it was built from (see ``WwnCodec._current_part``)
+        self.table: Any = None
+        self.version = self.changes = -1
+        self.acted: tuple[tuple[Any, ...], ...] = ()
 
 
 class _ChoiceTable:
