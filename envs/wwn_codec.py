@@ -546,24 +546,28 @@ class WwnCodec(Codec):
             template[r + 1 + ruler] = 1.0
             template[r + F + 2] = float(lo.coastal)
         counts = [st["locations"] + li * self.loc_row + 2 * F + 3 for li in range(self.L)]
-        fixed += counts + [c + 1 for c in counts]  # own assets per location, then others'
-        return _Seating(me, template, owner_code, np.asarray(fixed, np.intp))
+        counts += [c + 1 for c in counts]  # own assets per location, then others'
+        return _Seating(me, template, owner_code, np.asarray(fixed, np.intp),
+                        np.asarray(counts, np.intp))
 
     def observe(self, view: Any, out: np.ndarray,
                 scores: dict[str, float] | None = None) -> np.ndarray:
         """Write ``agent``'s observation into ``out`` (float32; every entry is written) and
         return it.
 
-        What is fixed for the game (rulers, coastlines, relations, the asset types) is copied
-        from the observer's template; values with a fixed position are written with one numpy
-        call, asset rows are gathered from a bank of already-encoded rows with another. The
-        template is built once per game (per map and relations object): no rule changes them,
-        and code that edits a state's ``relations`` in place mid-game must assign a new dict for
-        the codec to see it.
+        What is fixed for the game (rulers, coastlines, relations, the asset types) is in the
+        observer's template, and what its assets show (rows gathered from a bank of
+        already-encoded rows, Base flags, counts per location) is written into a copy of it
+        kept while the assets are unchanged (:meth:`_current_part`, :meth:`_part_base`): an
+        observation starts as a copy of that, then the values with a fixed position are written
+        with one numpy call and the ones with another. The template is built once per game (per
+        map and relations object): no rule changes them, and code that edits a state's
+        ``relations`` in place mid-game must assign a new dict for the codec to see it.
         """
         agent = view.faction_id
         seating = self._seating(view, agent)
-        out[:] = seating.template
+        part = self._current_part(view, agent, seating)
+        out[:] = part.base if part.base is not None else self._part_base(part, seating)
         F = self.F
         st = self.layout.start
         me = seating.seat
@@ -605,23 +609,29 @@ class WwnCodec(Codec):
                   min(f.xp_earned, 20) / 20,
                   min(1.0, view.turn / max_turns) if (max_turns := view.max_turns) else 0.0]
         values += self._faction_values(factions, view.scores() if scores is None else scores)
-        part = self._current_part(view, agent, seating)
-        ones += part.bases
-        own_rows, other_rows = part.own_rows, part.other_rows
-        values += part.own_counts
-        values += part.other_counts
         out[seating.fixed] = float32s(values)
         out[ones] = 1.0
+        return out
+
+    def _part_base(self, part: _AssetPart, seating: _Seating) -> np.ndarray:
+        """The observer's template with ``part`` written in (its asset rows, Base flags and
+        counts per location): what :meth:`observe` starts from while the part holds."""
+        base = seating.template.copy()
         # asset rows: own from the own_assets piece's first row, the others' likewise (the two
         # pieces follow each other)
         first, end = self._asset_block
-        block = out[first:end].reshape(self.asset_slots, self.asset_row)
+        block = base[first:end].reshape(self.asset_slots, self.asset_row)
+        own_rows, other_rows = part.own_rows, part.other_rows
         if own_rows:
             self._bank.take(own_rows, axis=0, out=block[:len(own_rows)])
         if other_rows:
             A = self.limits.own_assets
             self._bank.take(other_rows, axis=0, out=block[A:A + len(other_rows)])
-        return out
+        if part.bases:
+            base[part.bases] = 1.0
+        base[seating.counts] = float32s(part.own_counts + part.other_counts)
+        part.base = base
+        return base
 
     def _faction_values(self, factions: dict[str, Any], scores: dict[str, float]) -> list[float]:
         """The values of the ``factions`` rows, every faction in campaign order (the same for
@@ -749,6 +759,7 @@ class _Seating:
     template: np.ndarray
     owner_code: dict[str, tuple[int, int]]
     fixed: np.ndarray
+    counts: np.ndarray  # the positions of the assets counted per location (own, then others')
 
 
 class _AssetPart:
@@ -756,7 +767,7 @@ class _AssetPart:
     what it was built from."""
 
     __slots__ = ("own_rows", "other_rows", "own_counts", "other_counts", "bases", "done",
-                 "other_ids", "table", "version", "changes", "acted")
+                 "other_ids", "table", "version", "changes", "acted", "base")
 
     def __init__(self, own_rows: list[int], other_rows: list[int], own_counts: list[float],
                  other_counts: list[float], bases: list[int], done: set[str],
@@ -764,6 +775,7 @@ class _AssetPart:
         self.own_rows, self.other_rows, self.other_ids = own_rows, other_rows, other_ids
         self.own_counts, self.other_counts = own_counts, other_counts
         self.bases, self.done = bases, done
+        self.base: np.ndarray | None = None  # see WwnCodec._part_base (made when first observed)
         #: what it was built from (see ``WwnCodec._current_part``)
         self.table: Any = None
         self.version = self.changes = -1
