@@ -62,7 +62,7 @@ def test_every_rules_path_of_random_play_leaves_no_stale_cache():
     for game in range(3):
         env.reset(seed=game)
         rng = np.random.default_rng(game)
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             _, _, term, trunc, _ = env.last()
             if term or trunc:
                 env.step(None)
@@ -198,7 +198,7 @@ def test_goal_options_come_back_as_new_lists_of_the_same_choices():
     f = next(iter(state.factions.values()))
     first, again = goals.options(state, f), goals.options(state, f)
     assert first == again and first is not again
-    assert all(x is y for x, y in zip(first, again))
+    assert all(x is y for x, y in zip(first, again, strict=True))
     first.clear()
     assert goals.options(state, f) == again
     assert pickle.loads(pickle.dumps(state)).goal_options_cache == {}
