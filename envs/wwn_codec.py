@@ -667,16 +667,16 @@ class WwnCodec(Codec):
         ctx = view.decision
         acted = (tuple(ctx.get("done") or ()), tuple(ctx.get("rival_done") or ()),
                  tuple(ctx.get("used") or ()))
-        table, version, changes = view.assets_stamp()
+        token, version, changes = view.assets_stamp()
         part = self._parts.get(agent)
-        if part is None or part.table is not table or part.version != version \
+        if part is None or part.token is not token or part.version != version \
                 or part.changes != changes or part.acted != acted:
             if seating is None:
                 seating = self._seating(view, agent)
             done = {x for ids in acted for x in ids if isinstance(x, str)}
             part = self._parts[agent] = self._asset_part(view, agent, seating, view.assets(),
                                                          done)
-            part.table, part.version, part.changes, part.acted = table, version, changes, acted
+            part.token, part.version, part.changes, part.acted = token, version, changes, acted
         return part
 
     def _asset_part(self, view: Any, agent: str, seating: _Seating, assets: list[Any],
@@ -767,7 +767,7 @@ class _AssetPart:
     what it was built from."""
 
     __slots__ = ("own_rows", "other_rows", "own_counts", "other_counts", "bases", "done",
-                 "other_ids", "table", "version", "changes", "acted", "base")
+                 "other_ids", "token", "version", "changes", "acted", "base")
 
     def __init__(self, own_rows: list[int], other_rows: list[int], own_counts: list[float],
                  other_counts: list[float], bases: list[int], done: set[str],
@@ -777,7 +777,7 @@ class _AssetPart:
         self.bases, self.done = bases, done
         self.base: np.ndarray | None = None  # see WwnCodec._part_base (made when first observed)
         #: what it was built from (see ``WwnCodec._current_part``)
-        self.table: Any = None
+        self.token: object = None
         self.version = self.changes = -1
         self.acted: tuple[tuple[Any, ...], ...] = ()
 

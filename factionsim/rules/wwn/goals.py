@@ -110,10 +110,10 @@ def options(state: WwnState, faction: Faction) -> list[ChooseGoal]:
     key = (table.version, ASSET_CHANGES[0], tuple(hostile),
            faction.wealth > faction.wealth_at_last_kingdoms, tuple(state.goal_types))
     cached = state.goal_options_cache.get(faction.id)
-    if cached is not None and cached[0] == key and cached[2] is table:
+    if cached is not None and cached[0] == key and cached[2] is table.token:
         return list(cached[1])
     out = _options(state, faction, set(hostile))
-    state.goal_options_cache[faction.id] = (key, out, table)
+    state.goal_options_cache[faction.id] = (key, out, table.token)
     return list(out)
 
 

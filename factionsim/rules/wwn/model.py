@@ -162,6 +162,17 @@ class AssetTable(dict):
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.version = 0
+        #: an object made with this table (copies and unpickled tables get their own): with
+        #: ``version`` it tells this table's states apart from any other table's
+        self.token = object()
+
+    def __copy__(self) -> AssetTable:
+        return AssetTable(self)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickled or deep-copied: its attributes, and a token of its own."""
+        self.__dict__.update(state)
+        self.token = object()
 
     def owned_by(self, owner: str) -> tuple[Asset, ...]:
         """The assets of faction ``owner``, in table order (an index kept until the next change)."""

@@ -356,14 +356,15 @@ class WwnView(View):
     def visible(self, asset: Asset) -> bool:
         return asset.owner == self.faction_id or not asset.stealth
 
-    def assets_stamp(self) -> tuple[Any, int, int]:
-        """A value that stays equal (``==``) while nothing :meth:`assets` shows can have
-        changed: no asset entered or left play or changed hands (the table's ``version``), and
-        no field or status entry of any asset changed (:data:`.model.ASSET_CHANGES`). The env's
-        codec keeps what it built from the assets until the stamp changes. Holding a stamp
-        keeps its game's asset table alive (so its identity in the stamp stays its own)."""
+    def assets_stamp(self) -> tuple[object, int, int]:
+        """``(token, version, changes)``: equal to an earlier stamp (the same ``token`` object,
+        compared with ``is``, and equal numbers) only while nothing :meth:`assets` shows can
+        have changed: the same asset table (its ``token``, an opaque object), no asset entered
+        or left play or changed hands (its ``version``), and no field or status entry of any
+        asset changed (:data:`.model.ASSET_CHANGES`). The env's codec keeps what it built from
+        the assets until the stamp changes."""
         table = self._state.assets
-        return (table, table.version, ASSET_CHANGES[0])
+        return (table.token, table.version, ASSET_CHANGES[0])
 
     def assets(self) -> list[Asset]:
         """Every asset this faction can see, in asset order."""
