@@ -70,3 +70,21 @@ def test_ab_comparison_loads_a_revisions_env_next_to_todays(capsys):
         assert f"{ruleset}-old" in out and f"{ruleset}-new" in out
         line = next(x for x in out.splitlines() if x.startswith(f"{ruleset}: new / old "))
         assert float(line.rsplit(" ", 1)[1]) > 0
+
+
+def test_codec_timing_times_each_part_old_and_new(capsys):
+    """``time_codec.py``: a revision's codec and today's play the same games in turns; the time of
+    ``observe`` and ``encode_actions`` per step is printed for each, and one ``new / old`` line."""
+    import subprocess
+
+    root = Path(__file__).parents[1]
+    if subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True).returncode:
+        pytest.skip("not a git checkout")
+    timing = pytest.importorskip("time_codec")
+    timing.main(["--rev", "HEAD", "--rulesets", "wwn", "--rounds", "1", "--max-turns", "2"])
+    out = capsys.readouterr().out
+    for tag in ("old", "new"):
+        line = next(x for x in out.splitlines() if x.startswith(f"wwn-{tag}: "))
+        assert "observe" in line and "encode_actions" in line
+    line = next(x for x in out.splitlines() if x.startswith("wwn: new / old "))
+    assert float(line.rsplit(" ", 1)[1]) > 0
