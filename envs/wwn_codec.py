@@ -134,11 +134,10 @@ _DEDICATED = (wwn_actions.ChooseAction, wwn_actions.Done, wwn_actions.Attack, ww
               wwn_actions.RaiseRating)
 
 
-#: action classes whose index depends on the action alone (and the campaign): the codec keeps
-#: their index by object (``WwnCodec._choice_table``) where the rules offer the same objects again
-_BY_OBJECT = frozenset((wwn_actions.ChooseAction, wwn_actions.Done, wwn_actions.KeepGoal,
-                        wwn_actions.RepairFaction, wwn_actions.ExpandAt, wwn_actions.BaseHp,
-                        wwn_actions.Create, wwn_actions.RaiseRating))
+#: action classes whose index depends on the action alone and whose objects the rules make once
+#: (``turn._DONE``, ``_KEEP_GOAL``, ``_CHOOSE``): the codec keeps their index by object
+#: (``WwnCodec._choice_table``); classes made anew at every decision would only fill the table
+_BY_OBJECT = frozenset((wwn_actions.ChooseAction, wwn_actions.Done, wwn_actions.KeepGoal))
 
 _FOREIGN_USE = "use-foreign"
 #: the "other" block's slot of the goal choices of a campaign's own goals (``goal_types:``)
