@@ -63,8 +63,11 @@ def play_one(job: dict[str, Any], index: int) -> dict[str, Any]:
 
 
 def _boot(rows: list[tuple[float, float]], seed: int = 0) -> str:
-    """``ratio per 10 [low, high]`` of summed numerators over denominators, by campaign."""
-    a = np.array(rows, dtype=float)
+    """``ratio per 10 [low, high]`` of summed numerators over denominators, by campaign; ``-``
+    when no campaign reached the window (no turns to divide by)."""
+    a = np.array(rows, dtype=float).reshape(-1, 2)
+    if a[:, 1].sum() == 0:
+        return "- (no turns in this window)"
     idx = np.random.default_rng(seed).integers(0, len(a), size=(2000, len(a)))
     num, den = a[idx, 0].sum(1), a[idx, 1].sum(1)
     r = 10 * num[den > 0] / den[den > 0]
@@ -103,8 +106,9 @@ def report(results: list[dict[str, Any]]) -> None:
               f"{s['abandoned']:>9} {s['fell']:>4} {s['open']:>5} {mean:>13}")
     for label, _, _ in WINDOWS:
         total = sum(held[label].values()) or 1
-        print(f"\nshare of faction turns each goal held, {label}: " + ", ".join(
-            f"{g} {100 * n / total:.0f}%" for g, n in held[label].most_common()))
+        print(f"\nshare of faction turns each goal held, {label}: " + (", ".join(
+            f"{g} {100 * n / total:.0f}%" for g, n in held[label].most_common())
+            or "- (no turns in this window)"))
     reasons: Counter[str] = Counter()
     for r in results:
         reasons.update(r["reasons"])
