@@ -5,7 +5,8 @@
     python experiments/behaviour_stats.py --temperaments        # temperaments compared
 
 Each campaign is what ``factionsim new --factions N --seed S`` writes (N cycles through 4..8,
-S = ``--seed`` + campaign index, 10 locations), every faction played by ``--agent`` (default
+S = ``--seed`` + campaign index, ``new``'s number of locations unless ``--locations`` sets it:
+10 for 4 factions, 22 for 8), every faction played by ``--agent`` (default
 ``heuristic``). The figures come from the events, as ``factionsim batch`` counts them
 (:mod:`factionsim.behaviour`): the stall rate and its parts, the share of factions that completed
 no goal in 20 turns, goals per faction per 10 turns in turns 1-20 and 21-40, turns to the first
@@ -191,7 +192,9 @@ def histories_parser(doc: str, campaigns: int, seed: int) -> argparse.ArgumentPa
     p = argparse.ArgumentParser(description=doc.split("\n")[0])
     p.add_argument("--campaigns", type=int, default=campaigns)
     p.add_argument("--turns", type=int, default=40)
-    p.add_argument("--locations", type=int, default=10)
+    p.add_argument("--locations", type=int, default=None,
+                   help="places on every map (default: what `factionsim new` gives the "
+                        "campaign's number of factions, 10 to 22)")
     p.add_argument("--seed", type=int, default=seed, help="first campaign's seed")
     p.add_argument("--agent", default="heuristic")
     p.add_argument("--workers", type=int, default=1)

@@ -1,11 +1,11 @@
 """What becomes of the goals factions adopt, early and late in long games (issue 24 item 3).
 
     python experiments/goal_lifecycle.py --campaigns 20 --seed 910000 --workers 2
-    python experiments/goal_lifecycle.py --campaigns 20 --locations 20   # a roomier map
+    python experiments/goal_lifecycle.py --campaigns 20 --locations 10   # every map ten places
 
 Plays the generated campaigns :mod:`behaviour_stats` plays (``factionsim new`` with 4 to 8
-factions, ``--locations`` places, every faction ``--agent``) and follows every goal from its
-adoption (``goal-chosen``, or the goal a campaign starts with) to its end: done, failed
+factions, ``new``'s number of places or ``--locations``, every faction ``--agent``) and follows
+every goal from its adoption (``goal-chosen``, or the goal a campaign starts with) to its end: done, failed
 (Eliminate Target's three turns ran out), abandoned (with the reason the agent gave), ended by
 the faction's collapse (fell), or still open when the history ends. Reported per goal and per
 window (adopted in turns 1-20 or 21-40): how many, how they ended, the mean turns to done; the
