@@ -280,3 +280,30 @@ def test_destroy_the_foe_counts_the_guards_a_base_hides_behind():
     open_ground, guarded = turns(0), turns(2)
     assert 0 < open_ground < float("inf")
     assert guarded == pytest.approx(3 * open_ground)
+
+
+def test_expand_influence_by_an_asset_it_has_yet_to_buy():
+    """A faction left with nothing but its Bases can still "Plant a Base of Influence at a new
+    location": Create Asset at a Base ("The faction buys one Asset at a location where they
+    have a Base of Influence"), move it, expand. The estimate counts those three turns (and the
+    turns of income it must save first) instead of calling the goal out of reach (it used to be
+    abandoned for "nothing it has can bring it about", a turn of paralysis), and the heuristic
+    does plant the Base. Only for the goal it holds: a faction choosing a goal does not adopt
+    Expand Influence that way."""
+    from factionsim.agents.wwn_heuristic import goals as goal_ai
+
+    def estimate(treasure, goal="expand-influence"):
+        s = first_mover(us={"treasure": treasure, "goal": goal})
+        return goal_ai.estimate(HeuristicAgent().situation(s.view("us")), "expand-influence")
+
+    rich, poor = estimate(20), estimate(0)
+    assert rich.possible and rich.turns == 3  # buy at a, move to b, plant the Base
+    assert "buy an asset" in rich.why
+    # with no Treasure, one turn of income (3) first: the cheapest assets (Armed Guards...) cost 1
+    assert poor.turns == 4
+    # it is a way to keep the goal, not a reason to adopt it (that finished fewer goals)
+    assert not estimate(20, goal="peaceable-kingdom").possible
+    s = first_mover(us={"treasure": 20, "goal": "expand-influence"})
+    play(s, 4, {"us": HeuristicAgent(), "them": make_agent("idle", "wwn")})
+    assert s.factions["us"].goals_completed >= 1
+    assert any(a.is_base and a.owner == "us" and a.location != "a" for a in s.assets.values())
