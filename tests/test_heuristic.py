@@ -307,3 +307,27 @@ def test_expand_influence_by_an_asset_it_has_yet_to_buy():
     play(s, 4, {"us": HeuristicAgent(), "them": make_agent("idle", "wwn")})
     assert s.factions["us"].goals_completed >= 1
     assert any(a.is_base and a.owner == "us" and a.location != "a" for a in s.assets.values())
+
+
+def test_inside_enemy_territory_counts_only_the_agents_it_has_room_for():
+    """"Units that are already Stealthed in locations when this goal is adopted don't count": a
+    faction whose agents all sit hidden in the only enemy ground it could reach must buy new
+    ones, but every asset beyond an attribute's rating costs upkeep. With no room left the goal
+    is out of reach (it used to be estimated as a few purchases away, adopted, and then the
+    faction passed turn after turn, buying nothing); with room, it is a matter of turns."""
+    from factionsim.agents.wwn_heuristic import goals as goal_ai
+
+    def estimate(force):
+        agents = [{"type": "informers", "location": "c", "stealth": True}] * 3
+        s = make_state([faction("us", force=force, cunning=3, wealth=1, treasure=20,
+                                goal="inside-enemy-territory",
+                                assets=[*agents, {"type": "thugs", "location": "a"},
+                                        {"type": "armed-guards", "location": "a"}]),
+                        faction("them", headquarters="c")])
+        assert s.factions["us"].goal.baseline  # the three hidden agents do not count
+        sit = HeuristicAgent().situation(s.view("us"))
+        return goal_ai.estimate(sit, "inside-enemy-territory")
+
+    full, roomy = estimate(1), estimate(4)
+    assert full.turns == float("inf") and "no room" in full.why
+    assert roomy.possible  # three new agents: Force 4 holds three more than its Thugs

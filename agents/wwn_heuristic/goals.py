@@ -280,17 +280,29 @@ def inside_routes(sit: Situation) -> tuple[int, int, list[InsideRoute]]:
     return done, left, routes[:left]
 
 
+def _room(sit: Situation) -> int:
+    """Assets the faction may still buy without paying upkeep: each attribute holds as many
+    (non-Base) assets as its rating before each more costs 1 Treasure a turn."""
+    held = {x: 0 for x in ATTRIBUTES}
+    for a in sit.mine:
+        if not a.is_base:
+            held[a.attribute] += 1
+    return sum(max(0, sit.me.rating(x) - held[x]) for x in ATTRIBUTES)
+
+
 def inside_plan(sit: Situation) -> tuple[float, int, int, str]:
     """(turns, assets still to place, Treasure it needs, why) for Inside Enemy Territory from
-    here: assets to buy (one a turn), to hide (2 Treasure each, never where another faction has
-    a Base: it may have to walk to a place it can hide in first) and to walk, Stealthed, to a
-    place where a hostile Base stands."""
+    here: assets to buy (one a turn, and no more than it may own without upkeep), to hide (2
+    Treasure each, never where another faction has a Base: it may have to walk to a place it can
+    hide in first) and to walk, Stealthed, to a place where a hostile Base stands."""
     me = sit.me
     concealed = me.has_tag("concealed")
     if not _inside_locations(sit) or (me.cunning < 3 and not concealed):
         return math.inf, 0, 0, "it has no enemy ground it could slip into"
     done, left, routes = inside_routes(sit)
     buys = left - len(routes)
+    if buys > _room(sit):
+        return math.inf, left, 0, "it has no room for more agents without paying upkeep"
     dist = sit.state.map.distance
     if buys and not any(b.is_base and dist(b.location, t) < math.inf
                         for b in sit.mine for t in _inside_locations(sit)):
