@@ -30,13 +30,11 @@ ENDINGS = {"goal-complete": "complete", "goal-failed": "failed", "goal-abandoned
 
 def play_one(job: dict[str, Any], index: int) -> dict[str, Any]:
     """Play campaign ``index``; return its goal spans, per-window counts and abandon reasons."""
-    from factionsim.rules.wwn.generate import generate_campaign
-    from factionsim.rulesets import build_campaign
+    from behaviour_stats import generated
+
     from factionsim.runner import agents_from_campaign, play
 
-    n = 4 + index % 5
-    data = generate_campaign(n, job["locations"], seed=job["seed"] + index, agent=job["agent"])
-    state = build_campaign(data, {}, f"generated campaign {index}")
+    state = generated(job, index)
     opened = {f.id: (f.goal.id, 0) for f in state.factions.values() if f.goal is not None}
     agents = agents_from_campaign(state)
     events = play(state, job["turns"], agents)
@@ -116,13 +114,9 @@ def report(results: list[dict[str, Any]]) -> None:
 
 
 def main() -> int:
-    from behaviour_stats import histories_parser
+    from behaviour_stats import run_histories
 
-    a = histories_parser(__doc__, campaigns=20, seed=910000).parse_args()
-    from factionsim.backends import run_jobs
-
-    job = {"locations": a.locations, "seed": a.seed, "agent": a.agent, "turns": a.turns}
-    report(run_jobs(play_one, list(range(a.campaigns)), shared=job, workers=a.workers))
+    report(run_histories(__doc__, play_one, campaigns=20, seed=910000))
     return 0
 
 

@@ -24,7 +24,7 @@ import sys
 from collections import Counter
 from typing import Any
 
-from behaviour_stats import bootstrap, histories_parser
+from behaviour_stats import bootstrap, generated, run_histories
 
 
 def _source(fid: str, events: list[Any], abandoned: dict[str, str]) -> str | None:
@@ -55,13 +55,9 @@ def _source(fid: str, events: list[Any], abandoned: dict[str, str]) -> str | Non
 def play_one(job: dict[str, Any], index: int) -> dict[str, Any]:
     """Play campaign ``index``; return its faction turns and stalls by source and window."""
     from factionsim.core.behaviour import faction_turns
-    from factionsim.rules.wwn.generate import generate_campaign
-    from factionsim.rulesets import build_campaign
     from factionsim.runner import agents_from_campaign, play
 
-    n = 4 + index % 5
-    data = generate_campaign(n, job["locations"], seed=job["seed"] + index, agent=job["agent"])
-    state = build_campaign(data, {}, f"generated campaign {index}")
+    state = generated(job, index)
     events = play(state, job["turns"], agents_from_campaign(state))
     abandoned: dict[str, str] = {}  # the goal each faction last gave up, and why
     out: Counter[str] = Counter()
@@ -101,11 +97,7 @@ def report(results: list[dict[str, Any]]) -> None:
 
 
 def main() -> int:
-    a = histories_parser(__doc__, campaigns=20, seed=950000).parse_args()
-    from factionsim.backends import run_jobs
-
-    job = {"locations": a.locations, "seed": a.seed, "agent": a.agent, "turns": a.turns}
-    report(run_jobs(play_one, list(range(a.campaigns)), shared=job, workers=a.workers))
+    report(run_histories(__doc__, play_one, campaigns=20, seed=950000))
     return 0
 
 
