@@ -331,21 +331,3 @@ def test_inside_enemy_territory_counts_only_the_agents_it_has_room_for():
     full, roomy = estimate(1), estimate(4)
     assert full.turns == float("inf") and "no room" in full.why
     assert roomy.possible  # three new agents: Force 4 holds three more than its Thugs
-
-
-def test_inside_enemy_territory_is_estimated_as_it_would_be_adopted():
-    """"Units that are already Stealthed in locations when this goal is adopted don't count":
-    a faction choosing a goal counts its agents hidden in enemy ground now as the baseline the
-    goal would record, not as agents already in place (it used to estimate the goal nearly
-    done, adopt it, and then find it out of reach: a turn of paralysis)."""
-    from factionsim.agents.wwn_heuristic import goals as goal_ai
-
-    agents = [{"type": "informers", "location": "c", "stealth": True}] * 3
-    s = make_state([faction("us", force=1, cunning=3, wealth=1, treasure=20,
-                            goal="peaceable-kingdom",
-                            assets=[*agents, {"type": "thugs", "location": "a"},
-                                    {"type": "armed-guards", "location": "a"}]),
-                    faction("them", headquarters="c")])
-    sit = HeuristicAgent().situation(s.view("us"))
-    assert goal_ai.inside_routes(sit)[:2] == (0, 3)  # none in place, three still needed
-    assert not goal_ai.estimate(sit, "inside-enemy-territory").possible  # and no room for them

@@ -263,12 +263,8 @@ def inside_routes(sit: Situation) -> tuple[int, int, list[InsideRoute]]:
     """(assets counting now, assets still needed, the quickest routes for as many of the
     others as are needed) for Inside Enemy Territory."""
     g = sit.goal
+    baseline = set(g.baseline or ()) if g is not None and g.id == "inside-enemy-territory" else set()
     targets = _inside_locations(sit)
-    if g is not None and g.id == "inside-enemy-territory":
-        baseline = set(g.baseline or ())
-    else:  # adopting it: the agents hidden in enemy ground now will not count
-        baseline = {f"{a.id}@{a.location}" for a in sit.mine
-                    if a.stealth and a.location in targets}
     done, routes = 0, []
     for a in sit.mine:
         if a.is_base:
