@@ -5,7 +5,8 @@
     python experiments/behaviour_stats.py --temperaments        # temperaments compared
 
 Each campaign is what ``factionsim new --factions N --seed S`` writes (N cycles through 4..8,
-S = ``--seed`` + campaign index, 10 locations), every faction played by ``--agent`` (default
+S = ``--seed`` + campaign index, ``new``'s number of locations unless ``--locations`` sets it:
+10 for 4 factions, 22 for 8), every faction played by ``--agent`` (default
 ``heuristic``). The figures come from the events, as ``factionsim batch`` counts them
 (:mod:`factionsim.behaviour`): the stall rate and its parts, the share of factions that completed
 no goal in 20 turns, goals per faction per 10 turns in turns 1-20 and 21-40, turns to the first
@@ -34,25 +35,34 @@ import numpy as np
 TEMPERAMENTS = ("aggressive", "cautious", "greedy", "scheming", "balanced")
 
 
-def play_one(job: dict[str, Any], index: int) -> dict[str, Any]:
-    """Play campaign ``index`` (temperament rotation ``job['rotation']`` or None); return each
-    faction's player and tally."""
-    from factionsim.behaviour import tally_run
+def generated(job: dict[str, Any], campaign: int, rotation: int | None = None) -> Any:
+    """The game of generated campaign ``campaign`` (``4 + campaign % 5`` factions, seed
+    ``job['seed'] + campaign``, ``job['locations']`` places or ``new``'s default, every faction
+    ``job['agent']``), before its first turn; ``rotation``: faction ``i`` plays temperament
+    ``(i + rotation) mod 5``."""
     from factionsim.rules.wwn.generate import generate_campaign
     from factionsim.rulesets import build_campaign
-    from factionsim.runner import agents_from_campaign, play
 
-    campaign, rotation = divmod(index, 5) if job["temperaments"] else (index, None)
     n = 4 + campaign % 5
     data = generate_campaign(n, job["locations"], seed=job["seed"] + campaign, agent=job["agent"])
     if rotation is not None:
         for i, f in enumerate(data["factions"]):
             f["agent_options"] = {"temperament": TEMPERAMENTS[(i + rotation) % 5]}
-    state = build_campaign(data, {}, f"generated campaign {campaign}")
+    return build_campaign(data, {}, f"generated campaign {campaign}")
+
+
+def play_one(job: dict[str, Any], index: int) -> dict[str, Any]:
+    """Play campaign ``index`` (temperament rotation ``job['rotation']`` or None); return each
+    faction's player and tally."""
+    from factionsim.behaviour import tally_run
+    from factionsim.runner import agents_from_campaign, play
+
+    campaign, rotation = divmod(index, 5) if job["temperaments"] else (index, None)
+    state = generated(job, campaign, rotation)
     start = state.to_dict()
     agents = agents_from_campaign(state)
     events = play(state, job["turns"], agents)
-    return {"campaign": campaign, "factions": n,
+    return {"campaign": campaign, "factions": len(start["factions"]),
             "behaviour": tally_run(state, events, start, 1, agents)}
 
 
@@ -191,11 +201,23 @@ def histories_parser(doc: str, campaigns: int, seed: int) -> argparse.ArgumentPa
     p = argparse.ArgumentParser(description=doc.split("\n")[0])
     p.add_argument("--campaigns", type=int, default=campaigns)
     p.add_argument("--turns", type=int, default=40)
-    p.add_argument("--locations", type=int, default=10)
+    p.add_argument("--locations", type=int, default=None,
+                   help="places on every map (default: what `factionsim new` gives the "
+                        "campaign's number of factions, 10 to 22)")
     p.add_argument("--seed", type=int, default=seed, help="first campaign's seed")
     p.add_argument("--agent", default="heuristic")
     p.add_argument("--workers", type=int, default=1)
     return p
+
+
+def run_histories(doc: str, play: Any, campaigns: int, seed: int) -> list[Any]:
+    """A generated-campaign script's run: its options (:func:`histories_parser`), then
+    ``play(job, index)`` for every campaign, on ``--workers`` processes; their results."""
+    from factionsim.backends import run_jobs
+
+    a = histories_parser(doc, campaigns=campaigns, seed=seed).parse_args()
+    job = {"locations": a.locations, "seed": a.seed, "agent": a.agent, "turns": a.turns}
+    return run_jobs(play, list(range(a.campaigns)), shared=job, workers=a.workers)
 
 
 def main() -> int:

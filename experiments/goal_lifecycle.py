@@ -1,11 +1,11 @@
 """What becomes of the goals factions adopt, early and late in long games (issue 24 item 3).
 
     python experiments/goal_lifecycle.py --campaigns 20 --seed 910000 --workers 2
-    python experiments/goal_lifecycle.py --campaigns 20 --locations 20   # a roomier map
+    python experiments/goal_lifecycle.py --campaigns 20 --locations 10   # every map ten places
 
 Plays the generated campaigns :mod:`behaviour_stats` plays (``factionsim new`` with 4 to 8
-factions, ``--locations`` places, every faction ``--agent``) and follows every goal from its
-adoption (``goal-chosen``, or the goal a campaign starts with) to its end: done, failed
+factions, ``new``'s number of places or ``--locations``, every faction ``--agent``) and follows
+every goal from its adoption (``goal-chosen``, or the goal a campaign starts with) to its end: done, failed
 (Eliminate Target's three turns ran out), abandoned (with the reason the agent gave), ended by
 the faction's collapse (fell), or still open when the history ends. Reported per goal and per
 window (adopted in turns 1-20 or 21-40): how many, how they ended, the mean turns to done; the
@@ -30,13 +30,11 @@ ENDINGS = {"goal-complete": "complete", "goal-failed": "failed", "goal-abandoned
 
 def play_one(job: dict[str, Any], index: int) -> dict[str, Any]:
     """Play campaign ``index``; return its goal spans, per-window counts and abandon reasons."""
-    from factionsim.rules.wwn.generate import generate_campaign
-    from factionsim.rulesets import build_campaign
+    from behaviour_stats import generated
+
     from factionsim.runner import agents_from_campaign, play
 
-    n = 4 + index % 5
-    data = generate_campaign(n, job["locations"], seed=job["seed"] + index, agent=job["agent"])
-    state = build_campaign(data, {}, f"generated campaign {index}")
+    state = generated(job, index)
     opened = {f.id: (f.goal.id, 0) for f in state.factions.values() if f.goal is not None}
     agents = agents_from_campaign(state)
     events = play(state, job["turns"], agents)
@@ -63,8 +61,11 @@ def play_one(job: dict[str, Any], index: int) -> dict[str, Any]:
 
 
 def _boot(rows: list[tuple[float, float]], seed: int = 0) -> str:
-    """``ratio per 10 [low, high]`` of summed numerators over denominators, by campaign."""
-    a = np.array(rows, dtype=float)
+    """``ratio per 10 [low, high]`` of summed numerators over denominators, by campaign; ``-``
+    when no campaign reached the window (no turns to divide by)."""
+    a = np.array(rows, dtype=float).reshape(-1, 2)
+    if a[:, 1].sum() == 0:
+        return "- (no turns in this window)"
     idx = np.random.default_rng(seed).integers(0, len(a), size=(2000, len(a)))
     num, den = a[idx, 0].sum(1), a[idx, 1].sum(1)
     r = 10 * num[den > 0] / den[den > 0]
@@ -103,8 +104,9 @@ def report(results: list[dict[str, Any]]) -> None:
               f"{s['abandoned']:>9} {s['fell']:>4} {s['open']:>5} {mean:>13}")
     for label, _, _ in WINDOWS:
         total = sum(held[label].values()) or 1
-        print(f"\nshare of faction turns each goal held, {label}: " + ", ".join(
-            f"{g} {100 * n / total:.0f}%" for g, n in held[label].most_common()))
+        print(f"\nshare of faction turns each goal held, {label}: " + (", ".join(
+            f"{g} {100 * n / total:.0f}%" for g, n in held[label].most_common())
+            or "- (no turns in this window)"))
     reasons: Counter[str] = Counter()
     for r in results:
         reasons.update(r["reasons"])
@@ -112,13 +114,9 @@ def report(results: list[dict[str, Any]]) -> None:
 
 
 def main() -> int:
-    from behaviour_stats import histories_parser
+    from behaviour_stats import run_histories
 
-    a = histories_parser(__doc__, campaigns=20, seed=910000).parse_args()
-    from factionsim.backends import run_jobs
-
-    job = {"locations": a.locations, "seed": a.seed, "agent": a.agent, "turns": a.turns}
-    report(run_jobs(play_one, list(range(a.campaigns)), shared=job, workers=a.workers))
+    report(run_histories(__doc__, play_one, campaigns=20, seed=910000))
     return 0
 
 

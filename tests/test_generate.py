@@ -88,3 +88,25 @@ def test_new_refuses_to_overwrite_and_bad_sizes(tmp_path: Path,
     assert "already exists" in capsys.readouterr().err
     rng_free = generate_campaign(seed=2)
     assert np.all([loc["id"] for loc in rng_free["locations"]])
+
+
+@pytest.mark.parametrize(("factions", "places"), [(2, 10), (3, 10), (4, 10), (5, 13), (6, 16),
+                                                  (7, 19), (8, 22)])
+def test_the_map_grows_with_the_factions_unless_the_gm_sets_it(tmp_path: Path, factions: int,
+                                                               places: int) -> None:
+    """A generator choice (docs/agents.md): ten places up to four factions (the bundled
+    campaign's shape, which the shipped policy plays), three more for each faction beyond;
+    ``--locations`` still sets it."""
+    assert len(generate_campaign(factions, seed=5)["locations"]) == places
+    path = tmp_path / "c.yaml"
+    assert main(["new", str(path), "--factions", str(factions), "--seed", "5", "--quiet"]) == 0
+    assert len(load_campaign(path).map.locations) == places
+    assert main(["new", str(path), "--factions", str(factions), "--locations", "12", "--seed", "5",
+                 "--force", "--quiet"]) == 0
+    assert len(load_campaign(path).map.locations) == 12
+
+
+def test_four_factions_get_the_same_campaign_as_before_the_map_grew() -> None:
+    """The default for four factions is still ten places: ``new --seed S`` writes the campaign
+    it wrote before (the seeds quoted in docs/training.md stay reproducible)."""
+    assert generate_campaign(4, seed=777) == generate_campaign(4, 10, seed=777)

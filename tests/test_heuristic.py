@@ -280,3 +280,54 @@ def test_destroy_the_foe_counts_the_guards_a_base_hides_behind():
     open_ground, guarded = turns(0), turns(2)
     assert 0 < open_ground < float("inf")
     assert guarded == pytest.approx(3 * open_ground)
+
+
+def test_expand_influence_by_an_asset_it_has_yet_to_buy():
+    """A faction left with nothing but its Bases can still "Plant a Base of Influence at a new
+    location": Create Asset at a Base ("The faction buys one Asset at a location where they
+    have a Base of Influence"), move it, expand. The estimate counts those three turns (and the
+    turns of income it must save first) instead of calling the goal out of reach (it used to be
+    abandoned for "nothing it has can bring it about", a turn of paralysis), and the heuristic
+    does plant the Base. Only for the goal it holds: a faction choosing a goal does not adopt
+    Expand Influence that way."""
+    from factionsim.agents.wwn_heuristic import goals as goal_ai
+
+    def estimate(treasure, goal="expand-influence"):
+        s = first_mover(us={"treasure": treasure, "goal": goal})
+        return goal_ai.estimate(HeuristicAgent().situation(s.view("us")), "expand-influence")
+
+    rich, poor = estimate(20), estimate(0)
+    assert rich.possible and rich.turns == 3  # buy at a, move to b, plant the Base
+    assert "buy an asset" in rich.why
+    # with no Treasure, one turn of income (3) first: the cheapest assets (Armed Guards...) cost 1
+    assert poor.turns == 4
+    # it is a way to keep the goal, not a reason to adopt it (that finished fewer goals)
+    assert not estimate(20, goal="peaceable-kingdom").possible
+    s = first_mover(us={"treasure": 20, "goal": "expand-influence"})
+    play(s, 4, {"us": HeuristicAgent(), "them": make_agent("idle", "wwn")})
+    assert s.factions["us"].goals_completed >= 1
+    assert any(a.is_base and a.owner == "us" and a.location != "a" for a in s.assets.values())
+
+
+def test_inside_enemy_territory_counts_only_the_agents_it_has_room_for():
+    """"Units that are already Stealthed in locations when this goal is adopted don't count": a
+    faction whose agents all sit hidden in the only enemy ground it could reach must buy new
+    ones, but every asset beyond an attribute's rating costs upkeep. With no room left the goal
+    is out of reach (it used to be estimated as a few purchases away, adopted, and then the
+    faction passed turn after turn, buying nothing); with room, it is a matter of turns."""
+    from factionsim.agents.wwn_heuristic import goals as goal_ai
+
+    def estimate(force):
+        agents = [{"type": "informers", "location": "c", "stealth": True}] * 3
+        s = make_state([faction("us", force=force, cunning=3, wealth=1, treasure=20,
+                                goal="inside-enemy-territory",
+                                assets=[*agents, {"type": "thugs", "location": "a"},
+                                        {"type": "armed-guards", "location": "a"}]),
+                        faction("them", headquarters="c")])
+        assert s.factions["us"].goal.baseline  # the three hidden agents do not count
+        sit = HeuristicAgent().situation(s.view("us"))
+        return goal_ai.estimate(sit, "inside-enemy-territory")
+
+    full, roomy = estimate(1), estimate(4)
+    assert full.turns == float("inf") and "no room" in full.why
+    assert roomy.possible  # three new agents: Force 4 holds three more than its Thugs

@@ -135,6 +135,37 @@ def _steps_to_new_ground(sit: Situation) -> float:
     return best
 
 
+def _buy_and_walk(sit: Situation) -> float:
+    """Turns for Expand Influence by an asset not yet bought: save for it, buy it at one of our
+    Bases (a Subtle one walks into ground rivals forbid), walk it to a place with no Base of
+    ours, plant the Base (inf when no asset it may buy could get anywhere new)."""
+    from dataclasses import replace
+
+    me, state = sit.me, sit.state
+    rich = replace(me, treasure=10**6)
+    income = max(1, income_of(me))
+    best = math.inf
+    for base in (a for a in sit.mine if a.is_base):
+        cheapest: dict[bool, tuple[int, str]] = {}  # subtle or not: (cost, type)
+        for type_id in state.buyable(rich, base.location):
+            kind = state.asset_types[type_id]
+            if kind.is_base:
+                continue
+            cost = state.purchase_cost(me, kind, base.location)
+            key = bool(kind.subtle)
+            if key not in cheapest or (cost, type_id) < cheapest[key]:
+                cheapest[key] = (cost, type_id)
+        for cost, type_id in cheapest.values():
+            kind = state.asset_types[type_id]
+            probe = replace(base, id=f"?{type_id}@{base.location}", type=type_id, kind=kind,
+                            hp=kind.hp, max_hp=kind.hp)
+            walk = min((sit.steps_to(probe, loc) for loc in state.map.locations
+                        if loc != base.location and not sit.base_here(loc)), default=math.inf)
+            saving = math.ceil(max(0, cost - me.treasure) / income)
+            best = min(best, saving + 1 + walk + 1)
+    return best
+
+
 def war_prey(sit: Situation, goal: str, target: str = "") -> list:
     """The visible enemy assets a war goal wants struck (empty for other goals)."""
     me = sit.me
@@ -249,17 +280,29 @@ def inside_routes(sit: Situation) -> tuple[int, int, list[InsideRoute]]:
     return done, left, routes[:left]
 
 
+def _room(sit: Situation) -> int:
+    """Assets the faction may still buy without paying upkeep: each attribute holds as many
+    (non-Base) assets as its rating before each more costs 1 Treasure a turn."""
+    held = {x: 0 for x in ATTRIBUTES}
+    for a in sit.mine:
+        if not a.is_base:
+            held[a.attribute] += 1
+    return sum(max(0, sit.me.rating(x) - held[x]) for x in ATTRIBUTES)
+
+
 def inside_plan(sit: Situation) -> tuple[float, int, int, str]:
     """(turns, assets still to place, Treasure it needs, why) for Inside Enemy Territory from
-    here: assets to buy (one a turn), to hide (2 Treasure each, never where another faction has
-    a Base: it may have to walk to a place it can hide in first) and to walk, Stealthed, to a
-    place where a hostile Base stands."""
+    here: assets to buy (one a turn, and no more than it may own without upkeep), to hide (2
+    Treasure each, never where another faction has a Base: it may have to walk to a place it can
+    hide in first) and to walk, Stealthed, to a place where a hostile Base stands."""
     me = sit.me
     concealed = me.has_tag("concealed")
     if not _inside_locations(sit) or (me.cunning < 3 and not concealed):
         return math.inf, 0, 0, "it has no enemy ground it could slip into"
     done, left, routes = inside_routes(sit)
     buys = left - len(routes)
+    if buys > _room(sit):
+        return math.inf, left, 0, "it has no room for more agents without paying upkeep"
     dist = sit.state.map.distance
     if buys and not any(b.is_base and dist(b.location, t) < math.inf
                         for b in sit.mine for t in _inside_locations(sit)):
@@ -308,6 +351,9 @@ def estimate(sit: Situation, goal: str, target: str = "") -> GoalEstimate:
     elif goal == "expand-influence":
         spots = sit.good_expansion_spots()
         walk = _steps_to_new_ground(sit)
+        # a goal held already is kept by buying the asset (abandoning it costs a turn);
+        # adopting one that way was measured to finish fewer goals (docs/agents.md)
+        bought = _buy_and_walk(sit) if current is not None and not spots else math.inf
         if spots or walk < math.inf:
             turns = 1 if spots else 1 + walk
             contested = [s for s in spots if sit.hostile_present(s)]
@@ -317,6 +363,9 @@ def estimate(sit: Situation, goal: str, target: str = "") -> GoalEstimate:
         elif sit.expansion_spots():  # only ground its rivals may tear a new Base down on
             turns, chance = 1, 0.4
             why = "it has a foothold, if a contested one"
+        if not spots and bought < turns:
+            turns, chance = bought, 0.8
+            why = "it can buy an asset at a Base and send it to new ground"
     elif goal == "inside-enemy-territory":
         turns, left, cash, why = inside_plan(sit)
         xp, chance = 2, (0.75 if left <= 2 else 0.6 if left <= 4 else 0.4)

@@ -197,7 +197,10 @@ def add_parser(sub: Any) -> None:
     new = add_command(sub, "new")
     new.add_argument("file", help="campaign file to write (YAML)")
     new.add_argument("--factions", type=int, default=4, help="how many factions, 2-8 (default 4)")
-    new.add_argument("--locations", type=int, default=10, help="how many locations (default 10)")
+    new.add_argument("--locations", type=int, default=None,
+                     help="how many locations (default: 10 for up to 4 factions, 3 more for each "
+                          "faction beyond, so that the factions of a long campaign still have "
+                          "ground to expand into)")
     new.add_argument("--seed", type=seed, default=None, help="seed (default: a random one, printed)")
     new.add_argument("--agent", default="heuristic",
                      help="who plays every faction (default heuristic; manual for the GM)")

@@ -2,7 +2,9 @@
 
 - **Map**: ``n`` named locations scattered on a plane, joined into one connected graph (each
   place to its nearest already-joined place, plus a few short extra roads); the westmost places
-  are coastal.
+  are coastal. By default the map grows with the factions (:func:`default_locations`: ten
+  places for four factions, three more for each faction beyond), so that a long campaign still
+  has ground to expand into.
 - **Factions** by size (6.7.0): small 3-4 / 2-3 / 1-2 in best / second / worst attribute; medium
   5-6 / 4-5 / 2-3 with two assets in the primary attribute and two among the others; large
   7-8 / 6-7 / 3-4 with four and four. (The text gives small factions no asset count: we give them
@@ -213,11 +215,36 @@ def _fitting_goal(rng: np.random.Generator, primary: str, size: str, rival_near:
     return _pick(rng, fits)
 
 
-def generate_campaign(n_factions: int = 4, n_locations: int = 10, seed: int = 0,
+#: a generated map's places by default: ten for four factions (or fewer), and this many more
+#: for each faction beyond four
+FEWEST_PLACES, PLACES_PER_FACTION = 10, 3
+
+
+def default_locations(n_factions: int) -> int:
+    """How many places ``factionsim new`` puts on the map of ``n_factions`` factions when the
+    GM does not say: ten for up to four factions, three more for each faction beyond (5: 13,
+    6: 16, 7: 19, 8: 22).
+
+    A design choice of the generator, not a rule (6.7.0 leaves the map to the GM). A faction
+    starts on one to three places and plants a Base about every four turns while it has new
+    ground in reach; every faction can hold a Base in every place, so on a fixed ten-place map
+    the factions of a 40-turn campaign hold a Base nearly everywhere by turn 20 and run out of
+    the quick goal (Expand Influence), and the more factions share the map, the more of the
+    free ground is forbidden to them by rivals. Four factions keep the ten places they always
+    had: the bundled campaign's shape, which the shipped trained policy plays (a policy plays
+    only campaigns of the faction and location counts it was trained on). The figures behind
+    the choice are in ``docs/agents.md`` (Measured behaviour)."""
+    return FEWEST_PLACES + PLACES_PER_FACTION * max(0, n_factions - 4)
+
+
+def generate_campaign(n_factions: int = 4, n_locations: int | None = None, seed: int = 0,
                       agent: str = "heuristic", name: str | None = None) -> dict[str, Any]:
-    """Campaign data (the campaign-file format) for ``n_factions`` factions on ``n_locations``."""
+    """Campaign data (the campaign-file format) for ``n_factions`` factions on ``n_locations``
+    places (default :func:`default_locations`)."""
     if not 2 <= n_factions <= 8:
         raise ValueError("a campaign needs 2 to 8 factions (6.7.0 advises three or four)")
+    if n_locations is None:
+        n_locations = default_locations(n_factions)
     if n_locations < n_factions:
         raise ValueError("give at least as many locations as factions")
     rng = np.random.default_rng(seed)

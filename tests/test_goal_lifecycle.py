@@ -1,0 +1,28 @@
+"""experiments/goal_lifecycle.py reports histories shorter than its windows (issue 24: a
+``--turns 3`` run raised IndexError on the empty turns 21-40 window)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "experiments"))
+import goal_lifecycle  # noqa: E402
+
+
+def test_an_empty_window_is_reported_as_such():
+    assert goal_lifecycle._boot([(0.0, 0.0), (0.0, 0.0)]) == "- (no turns in this window)"
+    assert goal_lifecycle._boot([]) == "- (no turns in this window)"
+
+
+def test_a_window_with_turns_gets_its_rate_and_interval():
+    # 3 goals in 10 faction turns and 1 in 10: 4 goals in 20 turns, 2.00 per 10 turns
+    assert goal_lifecycle._boot([(3.0, 10.0), (1.0, 10.0)]).startswith("2.00 [")
+
+
+def test_a_three_turn_history_is_reported(capsys):
+    job = {"locations": 10, "seed": 970000, "agent": "heuristic", "turns": 3}
+    goal_lifecycle.report([goal_lifecycle.play_one(job, 0)])
+    out = capsys.readouterr().out
+    assert "turns 21-40 - (no turns in this window)" in out
+    assert "goals per faction per 10 turns:  turns 1-20 " in out
