@@ -10,8 +10,9 @@ A faction turn (from its ``faction-turn`` event to the next faction's) **stalls*
 
 Other counts: attacks (each ``attack`` event the faction strikes), Faction Actions by kind,
 creations, expansions (Bases planted), hides, Cunning acts (attacks by its Cunning assets and uses
-of its Cunning assets' abilities), income, Treasure and asset value (the listed cost of its
-non-Base assets) at the start and the end, assets lost to rivals (``destroyed`` by another
+of its Cunning assets' abilities), income, Treasure and asset value at the start and the end (the
+listed cost of its non-Base assets, plus 1 per maximum HP of each Base of Influence but the one at
+its headquarters: what Expand Influence paid for it, "1 Treasure for each hit point"), assets lost to rivals (``destroyed`` by another
 faction) and to upkeep (``asset-lost`` for upkeep unpaid), goals completed (their turns),
 abandoned and failed, relation changes and collapse.
 """
@@ -25,7 +26,7 @@ from factionsim.core.behaviour import BehaviourSpec, Rate, Tally, faction_turns
 
 from . import homebrew
 from .actions import ACTION_KINDS
-from .data import AssetType
+from .data import BASE_OF_INFLUENCE, AssetType
 
 #: events of the goal step: they do not make a Faction Action do something
 GOAL_STEP = frozenset({"goal-complete", "goal-chosen", "goal-failed", "goal-abandoned", "bribe",
@@ -40,13 +41,20 @@ def _kind(asset_id: str, types: Mapping[str, AssetType]) -> AssetType | None:
 
 def _value(frame: Mapping[str, Any], fid: str,
            types: Mapping[str, AssetType]) -> tuple[float, float]:
-    """(Treasure, listed cost of the non-Base assets) of faction ``fid`` in a campaign frame."""
+    """(Treasure, asset value) of faction ``fid`` in a campaign frame: the listed cost of its
+    non-Base assets plus the maximum HP of its Bases but the one at its headquarters (a Base
+    costs 1 Treasure per HP to plant; the headquarters was never bought)."""
     for f in frame.get("factions", ()):
         if f["id"] == fid:
             if not f.get("alive", True):
                 return 0.0, 0.0
-            value = sum(types[a["type"]].cost for a in f.get("assets") or ()
-                        if a["type"] in types)
+            value = 0
+            for a in f.get("assets") or ():
+                if a["type"] == BASE_OF_INFLUENCE:
+                    if a.get("location") != f.get("headquarters"):
+                        value += a.get("max_hp") or 0
+                elif a["type"] in types:
+                    value += types[a["type"]].cost
             return float(f.get("treasure", 0)), float(value)
     return 0.0, 0.0
 
@@ -164,7 +172,8 @@ RATES = (
     Rate("treasure_unspent_share", "treasure_end", "treasure_available",
          "Treasure held at the end / (Treasure at the start + income)"),
     Rate("final_treasure", "treasure_end", "runs", "Treasure at the end (0 if collapsed)"),
-    Rate("final_asset_value", "value_end", "runs", "listed cost of its non-Base assets at the end"),
+    Rate("final_asset_value", "value_end", "runs", "listed cost of its non-Base assets and HP of its "
+         "planted Bases at the end"),
     Rate("final_worth", "worth_end", "runs", "Treasure + asset value at the end"),
     Rate("assets_lost_to_rivals", "lost_to_rivals", "runs", "assets destroyed by other factions"),
     Rate("assets_lost_to_upkeep", "lost_to_upkeep", "runs", "assets lost for upkeep unpaid"),
