@@ -42,3 +42,22 @@ def test_planted_bases_count_at_what_they_cost():
     counts = count([], frame, frame, first_turn=1)["guild"].counts
     assert counts["value_end"] == 3 + ASSET_TYPES["farmers"].cost  # 3 HP of Base + 2
     assert counts["worth_end"] == 4 + 5
+
+
+def test_cunning_acts_count_abilities_used_not_income_received():
+    """A Cunning act is an attack by a Cunning asset or a use of a Cunning asset's ability the
+    faction chose. Court Patronage "earns its owner 1 extra Treasure at the start of each of its
+    turns" with no choice made: that income is not a use; Hired Friends' free action is."""
+    from factionsim.core.game import Event
+
+    frame = {"factions": [{"id": "hand", "headquarters": "port", "treasure": 0, "assets": []}]}
+    events = [
+        Event(1, "ability", "hand", {"source": "court-patronage#4", "effect": "patronage-income",
+                                     "amount": 1}),
+        Event(1, "ability", "hand", {"source": "hired-friends#5", "effect": "grant-subtle"}),
+        Event(1, "attack", "hand", {"attacker": "informers#6", "defender": "knights#1"}),
+        Event(1, "attack", "hand", {"attacker": "knights#7", "defender": "knights#1"}),
+    ]
+    counts = count(events, frame, frame, first_turn=1)["hand"].counts
+    assert counts["cunning_acts"] == 2  # Hired Friends' use and the Informers' attack
+    assert counts["attacks"] == 2

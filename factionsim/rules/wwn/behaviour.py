@@ -10,7 +10,8 @@ A faction turn (from its ``faction-turn`` event to the next faction's) **stalls*
 
 Other counts: attacks (each ``attack`` event the faction strikes), Faction Actions by kind,
 creations, expansions (Bases planted), hides, Cunning acts (attacks by its Cunning assets and uses
-of its Cunning assets' abilities), income, Treasure and asset value at the start and the end (the
+of its Cunning assets' abilities, not the effects that come without a choice: Court Patronage's
+income, Interrupted Logistics' toll), income, Treasure and asset value at the start and the end (the
 listed cost of its non-Base assets, plus 1 per maximum HP of each Base of Influence but the one at
 its headquarters: what Expand Influence paid for it, "1 Treasure for each hit point"), assets lost to rivals (``destroyed`` by another
 faction) and to upkeep (``asset-lost`` for upkeep unpaid), goals completed (their turns),
@@ -31,6 +32,10 @@ from .data import BASE_OF_INFLUENCE, AssetType
 #: events of the goal step: they do not make a Faction Action do something
 GOAL_STEP = frozenset({"goal-complete", "goal-chosen", "goal-failed", "goal-abandoned", "bribe",
                        "raise"})
+#: ``ability`` effects that happen without the owner choosing them (income, upkeep, a toll on
+#: rivals): not counted as using an ability
+UNCHOSEN_EFFECTS = frozenset({"patronage-income", "entry-refused", "delay-entry", "homebrew-income",
+                              "homebrew-upkeep", "homebrew-upkeep-unpaid"})
 #: events that are not something happening (a decision is only its reason)
 NOT_EFFECTS = GOAL_STEP | {"decision"}
 
@@ -128,7 +133,7 @@ def _count_event(tallies: dict[str, Tally], e: Any, first_turn: int,
         k = _kind(d.get("attacker", ""), types)
         if k is not None and k.attribute == "cunning":
             t.add("cunning_acts")
-    elif kind == "ability":
+    elif kind == "ability" and d.get("effect") not in UNCHOSEN_EFFECTS:
         k = _kind(str(d.get("source", "")), types)
         if k is not None and k.attribute == "cunning":
             t.add("cunning_acts")
@@ -167,7 +172,7 @@ RATES = (
     Rate("expansions_per_turn", "expansions", "turns", "Bases of Influence planted and kept"),
     Rate("hides_per_turn", "hides", "turns", "assets hidden (Stealth bought)"),
     Rate("cunning_acts_per_turn", "cunning_acts", "turns",
-         "attacks by Cunning assets and uses of Cunning assets' abilities"),
+         "attacks by Cunning assets and chosen uses of Cunning assets' abilities"),
     Rate("income_per_turn", "income", "turns", "Treasure earned as income"),
     Rate("treasure_unspent_share", "treasure_end", "treasure_available",
          "Treasure held at the end / (Treasure at the start + income)"),
