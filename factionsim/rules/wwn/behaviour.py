@@ -11,11 +11,11 @@ A faction turn (from its ``faction-turn`` event to the next faction's) **stalls*
 Other counts: attacks (each ``attack`` event the faction strikes), Faction Actions by kind,
 creations, expansions (Bases planted), hides, Cunning acts (attacks by its Cunning assets and uses
 of its Cunning assets' abilities, not the effects that come without a choice: Court Patronage's
-income, Interrupted Logistics' toll), income, Treasure and asset value at the start and the end (the
-listed cost of its non-Base assets, plus 1 per maximum HP of each Base of Influence but the one at
-its headquarters: what Expand Influence paid for it, "1 Treasure for each hit point"), assets lost to rivals (``destroyed`` by another
-faction) and to upkeep (``asset-lost`` for upkeep unpaid), goals completed (their turns),
-abandoned and failed, relation changes and collapse.
+income, Interrupted Logistics' toll), income, Treasure and asset value at the start and the end
+(the listed cost of its non-Base assets, plus 1 per maximum HP of each Base of Influence but the
+one at its headquarters: what Expand Influence paid for it, "1 Treasure for each hit point"),
+assets lost to rivals (``destroyed`` by another faction) and to upkeep (``asset-lost`` for upkeep
+unpaid), goals completed (their turns), abandoned and failed, relation changes and collapse.
 """
 
 from __future__ import annotations
