@@ -21,6 +21,10 @@ heuristic's. Options:
   0.7). Without it the planner procrastinates: a rollout in which the heuristic plants the Base
   *next* turn scores the same XP at the horizon as planting it now and keeps the Treasure
   longer, so "wait" wins every turn and the Base is never planted;
+- ``margin`` — how much better (in rollout value, XP) another candidate must look than the
+  heuristic's own choice to be taken instead (default 0.1): with a small budget each candidate
+  gets one or two rollouts, and the best-looking of several noisy estimates is more often lucky
+  than good;
 - ``temperament`` — passed to its heuristic;
 - the steering options ``focus``, ``enemy``, ``protect``, ``avoid``, ``story``
   (:mod:`factionsim.agents.wwn_heuristic.steering`) — honoured as the heuristic honours them: the
@@ -72,12 +76,15 @@ class PlannerAgent(Agent):
         "width": OptionSpec(int, "candidates searched at most", minimum=1),
         "discount": OptionSpec(float, "what goal XP one turn later is worth against XP now",
                                above=0, maximum=1),
+        "margin": OptionSpec(float, "rollout value by which another choice must beat the "
+                                    "heuristic's own", minimum=0),
         "temperament": OptionSpec(str, "passed to its heuristic", choices=TEMPERAMENTS),
         **STEERING_OPTIONS,
     }
 
     def __init__(self, budget: int = 16, horizon: int = 1, width: int = 4, search: str = "even",
-                 discount: float = 0.7, temperament: str | None = None, **options: Any):
+                 discount: float = 0.7, margin: float = 0.1, temperament: str | None = None,
+                 **options: Any):
         if budget < 1 or horizon < 0 or width < 1 or not 0 <= discount <= 1:
             raise ValueError("planner needs budget >= 1, horizon >= 0, width >= 1, "
                              "0 <= discount <= 1")
@@ -86,6 +93,7 @@ class PlannerAgent(Agent):
         self.budget, self.horizon, self.width = int(budget), int(horizon), int(width)
         self.search = search
         self.discount = float(discount)
+        self.margin = float(margin)
         self.heuristic = HeuristicAgent(temperament=temperament, **options)
         self.options = options
         self.last_reason: str | None = None
@@ -103,10 +111,20 @@ class PlannerAgent(Agent):
             return choice
         values = self._search(view, candidates, rng)
         best = max(values, key=lambda c: values[c])  # ties: the heuristic's order
+        own = self._heuristic_choice(view, legal_actions, rng)
+        if own in values and values[best] < values[own] + self.margin:
+            best = own  # a few rollouts are noisy: the heuristic's choice unless clearly beaten
         why = explain(self.heuristic, view, best)
         self.last_reason = (f"{why} (looked {self.horizon + 1} turn(s) ahead: {values[best]:+.2f} "
                             f"against {len(candidates) - 1} other option(s))")
         return best
+
+    def _heuristic_choice(self, view: Any, legal_actions: list[Any], rng: Any) -> Any:
+        """What its heuristic would do here (its reason kept aside)."""
+        reason = self.heuristic.last_reason
+        choice = self.heuristic.act(view, legal_actions, rng)
+        self.heuristic.last_reason = reason
+        return choice
 
     def _search(self, view: Any, candidates: list[Any], rng: Any) -> dict[Any, float]:
         """Mean rollout value of the candidates still in the race at the end.
