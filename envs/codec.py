@@ -149,6 +149,21 @@ class Layout:
         return f"Layout({self.to_list()!r})"
 
 
+def action_offsets(blocks: Iterable[tuple[str, int]]) -> tuple[dict[str, int], int]:
+    """An action catalogue laid out as consecutive blocks ``(name, size)``: each block's first
+    index (name -> offset) and the number of actions in all.
+
+    >>> action_offsets([("done", 1), ("attack", 4), ("move", 3)])
+    ({'done': 0, 'attack': 1, 'move': 5}, 8)
+    """
+    offset: dict[str, int] = {}
+    n = 0
+    for name, size in blocks:
+        offset[name] = n
+        n += size
+    return offset, n
+
+
 class EncodingError(FactionsimError, ValueError):
     """A campaign or game state beyond a codec's maxima (the message names the limit to raise),
     or a legal action its catalogue has no room for."""

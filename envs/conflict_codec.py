@@ -34,7 +34,7 @@ import numpy as np
 from factionsim.rules.conflict import actions as A
 from factionsim.rules.conflict.model import ACTIVE, APPROACHES, CATEGORIES, SKILLS
 
-from .codec import Codec, EncodingError, Layout, float32s
+from .codec import Codec, EncodingError, Layout, action_offsets, float32s
 
 #: what an observation reads of every character, without a comprehension per character
 _APPROACHES_OF = itemgetter(*APPROACHES)
@@ -74,12 +74,7 @@ class ConflictCodec(Codec):
                  ("assist", m), ("remove", self.limits.advantages), ("ritual", 1), ("parley", m),
                  ("cast", self.limits.spells * m), ("dash", (2 * self.dmax + 1) * 3), ("tie", 2),
                  ("reroll", m), ("accept", 1), ("proceed", 1)]
-        self.offset: dict[str, int] = {}
-        pos = 0
-        for name, n in sizes:
-            self.offset[name] = pos
-            pos += n
-        self.per_slot = pos
+        self.offset, self.per_slot = action_offsets(sizes)
         self.n_actions = self.per_slot * self.k
         self.row = 19 + len(APPROACHES) + len(SKILLS) + len(CATEGORIES) + 14
         self.layout = Layout([

@@ -72,7 +72,7 @@ from factionsim.rules.engagements.model import (
     MAX_ENGAGEMENT_DRAW,
 )
 
-from .codec import Codec, EncodingError, Layout
+from .codec import Codec, EncodingError, Layout, action_offsets
 
 MAX_FACTIONS = 8
 STAGES = ("spend", E.INVITE, E.ANSWER, E.PILLARS, E.DRAW, E.ALLOCATE, E.C_FANATICAL, E.C_DRAW,
@@ -114,12 +114,7 @@ class EngagementsCodec(Codec):
                  ("convert", 3 * F), ("build", MAX_COMPETENCE * (MAX_DEFENSE + 1)), ("raise", 2 * P),
                  ("heal", P), ("commit", P), ("fanatical", P), ("draw", 4), ("allocate", D * F * P),
                  ("commission", F * F)]
-        self.offset: dict[str, int] = {}
-        n = 0
-        for name, size in sizes:
-            self.offset[name] = n
-            n += size
-        self.n_actions = n
+        self.offset, self.n_actions = action_offsets(sizes)
         self.layout = Layout([
             ("stage", 1, len(STAGES)), ("role", 1, 4), ("aggressor", 1, F), ("defender", 1, F),
             ("dice", 1, 3), ("faction_dice", 1, 1), ("pools", 1, F), ("turn", 1, 1),

@@ -60,7 +60,7 @@ from factionsim.rules.houses import actions as acts
 from factionsim.rules.houses import turn
 from factionsim.rules.houses.model import ASSET_KINDS, ATTRIBUTES, DURATIONS, SFX, SKILLS
 
-from .codec import Codec, EncodingError, Layout, float32s, grow_bank
+from .codec import Codec, EncodingError, Layout, action_offsets, float32s, grow_bank
 
 MAX_HOUSES = 8
 MAX_DISTINCTIONS = 5
@@ -73,6 +73,10 @@ _ATTRIBUTES_OF = operator.itemgetter(*ATTRIBUTES)
 _SKILLS_OF = operator.itemgetter(*SKILLS)
 _DIE = operator.itemgetter("die")
 _FROM = operator.itemgetter("from")
+#: The actions that take one index each: action class -> its block of the catalogue
+_ONE_INDEX = {acts.RollPool: "roll", acts.SpendPlotPoint: "plot", acts.Keep: "keep",
+              acts.Accept: "accept", acts.Done: "done", acts.InflictBoth: "both",
+              acts.Oppose: "oppose"}
 #: Most distinct House rows the observation keeps encoded
 _SEAT_ROWS = 16384
 
@@ -107,12 +111,7 @@ class HousesCodec(Codec):
                  ("signature", A), ("step-signature", A), ("sfx", len(SFX)),
                  ("step", len(SKILLS) + A), ("attribute-adv", 9), ("done", 1), ("both", 1),
                  ("oppose", 1)]
-        self.offset: dict[str, int] = {}
-        n = 0
-        for name, size in sizes:
-            self.offset[name] = n
-            n += size
-        self.n_actions = n
+        self.offset, self.n_actions = action_offsets(sizes)
         self._seat_size = 6 + 3 + 2 * len(SKILLS) + MAX_DISTINCTIONS + 3 + len(SFX)
         self._slot_size = 3 + len(ASSET_KINDS) + len(DURATIONS) + 1
         self.layout = Layout([
@@ -153,6 +152,9 @@ class HousesCodec(Codec):
 
     def encode(self, view: Any, actor: str, a: Action) -> int:
         o, A, F = self.offset, self.limits.assets, self.F
+        single = _ONE_INDEX.get(type(a))
+        if single is not None:
+            return o[single]
         if isinstance(a, acts.ChooseAction):
             return o["choose"] + _KIND[a.kind]
         if isinstance(a, acts.Target):
@@ -180,24 +182,10 @@ class HousesCodec(Codec):
             return o["skill"] + _SKILL[a.skill]
         if isinstance(a, acts.Commit):
             return o["commit"] + self.slot(view, a.asset)[1]
-        if isinstance(a, acts.RollPool):
-            return o["roll"]
-        if isinstance(a, acts.SpendPlotPoint):
-            return o["plot"]
-        if isinstance(a, acts.Keep):
-            return o["keep"]
         if isinstance(a, acts.Sacrifice):
             if a.trait in _SKILL:
                 return o["sacrifice"] + _SKILL[a.trait]
             return o["sacrifice"] + len(SKILLS) + self.slot(view, a.trait)[1]
-        if isinstance(a, acts.Accept):
-            return o["accept"]
-        if isinstance(a, acts.Done):
-            return o["done"]
-        if isinstance(a, acts.InflictBoth):
-            return o["both"]
-        if isinstance(a, acts.Oppose):
-            return o["oppose"]
         if isinstance(a, acts.Advance):
             if a.option in ("signature", "step-signature"):
                 return o[a.option] + self.slot(view, a.trait)[1]

@@ -131,11 +131,19 @@ def test_covert_transport_moves_and_hides_until_the_asset_acts():
     assert not mob.stealth and "until_acts" not in mob.status
 
 
-def test_covert_transport_needs_a_treasure():
-    s = _state([A("covert-transport", "a"), A("worker-mob", "a")], [])
+@pytest.mark.parametrize(("holder", "carried"), [
+    ("covert-transport", ["worker-mob"]),
+    ("hired-friends", ["worker-mob"]),
+    ("shapeshifters", []),
+])
+def test_a_free_action_for_one_treasure_is_not_offered_without_one(holder, carried):
+    """Covert Transport, Hired Friends, Shapeshifters: "Free action once per turn, 1 Treasure"
+    (our summaries): a faction with no Treasure is not offered it."""
+    s = _state([A(holder, "a"), *(A(c, "a") for c in carried)], [])
     play_to(s, "abilities", "red")
+    assert any(t.startswith(f"use {holder}") for t in _texts(s))  # offered with Treasure
     s.factions["red"].treasure = 0
-    assert not any(t.startswith("use covert-transport") for t in _texts(s))
+    assert not any(t.startswith(f"use {holder}") for t in _texts(s))
 
 
 # ------------------------------------------------------------------ Cryptomancers
@@ -239,16 +247,12 @@ def test_hired_friends_grant_subtle_until_destroyed_or_reused():
     assert not s.assets["worker-mob#4"].subtle
 
 
-def test_hired_friends_grant_ends_when_sold_and_needs_treasure():
+def test_hired_friends_grant_ends_when_sold():
     s = _state([A("hired-friends", "a"), A("worker-mob", "a")], [])
     play_to(s, "abilities", "red")
     _do(s, "use hired-friends#1 worker-mob#2")
     sell_asset(s, s.factions["red"], s.assets["hired-friends#1"], [])
     assert not s.assets["worker-mob#2"].subtle
-    s2 = _state([A("hired-friends", "a"), A("worker-mob", "a")], [])
-    play_to(s2, "abilities", "red")
-    s2.factions["red"].treasure = 0
-    assert not any(t.startswith("use hired") for t in _texts(s2))
 
 
 # ------------------------------------------------------------------ Informers
@@ -464,13 +468,6 @@ def test_shapeshifters_buy_stealth():
     assert _ability_events(ev, "stealth")
     s.ctx["used"].clear()
     assert "use shapeshifters#1" not in _texts(s)  # already Stealthed
-
-
-def test_shapeshifters_need_a_treasure():
-    s = _state([A("shapeshifters", "a")], [])
-    play_to(s, "abilities", "red")
-    s.factions["red"].treasure = 0
-    assert "use shapeshifters#1" not in _texts(s)
 
 
 # ------------------------------------------------------------------ Smugglers

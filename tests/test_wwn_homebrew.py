@@ -17,7 +17,7 @@ import jsonschema
 import numpy as np
 import pytest
 import yaml
-from wwn_helpers import ScriptedRng, do, faction, make_state, play_to, refused_at_line, texts
+from wwn_helpers import ScriptedRng, attack_event, do, faction, make_state, play_to, refused_at_line, texts
 
 import factionsim
 from factionsim.cli import main
@@ -52,10 +52,6 @@ def _ability(events, effect):
     return [e for e in events if e.kind == "ability" and e.data["effect"] == effect]
 
 
-def _attack(events):
-    return next(e for e in events if e.kind == "attack")
-
-
 # ------------------------------------------------------------------ income
 @pytest.mark.parametrize("treasure, disabled, expected", [(1, False, INCOME + 1),
                                                           (4, False, INCOME + 4),
@@ -80,10 +76,7 @@ def test_attack_dice_add_dice_to_its_own_attacks_only():
     assert abilities.extra_attack_dice(s, zerk) == 1
     assert abilities.extra_attack_dice(s, own_inf) == 0          # not another asset's
     assert abilities.extra_defense_dice(s, zerk, blue_inf.kind.attack) == 0  # not on defence
-    play_to(s, "action", "red")
-    do(s, "action attack")
-    ev = do(s, "attack berserkers#1 -> blue", 1, 9, 5, 4)
-    att = _attack(ev)
+    att = attack_event(s, "attack berserkers#1 -> blue", 1, 9, 5, 4)
     assert att.data["attacker_check"]["roll"] == [1, 9] and att.data["success"] is True
     assert blue_inf.hp == 6 - (4 + 1)
 
@@ -97,10 +90,7 @@ def test_defense_dice_add_dice_when_it_defends():
     inf, wall = s.assets["infantry#1"], s.assets["shield-wall#2"]
     assert abilities.extra_defense_dice(s, wall, inf.kind.attack) == 2
     assert abilities.extra_attack_dice(s, wall) == 0
-    play_to(s, "action", "red")
-    do(s, "action attack")
-    ev = do(s, "attack infantry#1 -> blue", 9, 5, 6, 2, 4)
-    att = _attack(ev)
+    att = attack_event(s, "attack infantry#1 -> blue", 9, 5, 6, 2, 4)
     assert att.data["defender_check"]["roll"] == [5, 6, 2] and att.data["success"] is True
     assert wall.hp == 6 - 4
 

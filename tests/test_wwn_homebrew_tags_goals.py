@@ -15,7 +15,7 @@ import jsonschema
 import numpy as np
 import pytest
 import yaml
-from wwn_helpers import ScriptedRng, do, faction, make_state, play_to, refused_at_line
+from wwn_helpers import ScriptedRng, attack_event, do, faction, make_state, play_to, refused_at_line
 
 import factionsim
 from factionsim.cli import main
@@ -88,10 +88,7 @@ def test_an_attack_dice_tag_adds_dice_to_every_attack_of_its_assets():
     assert abilities.extra_attack_dice(s, red_inf) == 1
     assert abilities.extra_attack_dice(s, blue_inf) == 0      # not the other faction's
     assert abilities.extra_defense_dice(s, red_inf, blue_inf.kind.attack) == 0  # not defence
-    play_to(s, "action", "red")
-    do(s, "action attack")
-    ev = do(s, "attack infantry#1 -> blue", 1, 9, 5, 4)
-    att = next(e for e in ev if e.kind == "attack")
+    att = attack_event(s, "attack infantry#1 -> blue", 1, 9, 5, 4)
     assert att.data["attacker_check"]["roll"] == [1, 9] and att.data["success"] is True
     assert blue_inf.hp == 6 - 4
 
@@ -105,10 +102,7 @@ def test_a_defense_dice_tag_adds_dice_when_its_assets_defend():
     red_inf, blue_inf = s.assets["infantry#1"], s.assets["infantry#2"]
     assert abilities.extra_defense_dice(s, blue_inf, red_inf.kind.attack) == 2
     assert abilities.extra_attack_dice(s, blue_inf) == 0
-    play_to(s, "action", "red")
-    do(s, "action attack")
-    ev = do(s, "attack infantry#1 -> blue", 9, 5, 6, 2, 4)
-    att = next(e for e in ev if e.kind == "attack")
+    att = attack_event(s, "attack infantry#1 -> blue", 9, 5, 6, 2, 4)
     assert att.data["defender_check"]["roll"] == [5, 6, 2] and att.data["success"] is True
     assert blue_inf.hp == 6 - 4
 

@@ -12,7 +12,7 @@ from factionsim.rules.wwn import hooks
 
 WWN = Path(__file__).resolve().parents[1] / "factionsim" / "rules" / "wwn"
 #: calls whose second argument (after the state) names the hook point they fire
-FIRING_CALLS = {"_holders", "_first_offer"}
+FIRING_CALLS = {"_holders", "_first_offer", "_in_place_options"}
 
 
 def fired_hooks() -> dict[str, list[str]]:

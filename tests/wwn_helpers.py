@@ -114,6 +114,14 @@ def do(state: WwnState, text: str, *dice: int) -> list:
     return events
 
 
+def attack_event(state: WwnState, order: str, *dice: int) -> Any:
+    """Play to red's Faction Action, choose Attack and make the attack written ``order`` (e.g.
+    ``"attack infantry#1 -> blue"``) with exactly ``dice``; returns the ``attack`` event."""
+    play_to(state, "action", "red")
+    do(state, "action attack")
+    return next(e for e in do(state, order, *dice) if e.kind == "attack")
+
+
 def texts(state: WwnState) -> list[str]:
     """The text forms of the legal actions."""
     return [str(a) for a in state.legal_actions()]

@@ -28,6 +28,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from operator import attrgetter
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
@@ -216,6 +217,14 @@ class GameState(ABC):
         types, and the ruleset whose prose tells the events."""
 
 
+def state_attribute(name: str, doc: str | None = None) -> Any:
+    """A view's read-only accessor for its state's attribute ``name``, passed through as it is:
+    in a view class, ``settings = state_attribute("settings")`` makes ``view.settings`` read
+    the private ``view._state.settings``. For the records a ruleset lets its factions read
+    whole; an accessor that filters or copies is a property of its own."""
+    return property(attrgetter(f"_state.{name}"), doc=doc)
+
+
 class View(ABC):
     """What one faction may know of a state, handed to its agent at each decision.
 
@@ -248,9 +257,7 @@ class View(ABC):
         """The faction's own record."""
         return self._state.factions[self.faction_id]
 
-    @property
-    def ruleset(self) -> str:
-        return self._state.ruleset
+    ruleset = state_attribute("ruleset", "The ruleset's name.")
 
     @property
     def faction_ids(self) -> tuple[str, ...]:
@@ -262,26 +269,13 @@ class View(ABC):
         """The ids of the campaign's places (:meth:`GameState.location_ids`)."""
         return self._state.location_ids()
 
-    @property
-    def turn(self) -> int:
-        return self._state.turn
-
-    @property
-    def current_turn(self) -> int:
-        return self._state.current_turn
-
-    @property
-    def max_turns(self) -> int | None:
-        return self._state.max_turns
-
-    @property
-    def phase(self) -> str:
-        return self._state.phase
-
-    @property
-    def order_index(self) -> int | None:
-        """The place in the turn order of the faction whose turn it is (:class:`GameState`)."""
-        return self._state.order_index
+    turn = state_attribute("turn", "The number of turns completed.")
+    current_turn = state_attribute("current_turn", "The turn being played (``turn`` + 1).")
+    max_turns = state_attribute("max_turns", "The turn cap (``None``: none).")
+    phase = state_attribute("phase", "The kind of decision point (the ruleset's own words).")
+    order_index = state_attribute(
+        "order_index",
+        "The place in the turn order of the faction whose turn it is (:class:`GameState`).")
 
     @property
     def decision(self) -> Mapping[str, Any]:

@@ -78,6 +78,33 @@ def dropping(*keys: str) -> Callable[[Event], Event]:
     return rule
 
 
+def records_less(campaign_keys: Iterable[str], records: str,
+                 secret_keys: Iterable[str]) -> Callable[[Frame], Frame]:
+    """A frame rule: the campaign's ``campaign_keys`` only, and each record listed under
+    ``records`` (its factions, Houses...) less its ``secret_keys``.
+
+    >>> frame = records_less(("name", "factions"), "factions", ("dice",))
+    >>> frame({"name": "x", "seed": 7, "factions": [{"id": "a", "dice": 3}]})
+    {'name': 'x', 'factions': [{'id': 'a'}]}
+    """
+    secret = tuple(secret_keys)
+
+    def frame(data: Frame) -> Frame:
+        out = pick(data, campaign_keys)
+        out[records] = [without(r, secret) for r in data.get(records) or []]
+        return out
+    return frame
+
+
+def turn_end_less(*keys: str) -> Callable[[Event], Event]:
+    """An event rule for ``turn-end``: each faction's numbers (``data["factions"]``) less
+    ``keys``."""
+    def rule(e: Event) -> Event:
+        return Event(e.turn, e.kind, e.faction, {"factions": {
+            f: without(v, keys) for f, v in (e.data.get("factions") or {}).items()}})
+    return rule
+
+
 def public_event(event: Event, rule: EventRule | None) -> Event | None:
     """``event`` as the players know it under ``rule`` (``None``: they do not)."""
     if rule is None:

@@ -16,7 +16,7 @@ import numpy as np
 
 from factionsim.core.dice import Dice
 from factionsim.core.engine import DecisionState
-from factionsim.core.game import View
+from factionsim.core.game import View, state_attribute
 from factionsim.core.ruleset import DEFAULT_AGENT
 
 from . import turn
@@ -239,55 +239,20 @@ class ConflictView(View):
 
     __slots__ = ()
 
-    @property
-    def factions(self) -> dict[str, Side]:
-        """id -> Side, campaign order."""
-        return self._state.factions
-
-    @property
-    def chars(self) -> dict[str, Character]:
-        """id -> Character (an enemy's ``plan`` is read through :meth:`known_plan`)."""
-        return self._state.chars
-
-    @property
-    def settings(self) -> dict[str, Any]:
-        return self._state.settings
-
-    @property
-    def bonds(self) -> dict[frozenset[str], int]:
-        return self._state.bonds
-
-    @property
-    def advantages(self) -> list[dict[str, Any]]:
-        return self._state.advantages
-
-    @property
-    def objective(self) -> dict[str, Any] | None:
-        return self._state.objective
-
-    @property
-    def item(self) -> dict[str, Any] | None:
-        return self._state.item
-
-    @property
-    def winner(self) -> str | None:
-        return self._state.winner
-
-    @property
-    def category(self) -> int:
-        return self._state.category
-
-    @property
-    def current(self) -> str | None:
-        return self._state.current
-
-    @property
-    def jobs(self) -> list[dict[str, Any]]:
-        return self._state.jobs
-
-    @property
-    def question(self) -> dict[str, Any] | None:
-        return self._state.question
+    # the battle's records, read as they are (typed on :class:`ConflictState`)
+    factions = state_attribute("factions", "id -> :class:`Side`, campaign order.")
+    chars = state_attribute(
+        "chars", "id -> :class:`Character` (an enemy's ``plan``: read :meth:`known_plan`).")
+    settings = state_attribute("settings", "The scenario's numbers (dict).")
+    bonds = state_attribute("bonds", "A pair of character ids (frozenset) -> their bond.")
+    advantages = state_attribute("advantages", "The advantages in play (list of dicts).")
+    objective = state_attribute("objective", "The scenario's objective (dict), or ``None``.")
+    item = state_attribute("item", "The scenario's item (dict), or ``None``.")
+    winner = state_attribute("winner", "The winning side's id, or ``None``.")
+    category = state_attribute("category", "The category of action under way (int).")
+    current = state_attribute("current", "The character acting, or ``None``.")
+    jobs = state_attribute("jobs", "The steps queued for the action under way (list of dicts).")
+    question = state_attribute("question", "A question put to a character (a tie, a reroll), or ``None``.")
 
     # the rules' answers its heuristic asks (:mod:`.turn`)
     def category_of(self) -> str:

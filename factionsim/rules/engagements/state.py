@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from factionsim.core.engine import DecisionState
-from factionsim.core.game import View
+from factionsim.core.game import View, state_attribute
 from factionsim.core.ruleset import DEFAULT_AGENT
 
 from . import turn
@@ -199,24 +199,13 @@ class EngagementsView(View):
 
     __slots__ = ()
 
-    @property
-    def factions(self) -> dict[str, Faction]:
-        return self._state.factions
+    factions = state_attribute("factions", "id -> :class:`Faction`, campaign order.")
+    pillars = state_attribute("pillars", "id -> :class:`Pillar`.")
+    settings = state_attribute("settings", "The campaign's numbers (:class:`Settings`).")
+    actor = state_attribute("actor", "The faction acting, or ``None``.")
 
     def living_factions(self) -> list[Faction]:
         return self._state.living_factions()
-
-    @property
-    def pillars(self) -> dict[str, Pillar]:
-        return self._state.pillars
-
-    @property
-    def settings(self) -> Settings:
-        return self._state.settings
-
-    @property
-    def actor(self) -> str | None:
-        return self._state.actor
 
     def faction_dice(self, fid: str) -> int | None:
         return self._state.factions[fid].faction_dice if fid == self.faction_id else None

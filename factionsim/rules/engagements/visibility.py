@@ -18,24 +18,14 @@ are public), and the agents' reasons.
 
 from __future__ import annotations
 
-from factionsim.core.game import Event
-from factionsim.core.visibility import EventRule, Frame, Visibility, pick, without
+from factionsim.core.visibility import EventRule, Visibility, records_less, turn_end_less
 
 _CAMPAIGN_KEYS = ("ruleset", "name", "turn", "max_turns", "calendar", "settings", "factions",
                   "fallen")
 _SECRET_FACTION_KEYS = ("faction_dice", "engagement", "agent", "agent_options")
 
-
-def players_frame(data: Frame) -> Frame:
-    """The campaign as the players know it: no faction dice, pools, seed or dice."""
-    out = pick(data, _CAMPAIGN_KEYS)
-    out["factions"] = [without(f, _SECRET_FACTION_KEYS) for f in data.get("factions") or []]
-    return out
-
-
-def _turn_end(e: Event) -> Event:
-    return Event(e.turn, e.kind, e.faction, {"factions": {
-        f: without(v, ("faction_dice",)) for f, v in (e.data.get("factions") or {}).items()}})
+#: The campaign as the players know it: no faction dice, pools, seed or dice.
+players_frame = records_less(_CAMPAIGN_KEYS, "factions", _SECRET_FACTION_KEYS)
 
 
 PUBLIC_EVENTS: dict[str, EventRule] = {
@@ -56,7 +46,7 @@ PUBLIC_EVENTS: dict[str, EventRule] = {
     "no-counter": ("reason",),
     "engagement-end": ("defender", "allies"),
     "collapse": (),
-    "turn-end": _turn_end,
+    "turn-end": turn_end_less("faction_dice"),
     "game-end": ("reason", "turns", "unit", "winners", "scores", "standing"),
 }
 

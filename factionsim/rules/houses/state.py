@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from factionsim.core.engine import DecisionState
-from factionsim.core.game import View
+from factionsim.core.game import View, state_attribute
 from factionsim.core.ruleset import DEFAULT_AGENT
 
 from . import turn
@@ -187,16 +187,14 @@ class HousesView(View):
 
     __slots__ = ()
 
-    @property
-    def houses(self) -> dict[str, House]:
-        return self._state.houses
+    houses = state_attribute("houses", "id -> :class:`House`, campaign order.")
+    assets = state_attribute("assets", "id -> :class:`Asset`.")
+    rules = state_attribute("rules", "The campaign's numbers (dict).")
+    round = state_attribute("round", "The action round of the season (int).")
+    actor = state_attribute("actor", "The House acting, or ``None``.")
 
     def living(self) -> list[House]:
         return self._state.living()
-
-    @property
-    def assets(self) -> dict[str, Asset]:
-        return self._state.assets
 
     def assets_of(self, hid: str) -> list[Asset]:
         return self._state.assets_of(hid)
@@ -205,22 +203,10 @@ class HousesView(View):
         return self._state.asset_ids(hid)
 
     @property
-    def rules(self) -> dict[str, Any]:
-        return self._state.rules
-
-    @property
-    def round(self) -> int:
-        return self._state.round
-
-    @property
     def order(self) -> tuple[str, ...]:
         """The season's initiative order (House ids; rolled in the open); ``order_index`` is
         the place of the House whose turn it is."""
         return tuple(self._state.order)
-
-    @property
-    def actor(self) -> str | None:
-        return self._state.actor
 
     def seizable(self, h: House) -> list[str]:
         """The Holdings ``h`` may seize (:func:`.turn.seizable`)."""

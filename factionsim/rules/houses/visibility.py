@@ -18,24 +18,14 @@ effect dice, hitches; initiative rolls: the order is public) or the agents' reas
 
 from __future__ import annotations
 
-from factionsim.core.game import Event
-from factionsim.core.visibility import EventRule, Frame, Visibility, pick, without
+from factionsim.core.visibility import EventRule, Visibility, records_less, turn_end_less
 
 _CAMPAIGN_KEYS = ("ruleset", "name", "turn", "max_turns", "calendar", "rules", "houses")
 #: a House's reserves and who plays it
 _SECRET_HOUSE_KEYS = ("plot_points", "advances", "agent", "agent_options")
 
-
-def players_frame(data: Frame) -> Frame:
-    """The scenario as the players know it: no Plot Points, advances, seed or dice."""
-    out = pick(data, _CAMPAIGN_KEYS)
-    out["houses"] = [without(h, _SECRET_HOUSE_KEYS) for h in data.get("houses") or []]
-    return out
-
-
-def _turn_end(e: Event) -> Event:
-    return Event(e.turn, e.kind, e.faction, {"factions": {
-        h: without(v, ("plot_points",)) for h, v in (e.data.get("factions") or {}).items()}})
+#: The scenario as the players know it: no Plot Points, advances, seed or dice.
+players_frame = records_less(_CAMPAIGN_KEYS, "houses", _SECRET_HOUSE_KEYS)
 
 
 PUBLIC_EVENTS: dict[str, EventRule] = {
@@ -62,7 +52,7 @@ PUBLIC_EVENTS: dict[str, EventRule] = {
     "collapse": ("assets_lost",),
     "expired": ("assets", "complications"),
     "advance": ("option", "trait", "other", "name", "die", "full", "up_to", "down_to"),
-    "turn-end": _turn_end,
+    "turn-end": turn_end_less("plot_points"),
     "game-end": ("reason", "turns", "unit", "winners", "scores", "standing"),
 }
 

@@ -315,11 +315,7 @@ def attack_options(state: WwnState, faction: str, done: list[str]) -> list[tuple
     """Attacks made "in place of an Attack" by an ability (Cryptomancers, Seditionists):
     ``attack_options`` hook (state, holder) -> list[str]; ``attack_use`` (state, holder, option,
     events) runs as a chain."""
-    out: list[tuple[str, str]] = []
-    for holder, fn in _holders(state, "attack_options"):
-        if holder.owner == faction and holder.id not in done and usable(state, holder):
-            out.extend((holder.id, opt) for opt in fn(state, holder))
-    return out
+    return _in_place_options(state, "attack_options", faction, done)
 
 
 def attack_use(state: WwnState, asset: Asset, option: str, events: list[Event]) -> None:
@@ -329,8 +325,15 @@ def attack_use(state: WwnState, asset: Asset, option: str, events: list[Event]) 
 def move_options(state: WwnState, faction: str, done: list[str]) -> list[tuple[str, str]]:
     """Extra Move Asset options (Vanguard Unit moving a group): ``move_options`` hook
     (state, holder) -> list[str]; ``move_use`` (state, holder, option, events)."""
+    return _in_place_options(state, "move_options", faction, done)
+
+
+def _in_place_options(state: WwnState, hook: str, faction: str,
+                      done: list[str]) -> list[tuple[str, str]]:
+    """(holder id, option) pairs of ``hook`` (state, holder) -> list[str] over ``faction``'s
+    usable assets not in ``done`` (those that already acted this Faction Action)."""
     out: list[tuple[str, str]] = []
-    for holder, fn in _holders(state, "move_options"):
+    for holder, fn in _holders(state, hook):
         if holder.owner == faction and holder.id not in done and usable(state, holder):
             out.extend((holder.id, opt) for opt in fn(state, holder))
     return out

@@ -18,7 +18,7 @@ import numpy as np
 
 from factionsim.core.calendar import campaign_calendar
 from factionsim.core.engine import DecisionState
-from factionsim.core.game import Action, View
+from factionsim.core.game import Action, View, state_attribute
 from factionsim.core.mapgraph import Location, MapGraph
 from factionsim.core.ruleset import DEFAULT_AGENT
 
@@ -319,15 +319,17 @@ class WwnView(View):
     __slots__ = ()
 
     # ------------------------------------------------------------ the campaign
-    @property
-    def map(self) -> MapGraph:
-        return self._state.map
-
-    @property
-    def relations(self) -> dict[frozenset[str], str]:
-        """The relations the campaign lists (pair -> relation); :meth:`relation` reads them
-        with the default for the pairs it does not list."""
-        return self._state.relations
+    map = state_attribute("map", "The campaign's :class:`~factionsim.core.mapgraph.MapGraph`.")
+    relations = state_attribute(
+        "relations", "The relations the campaign lists (pair -> relation); :meth:`relation` "
+        "reads them with the default for the pairs it does not list.")
+    asset_types = state_attribute("asset_types", "The asset table: id -> :class:`AssetType`.")
+    hooks = state_attribute("hooks", "The ability hooks: hook name -> asset type id -> handler.")
+    tag_types = state_attribute(
+        "tag_types", "The campaign's own faction tags (``tag_types:``), id -> definition.")
+    goal_types = state_attribute(
+        "goal_types", "The campaign's own goals (``goal_types:``), id -> definition.")
+    house_rules = state_attribute("house_rules", "The campaign's :class:`HouseRules`.")
 
     def relation(self, a: str, b: str) -> str:
         return self._state.relation(a, b)
@@ -335,39 +337,12 @@ class WwnView(View):
     def hostile(self, a: str, b: str) -> bool:
         return self._state.hostile(a, b)
 
-    @property
-    def asset_types(self) -> dict[str, AssetType]:
-        return self._state.asset_types
-
-    @property
-    def hooks(self) -> Any:
-        return self._state.hooks
-
-    @property
-    def tag_types(self) -> dict[str, Any]:
-        """The campaign's own faction tags (``tag_types:``), id -> definition."""
-        return self._state.tag_types
-
-    @property
-    def goal_types(self) -> dict[str, Any]:
-        """The campaign's own goals (``goal_types:``), id -> definition."""
-        return self._state.goal_types
-
-    @property
-    def house_rules(self) -> HouseRules:
-        return self._state.house_rules
-
     # ------------------------------------------------------------ factions and the turn
-    @property
-    def factions(self) -> dict[str, Faction]:
-        return self._state.factions
+    factions = state_attribute("factions", "id -> :class:`Faction`, campaign order.")
+    order = state_attribute("order", "The initiative order (faction ids; public).")
 
     def living_factions(self) -> list[Faction]:
         return self._state.living_factions()
-
-    @property
-    def order(self) -> list[str]:
-        return self._state.order
 
     def acting(self) -> Faction:
         """The faction whose turn it is."""

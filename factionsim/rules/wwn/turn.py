@@ -29,7 +29,7 @@ from .checks import CheckResult, start_check
 from .combat import resolve_attack
 from .data import ATTRIBUTES, BASE_OF_INFLUENCE
 from .house_rules import HouseRules
-from .model import Faction
+from .model import Asset, Faction
 
 if TYPE_CHECKING:
     from .state import WwnState
@@ -204,15 +204,8 @@ def _action_options(state: WwnState) -> Iterator[Action]:
 
 
 def _attack_options(state: WwnState) -> Iterator[Action]:
-    f = acting(state)
-    done = state.ctx["done"]
-    for a in state.assets_of(f.id):
-        if a.id not in done and movement.can_attack(state, a):
-            for target in movement.attack_targets(state, a):
-                yield A.Attack(a.id, target)
-    for asset_id, option in abilities.attack_options(state, f.id, done):
-        yield A.UseAbility(asset_id, option)
-    yield A.Done()
+    return _each_asset_once(state, movement.can_attack, movement.attack_targets, A.Attack,
+                            abilities.attack_options)
 
 
 def _defend_options(state: WwnState) -> Iterator[Action]:
@@ -223,13 +216,29 @@ def _defend_options(state: WwnState) -> Iterator[Action]:
 
 
 def _move_options(state: WwnState) -> Iterator[Action]:
+    return _each_asset_once(state, _may_move, movement.destinations, A.Move,
+                            abilities.move_options)
+
+
+def _may_move(state: WwnState, a: Asset) -> bool:
+    return not a.is_base and abilities.usable(state, a)
+
+
+def _each_asset_once(state: WwnState, may_act: Callable[[WwnState, Asset], bool],
+                     choices: Callable[[WwnState, Asset], Iterable[str]],
+                     make: Callable[[str, str], Action],
+                     in_place: Callable[[WwnState, str, list[str]], list[tuple[str, str]]],
+                     ) -> Iterator[Action]:
+    """The options of a Faction Action in which each of the acting faction's assets acts at most
+    once (Attack, Move Asset): ``make(asset id, choice)`` for each asset not yet ``done`` that
+    ``may_act``, one per choice; the abilities' uses ``in_place`` of it; then Done."""
     f = acting(state)
     done = state.ctx["done"]
     for a in state.assets_of(f.id):
-        if not a.is_base and a.id not in done and abilities.usable(state, a):
-            for dest in movement.destinations(state, a):
-                yield A.Move(a.id, dest)
-    for asset_id, option in abilities.move_options(state, f.id, done):
+        if a.id not in done and may_act(state, a):
+            for choice in choices(state, a):
+                yield make(a.id, choice)
+    for asset_id, option in in_place(state, f.id, done):
         yield A.UseAbility(asset_id, option)
     yield A.Done()
 
