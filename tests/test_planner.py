@@ -163,3 +163,23 @@ def test_rollout_value_counts_assets_bought_as_wealth():
     assert rollout_value(s, "us") == pytest.approx(before)  # ...worth what it cost
     informers.hp = 0 if informers.max_hp == 1 else informers.max_hp // 2
     assert rollout_value(s, "us") < before  # damage costs
+
+
+@pytest.mark.parametrize("lead, kept", [(0.05, True), (0.2, False)])
+def test_takes_another_choice_only_when_it_beats_the_heuristic_by_the_margin(monkeypatch, lead,
+                                                                             kept):
+    """With a few noisy rollouts, a candidate must look ``margin`` (0.1) better than the
+    heuristic's own choice to replace it: a lead of 0.05 is noise, 0.2 is taken."""
+    s = _situation(hidden=False)
+    play_to(s, T.ACTION, "us")
+    planner = make_agent("planner", "wwn", budget=4)
+    own = planner.heuristic.act(s.view("us"), s.legal_actions(), np.random.default_rng(1))
+    candidates = planner._candidates(s.view("us"), s.legal_actions())
+    other = next(c for c in candidates if c != own)
+
+    def search(view, cands, rng):
+        return {c: (1.0 + lead if c == other else 1.0) for c in cands}
+
+    monkeypatch.setattr(planner, "_search", search)
+    choice = planner.act(s.view("us"), s.legal_actions(), np.random.default_rng(1))
+    assert choice == (own if kept else other)
