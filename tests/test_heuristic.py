@@ -260,3 +260,23 @@ def test_inside_enemy_territory_on_a_map_in_pieces():
     assert goal_ai.inside_routes(sit)[2] == []
     assert goal_ai.estimate(sit, "inside-enemy-territory").turns == float("inf")
     play(s, 2, {"us": HeuristicAgent(), "them": make_agent("idle", "wwn")})
+
+
+def test_destroy_the_foe_counts_the_guards_a_base_hides_behind():
+    """The defending faction picks which of its assets meets a blow ("may be picked as the
+    defender"), so our blows reach its Base only a share of the time while guards stand beside
+    it: behind two guards, Destroy the Foe's estimate counts a third of the damage reaching the
+    Base (it used to count every blow, and adopted the goal against well-guarded foes that it
+    then spent ten turns and more failing to bring down)."""
+    from factionsim.agents.wwn_heuristic import goals as goal_ai
+
+    def turns(guards):
+        s = first_mover(us={"force": 6, "assets": [{"type": "knights", "location": "b"}]},
+                        them={"headquarters": "b", "assets": [
+                            {"type": "infantry", "location": "b"}] * guards})
+        sit = HeuristicAgent().situation(s.view("us"))
+        return goal_ai.estimate(sit, "destroy-the-foe").turns - 1  # less the turn it may wait
+
+    open_ground, guarded = turns(0), turns(2)
+    assert 0 < open_ground < float("inf")
+    assert guarded == pytest.approx(3 * open_ground)

@@ -71,11 +71,13 @@ def _rate(turns: float, chance: float, xp: float, weight: float, fails_freely: b
 LONG_ODDS = 0.3
 
 
-def _damage_rate(sit: Situation, predicate) -> float:
+def _damage_rate(sit: Situation, predicate, guarded: bool = False) -> float:
     """Expected damage per turn our attackers deal to visible hostile assets matching
     ``predicate``: each attacker's best blow at odds it would take, spread over the moves it
     needs to get there (a blow two moves away counts a third), and a turn in two spent on
-    other things than the Attack action."""
+    other things than the Attack action. ``guarded``: the defending faction picks which of its
+    assets meets a blow, so a blow aimed at one asset is shared among the owner's other visible
+    assets in the place (a Base behind two guards takes a third of it)."""
     rate = 0.0
     for a in sit.mine:
         if not a.kind.can_attack_normally or a.stealth and _counts_inside(sit, a):
@@ -89,17 +91,24 @@ def _damage_rate(sit: Situation, predicate) -> float:
                 continue
             p = attack_chance(sit.me, a.kind.attack, sit.state.factions[e.owner], a, e)
             if p >= LONG_ODDS:
-                best = max(best, p * damage_mean(a.kind.attack.damage) / (1 + steps))
+                share = 1 + _guards(sit, e) if guarded else 1
+                best = max(best, p * damage_mean(a.kind.attack.damage) / (1 + steps) / share)
         rate += best
     return rate / 2
+
+
+def _guards(sit: Situation, asset) -> int:
+    """The owner's other visible assets in ``asset``'s place (the defender may send any of
+    them to meet a blow aimed at it)."""
+    return sum(1 for e in sit.by_loc.get(asset.location, ())
+               if e.owner == asset.owner and not e.stealth and e.id != asset.id)
 
 
 def _target_turns(sit: Situation, asset) -> float:
     """Rough turns for us to destroy ``asset``: the moves to reach it, then the blows (inf when
     nothing of ours can reach it)."""
     best = math.inf
-    guards = sum(1 for e in sit.by_loc.get(asset.location, ())
-                 if e.owner == asset.owner and not e.stealth)
+    guards = 1 + _guards(sit, asset)
     for a in sit.mine:
         if not a.kind.can_attack_normally:
             continue
@@ -107,7 +116,7 @@ def _target_turns(sit: Situation, asset) -> float:
         if steps == math.inf:
             continue
         p = attack_chance(sit.me, a.kind.attack, sit.state.factions[asset.owner], a, asset)
-        per = p * damage_mean(a.kind.attack.damage) / max(1, guards)
+        per = p * damage_mean(a.kind.attack.damage) / guards
         if per > 0:
             best = min(best, steps + asset.hp / per)
     return best
@@ -286,7 +295,7 @@ def estimate(sit: Situation, goal: str, target: str = "") -> GoalEstimate:
     elif goal == "destroy-the-foe":
         weakest = _foe(sit)
         if weakest is not None:
-            rate = _damage_rate(sit, lambda e: e.owner == weakest.id and e.is_base)
+            rate = _damage_rate(sit, lambda e: e.owner == weakest.id and e.is_base, guarded=True)
             xp = 2 + math.ceil(sum(weakest.ratings) / 3)
             turns, chance = weakest.hp / max(rate, 0.05) + 1, 0.3
             why = f"{weakest.name} is down to {weakest.hp} HP"
@@ -294,7 +303,7 @@ def estimate(sit: Situation, goal: str, target: str = "") -> GoalEstimate:
         a = sit.state.asset(target)
         if a is not None and not a.stealth and a.owner in sit.target_ids:
             t = _target_turns(sit, a)
-            turns, chance = t, (0.8 if t <= 2 else 0.4 if t <= 3 else 0.0)
+            turns, chance = t, (0.55 if t <= 2 else 0.3 if t <= 3 else 0.0)
             why = f"the {sit.aname(a)} at {sit.place(a.location)} is within reach"
     elif goal == "expand-influence":
         spots = sit.good_expansion_spots()
@@ -336,7 +345,7 @@ def estimate(sit: Situation, goal: str, target: str = "") -> GoalEstimate:
             # a Base others are also striking at may fall to them first: the goal is then lost
             others = any(e.owner not in (owner, sit.fid) and e.kind.can_attack_normally
                          and sit.state.hostile(e.owner, owner) for e in sit.by_loc.get(loc, ()))
-            turns, chance = t, 0.3 * (0.5 if others else 1.0)
+            turns, chance = t, 0.4 * (0.5 if others else 1.0)
             why = f"{sit.fname(owner)}'s Base at {sit.place(loc)} looks weak"
             if owner == sit.steer.enemy:
                 w *= 1.5

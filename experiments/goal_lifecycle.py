@@ -1,0 +1,132 @@
+"""What becomes of the goals factions adopt, early and late in long games (issue 24 item 3).
+
+    python experiments/goal_lifecycle.py --campaigns 20 --seed 910000 --workers 2
+    python experiments/goal_lifecycle.py --campaigns 20 --locations 20   # a roomier map
+
+Plays the generated campaigns :mod:`behaviour_stats` plays (``factionsim new`` with 4 to 8
+factions, ``--locations`` places, every faction ``--agent``) and follows every goal from its
+adoption (``goal-chosen``, or the goal a campaign starts with) to its end: done, failed
+(Eliminate Target's three turns ran out), abandoned (with the reason the agent gave), ended by
+the faction's collapse (fell), or still open when the history ends. Reported per goal and per
+window (adopted in turns 1-20 or 21-40): how many, how they ended, the mean turns to done; the
+share of faction turns each goal held; goals and XP per faction per 10 turns with 95% intervals
+bootstrapped over campaigns; the reasons given for abandoning goals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections import Counter, defaultdict
+from typing import Any
+
+import numpy as np
+
+WINDOWS = (("turns 1-20", 1, 20), ("turns 21-40", 21, 40))
+#: the events that end a goal, and how
+ENDINGS = {"goal-complete": "complete", "goal-failed": "failed", "goal-abandoned": "abandoned",
+           "collapse": "fell"}
+
+
+def play_one(job: dict[str, Any], index: int) -> dict[str, Any]:
+    """Play campaign ``index``; return its goal spans, per-window counts and abandon reasons."""
+    from factionsim.rules.wwn.generate import generate_campaign
+    from factionsim.rulesets import build_campaign
+    from factionsim.runner import agents_from_campaign, play
+
+    n = 4 + index % 5
+    data = generate_campaign(n, job["locations"], seed=job["seed"] + index, agent=job["agent"])
+    state = build_campaign(data, {}, f"generated campaign {index}")
+    opened = {f.id: (f.goal.id, 0) for f in state.factions.values() if f.goal is not None}
+    agents = agents_from_campaign(state)
+    events = play(state, job["turns"], agents)
+    spans: list[tuple[str, int, int, str]] = []  # (goal, adopted, ended, how)
+    counts: Counter[str] = Counter()
+    reasons: Counter[str] = Counter()
+    for e in events:
+        w = "early" if e.turn <= 20 else "late"
+        if e.kind == "faction-turn":
+            counts[w + " turns"] += 1
+        elif e.kind == "goal-complete":
+            counts[w + " goals"] += 1
+            counts[w + " xp"] += e.data["xp"]
+        elif e.kind == "decision" and e.data.get("reason", "").startswith("abandons "):
+            m = re.match(r"abandons .*? \((.*?)\) for", e.data["reason"])
+            reasons[re.sub(r"\d+", "N", m.group(1)) if m else "?"] += 1
+        if e.kind in ENDINGS and e.faction in opened:
+            goal, start = opened.pop(e.faction)
+            spans.append((goal, start, e.turn, ENDINGS[e.kind]))
+        if e.kind == "goal-chosen":
+            opened[e.faction] = (e.data["goal"], e.turn)
+    spans += [(goal, start, job["turns"], "open") for goal, start in opened.values()]
+    return {"spans": spans, "counts": dict(counts), "reasons": dict(reasons)}
+
+
+def _boot(rows: list[tuple[float, float]], seed: int = 0) -> str:
+    """``ratio per 10 [low, high]`` of summed numerators over denominators, by campaign."""
+    a = np.array(rows, dtype=float)
+    idx = np.random.default_rng(seed).integers(0, len(a), size=(2000, len(a)))
+    num, den = a[idx, 0].sum(1), a[idx, 1].sum(1)
+    r = 10 * num[den > 0] / den[den > 0]
+    return (f"{10 * a[:, 0].sum() / a[:, 1].sum():.2f} "
+            f"[{np.percentile(r, 2.5):.2f}, {np.percentile(r, 97.5):.2f}]")
+
+
+def report(results: list[dict[str, Any]]) -> None:
+    for name, key in (("goals", "goals"), ("XP", "xp")):
+        line = [f"{name} per faction per 10 turns:"]
+        for label, w in (("turns 1-20", "early"), ("turns 21-40", "late")):
+            rows = [(r["counts"].get(f"{w} {key}", 0), r["counts"].get(f"{w} turns", 0))
+                    for r in results]
+            line.append(f"{label} {_boot(rows)}")
+        print("  ".join(line))
+    stats: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    took: dict[tuple[str, str], list[int]] = defaultdict(list)
+    held: dict[str, Counter[str]] = defaultdict(Counter)
+    for r in results:
+        for goal, start, end, how in r["spans"]:
+            w = "early" if start <= 20 else "late"
+            stats[(goal, w)][how] += 1
+            if how == "complete":
+                took[(goal, w)].append(end - start)
+            for t in range(start + 1, end + 1):
+                for label, lo, hi in WINDOWS:
+                    if lo <= t <= hi:
+                        held[label][goal] += 1
+    print(f"\n{'goal':<24} {'adopted in':<12} {'n':>4} {'done':>5} {'failed':>6} "
+          f"{'abandoned':>9} {'fell':>4} {'open':>5} {'turns to done':>13}")
+    for goal, w in sorted(stats):
+        s, t = stats[(goal, w)], took[(goal, w)]
+        mean = f"{sum(t) / len(t):.1f}" if t else "-"
+        label = "turns 1-20" if w == "early" else "turns 21-40"
+        print(f"{goal:<24} {label:<12} {sum(s.values()):>4} {s['complete']:>5} {s['failed']:>6} "
+              f"{s['abandoned']:>9} {s['fell']:>4} {s['open']:>5} {mean:>13}")
+    for label, _, _ in WINDOWS:
+        total = sum(held[label].values()) or 1
+        print(f"\nshare of faction turns each goal held, {label}: " + ", ".join(
+            f"{g} {100 * n / total:.0f}%" for g, n in held[label].most_common()))
+    reasons: Counter[str] = Counter()
+    for r in results:
+        reasons.update(r["reasons"])
+    print("\nabandoned because: " + "; ".join(f"{k} ({n})" for k, n in reasons.most_common()))
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--campaigns", type=int, default=20)
+    p.add_argument("--turns", type=int, default=40)
+    p.add_argument("--locations", type=int, default=10)
+    p.add_argument("--seed", type=int, default=910000, help="first campaign's seed")
+    p.add_argument("--agent", default="heuristic")
+    p.add_argument("--workers", type=int, default=1)
+    a = p.parse_args()
+    from factionsim.backends import run_jobs
+
+    job = {"locations": a.locations, "seed": a.seed, "agent": a.agent, "turns": a.turns}
+    report(run_jobs(play_one, list(range(a.campaigns)), shared=job, workers=a.workers))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
