@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from factionsim.commands import batch, forecast, foundry, gm, record, show, tools, tournament, train
-from factionsim.commands.options import add_quiet_and_json, seed
+from factionsim.commands.options import add_command, add_quiet_and_json, seed
 from factionsim.core.game import CampaignError, FactionsimError
 from factionsim.core.ruleset import DEFAULT_RULESET
 from factionsim.models.trust import add_trust_argument, trusting_pickled_models
@@ -124,9 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version="factionsim 0.1.0")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    run = sub.add_parser("run", help="play turns of a campaign and write the results",
-                         description="Play N turns of CAMPAIGN (default: the bundled campaign) "
-                         "and write DIR/campaign.yaml, DIR/events.jsonl and DIR/chronicle.md.")
+    run = add_command(sub, "run")
     run.add_argument("campaign", nargs="?", help="campaign file (default: the bundled campaign)")
     run.add_argument("--ruleset", default=DEFAULT_RULESET,
                      help=f"ruleset of the bundled campaign (default {DEFAULT_RULESET})")
@@ -138,11 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_trust_argument(run)
     run.set_defaults(func=_cmd_run)
 
-    val = sub.add_parser("validate", help="check a campaign file and report the first problem",
-                         description="Check CAMPAIGN as every command reads it (YAML limits, "
-                         "fields, values, references between them, the agents and their "
-                         "options) and report the first problem with its file, line, field and "
-                         "allowed values; exit status 0 when it is valid, 2 when not.")
+    val = add_command(sub, "validate")
     val.add_argument("campaign", help="campaign file (YAML)")
     add_trust_argument(val)
     val.set_defaults(func=_cmd_validate)

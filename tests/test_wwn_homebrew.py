@@ -17,7 +17,18 @@ import jsonschema
 import numpy as np
 import pytest
 import yaml
-from wwn_helpers import ScriptedRng, attack_event, do, faction, make_state, play_to, refused_at_line, texts
+from wwn_helpers import (
+    ScriptedRng,
+    attack_event,
+    check_one_extra_expand_die,
+    check_two_extra_defence_dice,
+    do,
+    faction,
+    make_state,
+    play_to,
+    refused_at_line,
+    texts,
+)
 
 import factionsim
 from factionsim.cli import main
@@ -90,9 +101,7 @@ def test_defense_dice_add_dice_when_it_defends():
     inf, wall = s.assets["infantry#1"], s.assets["shield-wall#2"]
     assert abilities.extra_defense_dice(s, wall, inf.kind.attack) == 2
     assert abilities.extra_attack_dice(s, wall) == 0
-    att = attack_event(s, "attack infantry#1 -> blue", 9, 5, 6, 2, 4)
-    assert att.data["defender_check"]["roll"] == [5, 6, 2] and att.data["success"] is True
-    assert wall.hp == 6 - 4
+    check_two_extra_defence_dice(s, wall)
 
 
 # ------------------------------------------------------------------ expand dice
@@ -104,11 +113,7 @@ def test_expand_dice_add_dice_to_expand_checks_in_its_location():
     assert abilities.expand_extra_dice(s, "red", "b") == 1
     assert abilities.expand_extra_dice(s, "red", "c") == 0   # elsewhere
     assert abilities.expand_extra_dice(s, "blue", "b") == 0  # another faction's expansion
-    play_to(s, "action", "red")
-    do(s, "action expand")  # b is the only place without a red Base: chosen at once
-    ev = do(s, "base hp 1", 2, 9, 5)
-    check = next(e for e in ev if e.kind == "expand-check")
-    assert check.data["attacker_check"]["roll"] == [2, 9] and check.data["success"] is True
+    check_one_extra_expand_die(s)
 
 
 # ------------------------------------------------------------------ transport

@@ -15,7 +15,17 @@ import jsonschema
 import numpy as np
 import pytest
 import yaml
-from wwn_helpers import ScriptedRng, attack_event, do, faction, make_state, play_to, refused_at_line
+from wwn_helpers import (
+    ScriptedRng,
+    attack_event,
+    check_one_extra_expand_die,
+    check_two_extra_defence_dice,
+    do,
+    faction,
+    make_state,
+    play_to,
+    refused_at_line,
+)
 
 import factionsim
 from factionsim.cli import main
@@ -102,9 +112,7 @@ def test_a_defense_dice_tag_adds_dice_when_its_assets_defend():
     red_inf, blue_inf = s.assets["infantry#1"], s.assets["infantry#2"]
     assert abilities.extra_defense_dice(s, blue_inf, red_inf.kind.attack) == 2
     assert abilities.extra_attack_dice(s, blue_inf) == 0
-    att = attack_event(s, "attack infantry#1 -> blue", 9, 5, 6, 2, 4)
-    assert att.data["defender_check"]["roll"] == [5, 6, 2] and att.data["success"] is True
-    assert blue_inf.hp == 6 - 4
+    check_two_extra_defence_dice(s, blue_inf)
 
 
 def test_an_expand_dice_tag_adds_dice_to_expand_checks_anywhere():
@@ -116,11 +124,7 @@ def test_an_expand_dice_tag_adds_dice_to_expand_checks_anywhere():
     assert abilities.expand_extra_dice(s, "red", "b") == 1
     assert abilities.expand_extra_dice(s, "red", "c") == 1   # anywhere, unlike an asset's
     assert abilities.expand_extra_dice(s, "blue", "b") == 0
-    play_to(s, "action", "red")
-    do(s, "action expand")
-    ev = do(s, "base hp 1", 2, 9, 5)
-    check = next(e for e in ev if e.kind == "expand-check")
-    assert check.data["attacker_check"]["roll"] == [2, 9] and check.data["success"] is True
+    check_one_extra_expand_die(s)
 
 
 # ================================================================== goals

@@ -122,6 +122,26 @@ def attack_event(state: WwnState, order: str, *dice: int) -> Any:
     return next(e for e in do(state, order, *dice) if e.kind == "attack")
 
 
+def check_two_extra_defence_dice(state: WwnState, defender: Any) -> None:
+    """Red's ``infantry#1`` attacks blue's ``defender``, whose defence gets two extra dice (a
+    homebrew asset's or tag's): blue rolls three dice (5, 6, 2) and keeps the 6; red's 9+3 beats
+    6+3 and the 1d8 damage, 4, comes off ``defender``."""
+    hp = defender.hp
+    att = attack_event(state, "attack infantry#1 -> blue", 9, 5, 6, 2, 4)
+    assert att.data["defender_check"]["roll"] == [5, 6, 2] and att.data["success"] is True
+    assert defender.hp == hp - 4
+
+
+def check_one_extra_expand_die(state: WwnState) -> None:
+    """Red expands to b (its only place without a Base), where blue has an asset, with one extra
+    die (a homebrew asset's or tag's): red rolls two dice (2, 9) against blue's one (5) and wins."""
+    play_to(state, "action", "red")
+    do(state, "action expand")
+    ev = do(state, "base hp 1", 2, 9, 5)
+    check = next(e for e in ev if e.kind == "expand-check")
+    assert check.data["attacker_check"]["roll"] == [2, 9] and check.data["success"] is True
+
+
 def texts(state: WwnState) -> list[str]:
     """The text forms of the legal actions."""
     return [str(a) for a in state.legal_actions()]

@@ -9,21 +9,18 @@ import json
 import sys
 from pathlib import Path
 
-from factionsim.commands.options import add_backend_arguments, add_campaign_arguments, resolve_workers, seed
+from factionsim.commands.options import (
+    add_backend_arguments,
+    add_campaign_arguments,
+    add_command,
+    resolve_workers,
+    seed,
+)
 from factionsim.models.trust import add_trust_argument
 
 
 def add_parser(subparsers) -> None:
-    p = subparsers.add_parser(
-        "batch", help="play many independent histories of a campaign; survival, goals, curves",
-        description="Play RUNS independent histories of CAMPAIGN for TURNS turns each (run r's "
-        "dice seeded from the master seed and r), with the agents the campaign names. Writes "
-        "DIR/run-XXXX/chronicle.md and events.jsonl per run, DIR/summary.json (per faction: "
-        "survival rate, win rate, goals completed, mean final numbers and mean per-turn curves; "
-        "behaviour: stall rate, goals per 10 turns, attacks per turn and more, per faction, "
-        "agent and temperament), "
-        "DIR/curves.csv and DIR/summary.html (the table and a chart per curve). The results are "
-        "identical for any --backend and --workers.")
+    p = add_command(subparsers, "batch")
     add_campaign_arguments(p)
     p.add_argument("--runs", type=int, default=100, help="histories to play (default 100)")
     p.add_argument("--turns", type=int, default=None,

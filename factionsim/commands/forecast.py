@@ -13,6 +13,7 @@ from typing import Any
 from factionsim.commands.options import (
     add_backend_arguments,
     add_campaign_arguments,
+    add_command,
     positive,
     resolve_workers,
     seed,
@@ -23,15 +24,7 @@ FAN_COLUMNS = 7
 
 
 def add_parser(subparsers) -> None:
-    p = subparsers.add_parser(
-        "forecast", help="what will probably happen: chances over many futures of a campaign",
-        description="Play RUNS futures of TURNS turns each from CAMPAIGN as it stands, with the "
-        "agents it names (future r's dice seeded from the seed and r, never from the campaign's "
-        "own dice: the file and its dice are untouched). Prints, for each faction, the chance "
-        "(with its 95% interval) to complete a goal, to lose its headquarters and to collapse, "
-        "the most likely events, the places likely to change hands, and the median and 10-90% "
-        "band of its numbers after each turn. The results are identical for any --workers and "
-        "--backend; future r is run r of 'factionsim batch' with the same seed.")
+    p = add_command(subparsers, "forecast")
     add_campaign_arguments(p)
     p.add_argument("--turns", type=positive, default=6, help="turns each future plays (default 6)")
     p.add_argument("--runs", type=positive, default=500, help="futures to play (default 500)")
@@ -45,15 +38,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar, no tables")
     p.set_defaults(func=_cmd_forecast)
 
-    o = subparsers.add_parser(
-        "odds", help="the odds of one action's outcomes (WWN: an attack), exact or sampled",
-        description="The odds of ACTION's outcomes if it were made now in CAMPAIGN, for each "
-        "asset the target could choose to meet it: the check, the chance of a hit, the damage "
-        "and counterattack dice, the chance either asset is destroyed and, for a Base of "
-        "Influence, the faction HP lost and the chance it collapses. Exact (enumerated) where "
-        "the rules alone decide; Monte Carlo through the rules engine (SAMPLES rollouts, 95% "
-        "intervals, the campaign's agents answering any question) where an ability may step in. "
-        "The campaign file and its dice are untouched.")
+    o = add_command(subparsers, "odds")
     o.add_argument("campaign", help="campaign file")
     o.add_argument("action", help="the action as the legal actions write it, e.g. "
                    "'attack infantry#3 -> silver-guild' (quote it)")

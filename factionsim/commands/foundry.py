@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from factionsim.commands.options import add_quiet_and_json, add_wait_argument, seed
+from factionsim.commands.options import add_command, add_quiet_and_json, add_wait_argument, seed
 
 
 def _pairs(values: list[str] | None, option: str) -> dict[str, str]:
@@ -79,16 +79,9 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def add_parser(sub: Any) -> None:
-    foundry = sub.add_parser(
-        "foundry", help="import factions from Foundry VTT, export them back",
-        description="Move Worlds Without Number factions between Foundry VTT (the wwn system's "
-        "Faction actors, via Export Data / Import Data) and a campaign file. See docs/foundry.md.")
+    foundry = add_command(sub, "foundry")
     actions = foundry.add_subparsers(dest="foundry_command", required=True, metavar="ACTION")
-    imp = actions.add_parser(
-        "import", help="read Foundry faction actors into a campaign",
-        description="Read faction actors written by Foundry's Export Data into CAMPAIGN: a new "
-        "campaign if it does not exist, else its factions are added or updated (the same actor, "
-        "or the same name). Locations are created from the places the actors name.")
+    imp = add_command(actions, "foundry import")
     imp.add_argument("actors", nargs="+", metavar="ACTOR.json", help="Foundry actor file(s)")
     imp.add_argument("--into", required=True, metavar="CAMPAIGN", help="campaign file (YAML)")
     imp.add_argument("--map", metavar="FILE", help="a new campaign's locations: a YAML file with "
@@ -107,11 +100,7 @@ def add_parser(sub: Any) -> None:
     add_wait_argument(imp)
     add_quiet_and_json(imp)
     imp.set_defaults(func=cmd_import)
-    exp = actions.add_parser(
-        "export", help="write each faction as a Foundry actor file",
-        description="Write DIR/fvtt-Actor-<name>-<id>.json per faction, for Foundry's Import "
-        "Data: imported actors keep every field factionsim does not own, and their logs gain "
-        "the chronicle of the turns played since.")
+    exp = add_command(actions, "foundry export")
     exp.add_argument("campaign", help="campaign file (YAML)")
     exp.add_argument("--out", required=True, metavar="DIR", help="folder for the actor files")
     exp.add_argument("--faction", action="append", metavar="ID", help="only this faction "

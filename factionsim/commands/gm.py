@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from factionsim.commands.options import add_quiet_and_json, add_wait_argument, positive
+from factionsim.commands.options import add_command, add_quiet_and_json, add_wait_argument, positive
 from factionsim.core.game import CampaignError
 from factionsim.core.history import VIEWS, chronicle_paths
 from factionsim.models.trust import add_trust_argument
@@ -311,11 +311,7 @@ def cmd_redo(args: argparse.Namespace) -> int:
 
 
 def add_parser(sub: Any) -> None:
-    turn = sub.add_parser(
-        "turn", help="play the next turn(s) of a campaign file in place",
-        description="Play the next turn(s) of CAMPAIGN and rewrite it in place (atomically), "
-        "append the turn to CAMPAIGN's chronicles (STEM.chronicle.md for the GM, STEM.players.md "
-        "for the players) and keep a history in CAMPAIGN.history/ for undo/redo.")
+    turn = add_command(sub, "turn")
     turn.add_argument("campaign", help="campaign file (YAML)")
     turn.add_argument("--turns", type=positive, default=1, help="turns to play (default 1)")
     turn.add_argument("-i", "--interactive", action="store_true",
@@ -329,10 +325,8 @@ def add_parser(sub: Any) -> None:
     add_quiet_and_json(turn, json="print the summary as JSON", quiet="no progress bar, no summary")
     add_trust_argument(turn)
     turn.set_defaults(func=cmd_turn)
-    for name, func, text in (("undo", cmd_undo, "step the campaign file back one turn"),
-                             ("redo", cmd_redo, "step forward again to a turn undone")):
-        p = sub.add_parser(name, help=text, description=f"{text[0].upper()}{text[1:]} (the file "
-                           "and its chronicles), from the history kept by 'factionsim turn'.")
+    for name, func in (("undo", cmd_undo), ("redo", cmd_redo)):
+        p = add_command(sub, name)
         p.add_argument("campaign", help="campaign file (YAML)")
         p.add_argument("--turns", type=positive, default=1,
                        help="how many steps (default 1); each turn and each GM record "

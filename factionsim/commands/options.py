@@ -1,5 +1,6 @@
 """Command-line options several commands share, each checked once with a clear message: the
-seed, counts, ``--wait``, which ruleset, where games run.
+seed, counts, ``--wait``, which ruleset, where games run; and :func:`add_command`, which declares
+a command with its texts from ``texts.yaml``.
 
 A bad value is refused by argparse itself: exit code 2 and a usage line naming the option, never
 a traceback later (a negative ``--seed`` reached numpy and crashed there).
@@ -14,11 +15,32 @@ argparse.ArgumentTypeError: -1 is too small; a seed is a whole number from 0 to 
 from __future__ import annotations
 
 import argparse
+import functools
 from collections.abc import Callable
+from importlib import resources
+from typing import Any
 
 from factionsim.core.dice import MAX_SEED
 from factionsim.core.game import FactionsimError
 from factionsim.core.ruleset import DEFAULT_RULESET
+
+
+@functools.cache
+def command_texts() -> dict[str, dict[str, str]]:
+    """Each command's ``help`` line and ``description`` (``texts.yaml``), keyed by its name
+    (``"COMMAND SUB"`` for a sub-command)."""
+    import yaml
+
+    text = resources.files(__package__).joinpath("texts.yaml").read_text(encoding="utf-8")
+    return yaml.safe_load(text)
+
+
+def add_command(subparsers: Any, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+    """Add command ``name`` (``"COMMAND SUB"``: sub-command SUB of COMMAND) to ``subparsers``,
+    with its help line and description from ``texts.yaml``; ``kwargs`` go to ``add_parser``."""
+    texts = command_texts()[name]
+    return subparsers.add_parser(name.rpartition(" ")[2], help=texts["help"],
+                                 description=texts.get("description"), **kwargs)
 
 
 def _whole(text: str, lowest: int, highest: int | None, allowed: str) -> int:

@@ -18,7 +18,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from factionsim.commands.options import add_quiet_and_json, add_wait_argument
+from factionsim.commands.options import add_command, add_quiet_and_json, add_wait_argument
 from factionsim.core.game import CampaignError
 
 
@@ -130,13 +130,8 @@ def _plain(values: dict[str, Any]) -> dict[str, Any]:
 
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser(
-        "record", help="record what happened at the table between turns (damage, Treasure...)",
-        description="Record what the PCs did between turns: the change is made through the "
-        "rules, validated like any campaign file, written to both chronicles and kept in the "
-        "history (undo steps back over it). 'factionsim record CAMPAIGN WHAT --help' shows a "
-        "record's arguments.",
-        epilog=_records_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = add_command(sub, "record", epilog=_records_epilog(),
+                    formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("campaign", help="campaign file (YAML)")
     p.add_argument("what", metavar="WHAT", help="what to record (see below)")
     p.add_argument("rest", nargs=argparse.REMAINDER, metavar="ARGS",

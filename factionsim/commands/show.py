@@ -16,6 +16,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from factionsim.commands.options import add_command
 from factionsim.core.presentation import text_table as table
 
 __all__ = ["cmd_show", "table"]
@@ -44,10 +45,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("show", help="print a campaign's factions, goals, relations, map, assets",
-                       description="Print CAMPAIGN in 100 columns: factions (HP, ratings, "
-                       "Treasure, XP), goals, tags and relations, the map (rulers, neighbours) "
-                       "and every asset by location (WWN; other rulesets: their table).")
+    p = add_command(sub, "show")
     p.add_argument("campaign", help="campaign file (YAML)")
     p.add_argument("--players", action="store_true",
                    help="what the players may know: no Treasure, XP, goals or Stealthed assets")

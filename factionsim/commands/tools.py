@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from factionsim.commands.options import add_quiet_and_json, seed, whole_number
+from factionsim.commands.options import add_command, add_quiet_and_json, seed, whole_number
 from factionsim.core.fields import MAX_TURNS
 from factionsim.core.game import CampaignError
 from factionsim.core.ruleset import DEFAULT_RULESET
@@ -194,10 +194,7 @@ def cmd_events(args: argparse.Namespace) -> int:
 
 
 def add_parser(sub: Any) -> None:
-    new = sub.add_parser("new", help="write a new playable campaign (WWN 6.7.0 creation rules)",
-                         description="Write a new campaign to FILE: small, medium and large "
-                         "factions made by the creation rules of WWN 6.7.0, their starting "
-                         "assets, a goal each, and a connected map of named locations.")
+    new = add_command(sub, "new")
     new.add_argument("file", help="campaign file to write (YAML)")
     new.add_argument("--factions", type=int, default=4, help="how many factions, 2-8 (default 4)")
     new.add_argument("--locations", type=int, default=10, help="how many locations (default 10)")
@@ -211,27 +208,18 @@ def add_parser(sub: Any) -> None:
     add_quiet_and_json(new, "print a summary as JSON")
     new.set_defaults(func=cmd_new)
 
-    schema = sub.add_parser("schema", help="print the JSON Schema of campaign files",
-                            description="Print (or write with -o) the JSON Schema (draft "
-                            "2020-12) of a ruleset's campaign files (WWN by default), for "
-                            "editors that validate and complete YAML.")
+    schema = add_command(sub, "schema")
     schema.add_argument("--ruleset", default=DEFAULT_RULESET,
                         help=f"the ruleset (default {DEFAULT_RULESET})")
     schema.add_argument("-o", "--output", help="file to write (default: standard output)")
     schema.add_argument("--quiet", action="store_true", help="no message on standard error")
     schema.set_defaults(func=cmd_schema)
 
-    assets = sub.add_parser("assets", help="print the WWN asset table (with a campaign's own)",
-                            description="Print the WWN asset types as in docs/assets.md (Markdown):"
-                            " stats, qualities and abilities in words. Given a WWN campaign, its "
-                            "homebrew types (asset_types:) are listed too, marked homebrew.")
+    assets = add_command(sub, "assets")
     assets.add_argument("campaign", nargs="?", default=None, help="a WWN campaign file (YAML)")
     assets.set_defaults(func=cmd_assets)
 
-    report = sub.add_parser("report", help="write a self-contained HTML report of a campaign",
-                            description="Write one HTML file (no network needed): faction HP, "
-                            "Treasure and assets over time, a map with every faction's Bases and "
-                            "assets turn by turn, a timeline of key events and the chronicle.")
+    report = add_command(sub, "report")
     report.add_argument("campaign", help="campaign file (YAML) played with 'factionsim turn'")
     report.add_argument("-o", "--output", help="HTML file (default STEM.report.html beside it)")
     report.add_argument("--players", action="store_true",
@@ -240,11 +228,7 @@ def add_parser(sub: Any) -> None:
     add_quiet_and_json(report)
     report.set_defaults(func=cmd_report)
 
-    sheet = sub.add_parser("sheet", help="write printable faction sheets (HTML and markdown)",
-                           description="Write one sheet per faction (or per --faction) into a "
-                           "folder: NAME.html to print or open on a phone, NAME.md to edit. A "
-                           "sheet shows the faction's numbers, its assets with their stats and "
-                           "places, its goal (the GM's sheet) and its recent history.")
+    sheet = add_command(sub, "sheet")
     sheet.add_argument("campaign", help="campaign file (YAML)")
     sheet.add_argument("--faction", action="append", metavar="ID",
                        help="only this faction (repeatable; default: every faction)")
@@ -256,12 +240,7 @@ def add_parser(sub: Any) -> None:
     add_quiet_and_json(sheet, "print the files written as JSON")
     sheet.set_defaults(func=cmd_sheet)
 
-    events = sub.add_parser("events", help="print a campaign's recorded events (JSON lines)",
-                            description="Print (or write with -o) every event recorded in the "
-                            "campaign's history, one JSON object a line, turn by turn; with "
-                            "--players only what the players may know of them (no secret "
-                            "events, no dice, Treasure or goals; rumours where the rules reveal "
-                            "something hidden).")
+    events = add_command(sub, "events")
     events.add_argument("campaign", help="campaign file (YAML) played with 'factionsim turn'")
     events.add_argument("--players", action="store_true", help="the players' events")
     events.add_argument("-o", "--output", help="file to write (default: standard output)")

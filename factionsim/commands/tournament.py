@@ -9,17 +9,18 @@ import json
 import sys
 from pathlib import Path
 
-from factionsim.commands.options import add_backend_arguments, add_campaign_arguments, resolve_workers, seed
+from factionsim.commands.options import (
+    add_backend_arguments,
+    add_campaign_arguments,
+    add_command,
+    resolve_workers,
+    seed,
+)
 from factionsim.models.trust import add_trust_argument
 
 
 def add_parser(subparsers) -> None:
-    p = subparsers.add_parser(
-        "tournament", help="play agents against each other over many games",
-        description="Play N games of CAMPAIGN with the agents' seats rotated over its factions; "
-        "print win rates (Wilson 95% CI), a pairwise table and OpenSkill ratings; write "
-        "OUT/results.json and OUT/results.csv. The winner of a game is the faction with the "
-        "best score after --turns turns; a tie for the best score shares the win equally.")
+    p = add_command(subparsers, "tournament")
     p.add_argument("--agents", required=True,
                    help="comma-separated agent names, e.g. random,heuristic,planner")
     p.add_argument("--games", type=int, default=20, help="games to play (default 20)")

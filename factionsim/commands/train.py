@@ -9,20 +9,14 @@ from __future__ import annotations
 
 import argparse
 
+from factionsim.commands.options import add_command
 from factionsim.core.game import FactionsimError
 from factionsim.models.trust import add_trust_argument
 from factionsim.training.args import add_arguments, args_from_namespace
 
 
 def add_parser(subparsers) -> None:
-    p = subparsers.add_parser(
-        "train", help="train a faction policy with MaskablePPO (needs the rl extra)",
-        description="Train one faction policy with MaskablePPO against registry opponents "
-        "(--ruleset, --campaign); writes OUT/policy.json + policy.npz (play it with 'agent: "
-        "policy:OUT/policy.json'), OUT/eval.json, OUT/run.json (command and versions), "
-        "TensorBoard logs in OUT/tb and OUT/sb3_checkpoint.zip (for resuming only). "
-        "--eval-only POLICY (a policy .json, trained or random) only evaluates; --convert ZIP "
-        "--trust-model writes a stable-baselines3 zip as a policy file. See docs/training.md.")
+    p = add_command(subparsers, "train")
     add_arguments(p)
     add_trust_argument(p)
     p.set_defaults(func=_cmd_train)

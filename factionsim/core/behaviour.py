@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["GOAL_WINDOW", "NO_GOAL_HORIZONS", "BehaviourSpec", "Rate", "Tally", "action_metrics",
-           "faction_turns", "goal_metrics", "summarise", "tally_turns", "wilson"]
+           "faction_turns", "goal_metrics", "load_rates", "summarise", "tally_turns", "wilson"]
 
 #: Turns per window of the goal rate over time (turns 1-20, 21-40...).
 GOAL_WINDOW = 20
@@ -73,6 +73,31 @@ class Rate:
     numerator: str
     denominator: str
     doc: str
+
+
+def load_rates(package: str, actions: Sequence[str] = ()) -> tuple[Rate, ...]:
+    """The rates a ruleset reports, from its package's ``behaviour.yaml``: a list of rows
+    ``[name, numerator, denominator, doc]`` (the :class:`Rate` fields), in the order they are
+    shown. A row whose fields hold ``{kind}`` stands for one row per kind of ``actions``, in
+    their order, ``{kind}`` replaced by the kind and ``{name}`` by the kind with ``_`` for ``-``
+    (for the rate's name).
+
+    >>> [r.name for r in load_rates("factionsim.rules.houses", ("seize", "attack-house"))][:3]
+    ['stall_rate', 'seize_rate', 'attack_house_rate']
+    """
+    from importlib import resources
+
+    import yaml
+
+    text = resources.files(package).joinpath("behaviour.yaml").read_text(encoding="utf-8")
+    out: list[Rate] = []
+    for row in yaml.safe_load(text):
+        if not any("{kind}" in field for field in row):
+            out.append(Rate(*row))
+            continue
+        out.extend(Rate(*(f.format(kind=kind, name=kind.replace("-", "_")) for f in row))
+                   for kind in actions)
+    return tuple(out)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from factionsim.core.behaviour import BehaviourSpec, Rate, Tally
+from factionsim.core.behaviour import BehaviourSpec, Tally, load_rates
 
 #: events that are not a character's action
 NOT_ACTIONS = frozenset({"decision", "replan", "tie", "reroll", "concentration", "fallen",
@@ -70,14 +70,7 @@ def count(events: Sequence[Any], start: Mapping[str, Any], end: Mapping[str, Any
     return tallies
 
 
-RATES = (
-    Rate("stall_rate", "stalls", "turns", "rounds in which none of its characters acted"),
-    *(Rate(f"{kind}_per_round", f"action_{kind}", "turns", f"{kind} actions per round")
-      for kind in ACTION_KINDS),
-    Rate("attack_harm_per_round", "attack_mode_harm", "turns", "attacks that harm, per round"),
-    Rate("attacks_landed_share", "attacks_landed", "action_attack", "attacks that succeeded"),
-    Rate("fallen_per_run", "fallen", "runs", "its characters fallen"),
-    Rate("win_rate", "wins", "runs", "conflicts it won"),
-)
+#: the rates it reports (``behaviour.yaml``)
+RATES = load_rates(__package__, ACTION_KINDS)
 
 BEHAVIOUR = BehaviourSpec(count=count, rates=RATES, actions=ACTION_KINDS)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from factionsim.core.behaviour import BehaviourSpec, Rate, Tally, tally_turns
+from factionsim.core.behaviour import BehaviourSpec, Tally, load_rates, tally_turns
 
 BOOKKEEPING = frozenset({"decision", "income"})
 #: the choices a faction makes, each counted as ``action_<kind>`` from its event
@@ -49,21 +49,8 @@ def count(events: Sequence[Any], start: Mapping[str, Any], end: Mapping[str, Any
     return tallies
 
 
-RATES = (
-    Rate("stall_rate", "stalls", "turns", "turns in which it did nothing but collect income"),
-    Rate("engagements_started_per_turn", "engagements_started", "turns", "engagements it started"),
-    Rate("engagements_joined_per_turn", "engagements_joined", "turns",
-         "engagements it joined when invited"),
-    Rate("engagements_refused_per_turn", "engagements_refused", "turns",
-         "invitations it turned down"),
-    Rate("join_share", "engagements_joined", "invitations_answered",
-         "invitations it accepted, of those it answered"),
-    Rate("engagement_size", "engagement_factions", "engagements_ended",
-         "factions taking part in the engagements it started"),
-    Rate("pillars_built_per_turn", "pillars_built", "turns", "pillars built"),
-    Rate("pillars_lost", "pillars_lost", "runs", "its pillars defeated"),
-    Rate("collapse_rate", "collapses", "runs", "histories in which it collapsed"),
-)
+#: the rates it reports (``behaviour.yaml``)
+RATES = load_rates(__package__)
 
 
 BEHAVIOUR = BehaviourSpec(count=count, rates=RATES, actions=ACTIONS)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from factionsim.core.behaviour import BehaviourSpec, Rate, Tally, tally_turns
+from factionsim.core.behaviour import BehaviourSpec, Tally, load_rates, tally_turns
 
 from .actions import ACTION_KINDS
 
@@ -46,20 +46,7 @@ def count(events: Sequence[Any], start: Mapping[str, Any], end: Mapping[str, Any
     return tallies
 
 
-RATES = (
-    Rate("stall_rate", "stalls", "turns", "actions that passed or caused nothing"),
-    *(Rate(f"{kind.replace('-', '_')}_rate", f"action_{kind}", "turns", f"actions that {kind}")
-      for kind in ACTION_KINDS),
-    Rate("tests_won_rate", "tests_won", "turns", "actions whose test succeeded"),
-    Rate("assets_created_per_turn", "assets_created", "turns", "assets created"),
-    Rate("seizures_per_turn", "seizures", "turns", "assets seized from rivals"),
-    Rate("complications_per_turn", "complications", "turns",
-         "complications it created (not from hitches)"),
-    Rate("collapse_rate", "collapses", "runs", "histories in which it collapsed"),
-    Rate("collapse_by_rivals_rate", "collapse_by_rivals", "runs",
-         "collapsed from Trauma rivals inflicted"),
-    Rate("collapse_by_hitches_rate", "collapse_by_hitches", "runs",
-         "collapsed from Trauma its own hitches escalated"),
-)
+#: the rates it reports (``behaviour.yaml``)
+RATES = load_rates(__package__, ACTION_KINDS)
 
 BEHAVIOUR = BehaviourSpec(count=count, rates=RATES, actions=ACTION_KINDS)

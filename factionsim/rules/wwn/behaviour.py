@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from factionsim.core.behaviour import BehaviourSpec, Rate, Tally, faction_turns
+from factionsim.core.behaviour import BehaviourSpec, Tally, faction_turns, load_rates
 
 from . import homebrew
 from .actions import ACTION_KINDS
@@ -112,6 +112,12 @@ def _count_turn(t: Tally, fid: str, turn: int, events: list[Any]) -> None:
         t.add("stalls")
 
 
+#: events counted once each for the faction whose event it is: event kind -> count
+_COUNTED = {"create": "creations", "base-planted": "expansions", "hide": "hides",
+            "goal-abandoned": "goals_abandoned", "goal-failed": "goals_failed",
+            "collapse": "collapses", "relation": "relation_changes"}
+
+
 def _count_event(tallies: dict[str, Tally], e: Any, first_turn: int,
                  types: Mapping[str, AssetType]) -> None:
     d, fid = e.data, e.faction
@@ -128,7 +134,9 @@ def _count_event(tallies: dict[str, Tally], e: Any, first_turn: int,
         return
     if t is None:
         return
-    if kind == "attack":
+    if kind in _COUNTED:
+        t.add(_COUNTED[kind])
+    elif kind == "attack":
         t.add("attacks")
         k = _kind(d.get("attacker", ""), types)
         if k is not None and k.attribute == "cunning":
@@ -139,53 +147,14 @@ def _count_event(tallies: dict[str, Tally], e: Any, first_turn: int,
             t.add("cunning_acts")
     elif kind == "income":
         t.add("income", d.get("amount", 0))
-    elif kind == "create":
-        t.add("creations")
-    elif kind == "base-planted":
-        t.add("expansions")
-    elif kind == "hide":
-        t.add("hides")
     elif kind == "asset-lost":
         t.add("lost_to_upkeep" if "upkeep" in str(d.get("reason", "")) else "lost_other")
     elif kind == "goal-complete":
         assert t.goal_turns is not None
         t.goal_turns.append(e.turn - first_turn + 1)
-    elif kind == "goal-abandoned":
-        t.add("goals_abandoned")
-    elif kind == "goal-failed":
-        t.add("goals_failed")
-    elif kind == "collapse":
-        t.add("collapses")
-    elif kind == "relation":
-        t.add("relation_changes")
 
 
-RATES = (
-    Rate("stall_rate", "stalls", "turns", "faction turns that changed nothing: paralysed, an "
-         "empty Faction Action or an idle pass"),
-    Rate("paralysed_rate", "paralysed", "turns", "turns lost to reorganising after abandoning a goal"),
-    Rate("empty_action_rate", "empty_actions", "turns", "Faction Actions that did nothing"),
-    Rate("idle_pass_rate", "idle_passes", "turns", "passes with nothing else done (no bribe)"),
-    Rate("attacks_per_turn", "attacks", "turns", "attacks struck (each asset's blow counts)"),
-    Rate("attack_action_rate", "action_attack", "turns", "turns whose Faction Action is Attack"),
-    Rate("creations_per_turn", "creations", "turns", "assets bought"),
-    Rate("expansions_per_turn", "expansions", "turns", "Bases of Influence planted and kept"),
-    Rate("hides_per_turn", "hides", "turns", "assets hidden (Stealth bought)"),
-    Rate("cunning_acts_per_turn", "cunning_acts", "turns",
-         "attacks by Cunning assets and chosen uses of Cunning assets' abilities"),
-    Rate("income_per_turn", "income", "turns", "Treasure earned as income"),
-    Rate("treasure_unspent_share", "treasure_end", "treasure_available",
-         "Treasure held at the end / (Treasure at the start + income)"),
-    Rate("final_treasure", "treasure_end", "runs", "Treasure at the end (0 if collapsed)"),
-    Rate("final_asset_value", "value_end", "runs", "listed cost of its non-Base assets and HP of its "
-         "planted Bases at the end"),
-    Rate("final_worth", "worth_end", "runs", "Treasure + asset value at the end"),
-    Rate("assets_lost_to_rivals", "lost_to_rivals", "runs", "assets destroyed by other factions"),
-    Rate("assets_lost_to_upkeep", "lost_to_upkeep", "runs", "assets lost for upkeep unpaid"),
-    Rate("kills", "kills", "runs", "rivals' assets it destroyed"),
-    Rate("goals_abandoned", "goals_abandoned", "runs", "goals abandoned (a paralysed turn each)"),
-    Rate("relation_changes", "relation_changes", "runs", "relations changed by its deeds"),
-    Rate("collapse_rate", "collapses", "runs", "histories in which it collapsed"),
-)
+#: the rates it reports (``behaviour.yaml``)
+RATES = load_rates(__package__)
 
 BEHAVIOUR = BehaviourSpec(count=count, rates=RATES, actions=ACTION_KINDS)

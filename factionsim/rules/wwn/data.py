@@ -60,6 +60,9 @@ class AssetType:
     counter: str | None
     subtle: bool
     ability: bool
+    #: what its ability does, in one paragraph of our own words ("" when it has none); the asset
+    #: docs page, the advice and the Foundry export show it
+    summary: str = ""
     #: campaign-defined types only (see :mod:`.homebrew`): Treasure paid each turn, the ability
     #: effect from the homebrew vocabulary and its parameters, qualities beyond Subtle
     upkeep: int = 0

@@ -9,7 +9,8 @@ An ability module registers a function for a declared hook point of an asset typ
 misspelt hook never loads), and :data:`HOOKS` has a table for each declared point only, so the
 rules cannot fire an undeclared one either (``HOOKS["incom"]`` is a ``KeyError``). The rules
 call the hook points through :mod:`factionsim.rules.wwn.abilities`. This module imports no other
-rule module: the ability modules (``ability/``) import it and the rules, never the reverse.
+rule module (only the asset table, :mod:`.data`, whose entries carry the abilities' summaries):
+the ability modules (``ability/``) import it and the rules, never the reverse.
 
 >>> register("infantry", "incom")
 Traceback (most recent call last):
@@ -22,6 +23,8 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable
 from typing import Any
+
+from .data import ASSETS
 
 #: Every hook point: name -> what a registered function receives and returns, and when it runs.
 #: "holder" is the asset whose ability it is; hooks "keyed by" a type run for that type only.
@@ -109,8 +112,9 @@ HOOK_POINTS: dict[str, str] = {
 
 #: hook point -> asset type -> function (one table per declared hook point, no others).
 HOOKS: dict[str, dict[str, Callable[..., Any]]] = {name: {} for name in HOOK_POINTS}
-#: asset type -> one line on what its ability does (docs/assets.md).
-SUMMARIES: dict[str, str] = {}
+#: asset type -> what its ability does (docs/assets.md): the ``summary`` of its entry in
+#: ``assets.yaml``, for the types that have one.
+SUMMARIES: dict[str, str] = {k: t.summary for k, t in ASSETS.items() if t.summary}
 #: ``check_dice`` hooks that cap dice (Blackmail) run after those that add dice.
 DICE_CAPS: set[str] = set()
 #: Asset types that always begin play Stealthed.

@@ -8,12 +8,12 @@ from factionsim.core.dice import Dice
 from factionsim.core.game import Event
 
 from .. import abilities, flow
-from ..abilities import SUMMARIES, register
+from ..abilities import register
 from ..actions import Decline, UseAbility
 from ..checks import CheckResult, start_check
 from ..combat import begin_attack, damage_asset, remove_asset
-from ..movement import entry_affordable, forbids, move_asset, move_range
-from .force import log, unlimited_transport
+from ..movement import entry_affordable, move_range
+from .force import log, move, paid_move, road_moves, split_move, unlimited_transport
 
 if TYPE_CHECKING:
     from ..checks import CheckResult, Side
@@ -44,20 +44,11 @@ def _owner_next_turn(state: WwnState, owner: str) -> int:
     return state.current_turn if owner in later else state.current_turn + 1
 
 
-def _split_move(option: str) -> tuple[str, str]:
-    asset_id, _, dest = option.partition("->")
-    return asset_id, dest
-
-
 def _rival_targets(state: WwnState, holder: Asset, locations: list[str]) -> list[Asset]:
     """Visible hostile assets (not Bases) in ``locations``."""
     return [a for a in state.assets.values()
             if a.location in locations and not a.is_base and not a.stealth
             and state.hostile(holder.owner, a.owner)]
-
-
-def _move(state: WwnState, asset: Asset, dest: str, events: list[Event], cause: str) -> None:
-    move_asset(state, asset, dest, events, cause=cause)
 
 
 def _reveal(state: WwnState, asset: Asset, reason: str, events: list[Event]) -> None:
@@ -68,11 +59,6 @@ def _reveal(state: WwnState, asset: Asset, reason: str, events: list[Event]) -> 
 
 
 # ------------------------------------------------------------------ Bewitching Charmer
-SUMMARIES["bewitching-charmer"] = (
-    "A successful Attack pins the defending asset: it cannot leave the Charmer's location until the "
-    "Charmer moves or leaves play. Never takes counterattack damage.")
-
-
 @register("bewitching-charmer", "special_hit")
 def _charmer_hit(state: WwnState, attacker: Asset, defender: Asset, events: list[Event]) -> None:
     defender.status["pinned_by"] = attacker.id
@@ -100,9 +86,6 @@ def _charmer_moves(state: WwnState, asset: Asset, origin: str, holder: Asset,
 
 
 # ------------------------------------------------------------------ Blackmail
-SUMMARIES["blackmail"] = (
-    "In its location, factions hostile to its owner roll a single die in Attacks made by or against "
-    "them, whatever extra dice tags or assets would give them.")
 abilities.DICE_CAPS.add("blackmail")
 
 
@@ -117,9 +100,6 @@ def _blackmail(state: WwnState, attacker: Side, defender: Side, location: str | 
 
 
 # ------------------------------------------------------------------ Court Patronage
-SUMMARIES["court-patronage"] = "Earns its owner 1 extra Treasure at the start of each of its turns."
-
-
 @register("court-patronage", "income")
 def _patronage(state: WwnState, asset: Asset, events: list[Event]) -> None:
     if not abilities.usable(state, asset):
@@ -130,12 +110,6 @@ def _patronage(state: WwnState, asset: Asset, events: list[Event]) -> None:
 
 
 # ------------------------------------------------------------------ Covert Transport
-SUMMARIES["covert-transport"] = (
-    "Free action once per turn, 1 Treasure: moves another of its faction's Cunning or Wealth assets "
-    "from its location one move away (forbidding rulers do not stop it, as it travels Stealthed); "
-    "the carried asset is Stealthed until it next acts (attacks, moves itself, uses an ability).")
-
-
 def _carried(state: WwnState, holder: Asset, allied: bool) -> list[Asset]:
     return [a for a in state.assets_at(holder.location)
             if a.id != holder.id and a.attribute in ("cunning", "wealth")
@@ -162,26 +136,16 @@ def _transport_options(state: WwnState, holder: Asset) -> list[str]:
 
 @register("covert-transport", "free_use")
 def _transport_use(state: WwnState, holder: Asset, option: str, events: list[Event]) -> None:
-    asset_id, dest = _split_move(option)
-    cargo = state.assets[asset_id]
-    _pay(state, holder.owner, 1)
-    log(state, holder, "covert-transport", events, asset=cargo.id, to=dest, cost=1)
+    cargo = state.assets[split_move(option)[0]]
     if not cargo.stealth:
         cargo.stealth = True
         lapsing = cargo.status.setdefault("until_acts", [])
         if "stealth" not in lapsing:
             lapsing.append("stealth")
-    _move(state, cargo, dest, events, "transport")
+    paid_move(state, holder, option, "covert-transport", events, "transport")
 
 
 # ------------------------------------------------------------------ Cryptomancers
-SUMMARIES["cryptomancers"] = (
-    "In place of its Attack: a Cunning vs Cunning attack on one visible hostile asset (not a Base) "
-    "within one move; on a success that asset can do nothing and cannot be used during its "
-    "owner's next faction turn. No counterattack on a failure. Like every attack, it costs the "
-    "Cryptomancers their Stealth.")
-
-
 @register("cryptomancers", "attack_options")
 def _crypto_options(state: WwnState, holder: Asset) -> list[str]:
     return [a.id for a in _rival_targets(state, holder, _near(state, holder.location))]
@@ -233,11 +197,6 @@ def _stun(state: WwnState, holder: Asset, target: Asset, events: list[Event]) ->
 
 
 # ------------------------------------------------------------------ Dancing Girls
-SUMMARIES["dancing-girls"] = (
-    "Takes no damage from Force assets' attacks or counterattacks, but cannot be chosen to meet an "
-    "attack made by a Force asset.")
-
-
 @register("dancing-girls", "damage_allowed")
 def _dancers_immune(state: WwnState, source: Asset, target: Asset) -> bool:
     return not (target.type == "dancing-girls" and source.attribute == "force")
@@ -249,12 +208,6 @@ def _dancers_defend(state: WwnState, defender: Asset, attacker: Asset) -> bool:
 
 
 # ------------------------------------------------------------------ Expert Treachery
-SUMMARIES["expert-treachery"] = (
-    "On a successful Attack it is spent: its owner gains 5 Treasure and the defending asset changes "
-    "sides (upkeep then applies as usual). Our ruling: a Base of Influence that meets the attack "
-    "does not change sides (the 5 Treasure are still gained).")
-
-
 @register("expert-treachery", "special_hit")
 def _treachery_hit(state: WwnState, attacker: Asset, defender: Asset, events: list[Event]) -> None:
     owner = state.factions[attacker.owner]
@@ -269,11 +222,6 @@ def _treachery_hit(state: WwnState, attacker: Asset, defender: Asset, events: li
 
 
 # ------------------------------------------------------------------ Hired Friends
-SUMMARIES["hired-friends"] = (
-    "Free action once per turn, 1 Treasure: one of its faction's Wealth assets within one move "
-    "becomes Subtle until the Hired Friends leave play or grant it again.")
-
-
 @register("hired-friends", "free_options")
 def _friends_options(state: WwnState, holder: Asset) -> list[str]:
     if state.factions[holder.owner].treasure < 1:
@@ -306,13 +254,6 @@ def _friends_gone(state: WwnState, asset: Asset, holder: Asset, events: list[Eve
 
 
 # ------------------------------------------------------------------ Informers
-SUMMARIES["informers"] = (
-    "Free action once per turn, 1 Treasure: a Cunning vs Cunning attack on a chosen hostile "
-    "faction; on a success every Stealthed asset of that faction within one move of the Informers "
-    "is revealed. Nothing happens on a failure (no counterattack). Like every attack, it costs "
-    "Stealthed Informers their Stealth.")
-
-
 @register("informers", "free_options")
 def _informers_options(state: WwnState, holder: Asset) -> list[str]:
     if state.factions[holder.owner].treasure < 1:
@@ -322,7 +263,6 @@ def _informers_options(state: WwnState, holder: Asset) -> list[str]:
 
 @register("informers", "free_use")
 def _informers_use(state: WwnState, holder: Asset, option: str, events: list[Event]) -> None:
-
     _pay(state, holder.owner, 1)
     begin_attack(state, holder, events, option)
     start_check(state, holder.owner, "cunning", option, "cunning", "informers-outcome",
@@ -345,15 +285,6 @@ def _informers_outcome(state: WwnState, args: dict[str, Any], events: list[Event
 
 
 # ------------------------------------------------------------------ Interrupted Logistics
-SUMMARIES["interrupted-logistics"] = (
-    "A non-Stealthed asset of a hostile faction entering its location, by a Move Asset or carried "
-    "by any ability (Smugglers, Underground Roads, transports, Caravan...), pays 1d4 Treasure and "
-    "stays where it was until the start of its owner's next turn, when it arrives (moving it "
-    "elsewhere first cancels the arrival). Our rulings: such a move is offered only if the faction "
-    "has 4 Treasure; a faction that cannot pay the roll (it spent Treasure earlier in the same "
-    "ability) pays nothing and its asset does not get in.")
-
-
 @register("interrupted-logistics", "entry_toll")
 def _logistics_toll(state: WwnState, asset: Asset, location: str, holder: Asset) -> int:
     if (holder.location == location and asset.location != location and not asset.stealth
@@ -378,12 +309,6 @@ def _logistics_delay(state: WwnState, asset: Asset, location: str, holder: Asset
 
 
 # ------------------------------------------------------------------ Just As Planned
-SUMMARIES["just-as-planned"] = (
-    "Whenever its faction loses a check in which it rolled Cunning (anywhere on the map), the "
-    "faction may reroll its side at the cost of 1d6 damage to Just As Planned, again and again, "
-    "even if that destroys it.")
-
-
 @register("just-as-planned", "reroll_options")
 def _jap_options(state: WwnState, check: CheckResult, holder: Asset) -> list[UseAbility]:
     loser = check.loser()
@@ -405,16 +330,6 @@ def _jap_use(state: WwnState, check: CheckResult, choice: str, holder: Asset,
 
 
 # ------------------------------------------------------------------ Mindbenders
-SUMMARIES["mindbenders"] = (
-    "Once per game turn, after any check a hostile faction rolled, its owner may force that faction "
-    "to reroll its side and keep the result it prefers (the worse one for that faction when the "
-    "Mindbenders' owner is the other side; otherwise it names higher or lower when it uses it). Each "
-    "faction can be affected only once until the start of the owner's next turn. Damage a hostile "
-    "faction rolls in an attack or counterattack can be forced to a reroll the same way (the "
-    "lower result when it hits the owner's assets). Reading: only rolls that decide a conflict — "
-    "checks and damage — are subject; a rival's profit rolls, costs and initiative are not.")
-
-
 def _side_wins(check: CheckResult, side: Side) -> bool:
     return check.success if side is check.attacker else not check.success
 
@@ -488,17 +403,10 @@ def _mb_reset(state: WwnState, holder: Asset, events: list[Event]) -> None:
 
 
 # ------------------------------------------------------------------ Occult Infiltrators
-SUMMARIES["occult-infiltrators"] = "Always enters play Stealthed."
 abilities.ENTERS_STEALTHED.add("occult-infiltrators")
 
 
 # ------------------------------------------------------------------ Omniscient Seers
-SUMMARIES["omniscient-seers"] = (
-    "At the start of its owner's turn, each Stealthed asset of a hostile faction within one move "
-    "must win a Cunning vs Cunning check (its owner against the Seers' owner, with the Seers' extra "
-    "die) or lose Stealth. Its faction rolls an extra die on every Cunning roll for checks located "
-    "within one move (attacks there, Expand Influence there); several Seers do not stack. A "
-    "paralysed faction does not scry (house rule `paralysis_blocks_abilities`).")
 abilities.TRIGGERED_AT_TURN_START.add("omniscient-seers")
 
 
@@ -557,11 +465,6 @@ def _seers_done(state: WwnState, args: dict[str, Any], events: list[Event]) -> N
 
 
 # ------------------------------------------------------------------ Popular Movement
-SUMMARIES["popular-movement"] = (
-    "Its faction's assets may enter and stay in its location even where the ruler would forbid "
-    "them; when it moves away or leaves play they are forbidden there again (the usual exposure).")
-
-
 @register("popular-movement", "allow_entry")
 def _movement_entry(state: WwnState, asset: Asset, location: str, holder: Asset) -> bool:
     return (holder.location == location and asset.owner == holder.owner
@@ -569,11 +472,6 @@ def _movement_entry(state: WwnState, asset: Asset, location: str, holder: Asset)
 
 
 # ------------------------------------------------------------------ Saboteurs
-SUMMARIES["saboteurs"] = (
-    "An asset it attacks, hit or not, cannot use free-action abilities during its owner's next "
-    "faction turn.")
-
-
 @register("saboteurs", "after_attack")
 def _saboteurs(state: WwnState, attacker: Asset, defender: Asset, success: bool,
                events: list[Event]) -> None:
@@ -585,13 +483,6 @@ def _saboteurs(state: WwnState, attacker: Asset, defender: Asset, success: bool,
 
 
 # ------------------------------------------------------------------ Seditionists
-SUMMARIES["seditionists"] = (
-    "In place of its Attack, pays 1d4 Treasure (offered only with 4 Treasure in hand) and infests a "
-    "visible hostile asset (not a Base) in its location: that asset cannot be used for anything "
-    "and grants nothing while the Seditionists stay in play, in that location, on it (infesting "
-    "another asset ends it). No check is rolled and the Seditionists stay hidden if Stealthed.")
-
-
 @register("seditionists", "attack_options")
 def _sedition_options(state: WwnState, holder: Asset) -> list[str]:
     if state.factions[holder.owner].treasure < D4_MAX:
@@ -616,9 +507,6 @@ def _sedition_use(state: WwnState, holder: Asset, option: str, events: list[Even
 
 
 # ------------------------------------------------------------------ Shapeshifters
-SUMMARIES["shapeshifters"] = "Free action once per turn, 1 Treasure: the Shapeshifters become Stealthed."
-
-
 @register("shapeshifters", "free_options")
 def _shift_options(state: WwnState, holder: Asset) -> list[str]:
     return [""] if not holder.stealth and state.factions[holder.owner].treasure >= 1 else []
@@ -632,12 +520,6 @@ def _shift_use(state: WwnState, holder: Asset, option: str, events: list[Event])
 
 
 # ------------------------------------------------------------------ Smugglers
-SUMMARIES["smugglers"] = (
-    "Free action once per turn: moves another Wealth or Cunning asset of its faction or an allied "
-    "one from its location to any location within its faction's move range, even one whose ruler "
-    "forbids it (staying there afterwards is exposed as usual).")
-
-
 @register("smugglers", "free_options")
 def _smuggle_options(state: WwnState, holder: Asset) -> list[str]:
     return _ranged_moves(state, holder, _carried(state, holder, allied=True), tolled=True)
@@ -645,48 +527,24 @@ def _smuggle_options(state: WwnState, holder: Asset) -> list[str]:
 
 @register("smugglers", "free_use")
 def _smuggle_use(state: WwnState, holder: Asset, option: str, events: list[Event]) -> None:
-    asset_id, dest = _split_move(option)
-    cargo = state.assets[asset_id]
-    log(state, holder, "smuggle", events, asset=cargo.id, to=dest)
-    _move(state, cargo, dest, events, "transport")
+    asset_id, dest = split_move(option)
+    log(state, holder, "smuggle", events, asset=asset_id, to=dest)
+    move(state, state.assets[asset_id], dest, events, "transport")
 
 
 # ------------------------------------------------------------------ Underground Roads
-SUMMARIES["underground-roads"] = (
-    "Free action for 1 Treasure: moves one of its faction's other assets from a location within one "
-    "move of the Roads to another location within one move of the Roads (not into a location "
-    "whose ruler forbids it). The text sets no limit per turn: it may be used again and again, 1 "
-    "Treasure each time (house rule `transport_once_per_turn`: once per turn).")
 register("underground-roads", "free_ability")(unlimited_transport)
 
 
-@register("underground-roads", "free_options")
-def _roads_options(state: WwnState, holder: Asset) -> list[str]:
-
-    if state.factions[holder.owner].treasure < 1:
-        return []
-    near = _near(state, holder.location)
-    return [f"{a.id}->{loc}" for a in state.assets_of(holder.owner)
-            if a.id != holder.id and not a.is_base and a.location in near
-            and abilities.can_leave(state, a)
-            for loc in near if loc != a.location and not forbids(state, loc, a)
-            and entry_affordable(state, a, loc)]
+register("underground-roads", "free_options")(road_moves)
 
 
 @register("underground-roads", "free_use")
 def _roads_use(state: WwnState, holder: Asset, option: str, events: list[Event]) -> None:
-    asset_id, dest = _split_move(option)
-    cargo = state.assets[asset_id]
-    _pay(state, holder.owner, 1)
-    log(state, holder, "underground-road", events, asset=cargo.id, to=dest, cost=1)
-    _move(state, cargo, dest, events, "transport")
+    paid_move(state, holder, option, "underground-road", events, "transport")
 
 
 # ------------------------------------------------------------------ Useful Idiots
-SUMMARIES["useful-idiots"] = (
-    "When an attack succeeds against another asset of its faction within one move, the faction may "
-    "sacrifice the band to negate that attack; each faction sacrifices at most one band per game "
-    "turn.")
 _IDIOTS_KEY = "useful_idiots_sacrificed"  # state.extra: {faction: game turn of the last sacrifice}
 
 
@@ -710,13 +568,6 @@ def _idiots_use(state: WwnState, args: dict[str, Any], holder: Asset, events: li
 
 
 # ------------------------------------------------------------------ Vigilant Agents
-SUMMARIES["vigilant-agents"] = (
-    "When a hostile faction moves a Stealthed asset into a location within one move of the Agents, "
-    "their owner makes a Cunning vs Cunning attack against it (automatically: it costs nothing); "
-    "on a success the asset loses Stealth once the move is done. One attack per watching faction. "
-    "Like every attack, it costs Stealthed Agents their Stealth.")
-
-
 @register("vigilant-agents", "after_move")
 def _agents_watch(state: WwnState, asset: Asset, origin: str, holder: Asset,
                   events: list[Event]) -> None:

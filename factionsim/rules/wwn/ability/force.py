@@ -11,7 +11,7 @@ from factionsim.core.dice import Dice
 from factionsim.core.game import Event
 
 from .. import abilities, flow
-from ..abilities import ENTERS_STEALTHED, SUMMARIES, can_leave, register, usable
+from ..abilities import ENTERS_STEALTHED, can_leave, register, usable
 from ..actions import Decline, UseAbility
 from ..combat import damage_asset
 from ..data import AttackLine
@@ -46,14 +46,38 @@ def may_enter(state: WwnState, asset: Asset, dest: str) -> bool:
             and entry_affordable(state, asset, dest))
 
 
-def move(state: WwnState, asset: Asset, dest: str, events: list[Event]) -> None:
-    move_asset(state, asset, dest, events)
+def move(state: WwnState, asset: Asset, dest: str, events: list[Event], cause: str = "move") -> None:
+    move_asset(state, asset, dest, events, cause=cause)
 
 
 def split_move(option: str) -> tuple[str, str]:
-    """``"infantry#3->b"`` -> ``("infantry#3", "b")``."""
+    """``"infantry#3->b"`` -> ``("infantry#3", "b")`` (asset and location ids are slugs: neither
+    holds ``->``)."""
     asset_id, _, dest = option.rpartition("->")
     return asset_id, dest
+
+
+def road_moves(state: WwnState, holder: Asset) -> list[str]:
+    """The moves a road offers for 1 Treasure (Military Roads, Underground Roads): any other asset
+    of the holder's faction (not a Base) within one move of it, to a location within one move of
+    it that the asset may enter; none when the faction has no Treasure."""
+    if state.factions[holder.owner].treasure < 1:
+        return []
+    reach = state.map.within(holder.location, 1)
+    return [f"{a.id}->{dest}" for a in state.assets_of(holder.owner)
+            if a.id != holder.id and not a.is_base and a.location in reach and can_leave(state, a)
+            for dest in reach if may_enter(state, a, dest)]
+
+
+def paid_move(state: WwnState, holder: Asset, option: str, effect: str, events: list[Event],
+              cause: str = "move") -> None:
+    """The free action "move an asset for 1 Treasure" (Military Roads, Underground Roads,
+    Transport Network, Covert Transport): the faction pays 1, the use is logged as ``effect``,
+    the asset ``option`` names (``"<asset>-><location>"``) moves (a ``cause`` event)."""
+    asset_id, dest = split_move(option)
+    state.factions[holder.owner].treasure -= 1
+    log(state, holder, effect, events, asset=asset_id, to=dest, cost=1)
+    move(state, state.assets[asset_id], dest, events, cause)
 
 
 def unlimited_transport(state: WwnState, holder: Asset, option: str) -> str | None:
@@ -68,11 +92,6 @@ def _line(asset: Asset) -> AttackLine | None:
 
 
 # ------------------------------------------------------------------ Brilliant General
-SUMMARIES["brilliant-general"] = (
-    "The General and every Force asset of its own or an allied faction in its location roll one "
-    "extra die when they attack or defend (several Generals in one place do not stack).")
-
-
 def _general_helps(state: WwnState, general: Asset, asset: Asset) -> bool:
     return usable(state, general) and (
         general.id == asset.id
@@ -97,12 +116,6 @@ def _general_defense(state: WwnState, defender: Asset, line: AttackLine, holder:
 
 
 # ------------------------------------------------------------------ Purity Rites
-SUMMARIES["purity-rites"] = (
-    "May only be chosen to defend against attacks aimed at the faction's Cunning; when it "
-    "defends, the faction rolls one extra die (our reading: the die goes with the Rites' own "
-    "defence, not with every defence against Cunning).")
-
-
 @register("purity-rites", "can_defend")
 def _rites_can_defend(state: WwnState, defender: Asset, attacker: Asset) -> bool:
     line = _line(attacker)
@@ -115,11 +128,6 @@ def _rites_die(state: WwnState, defender: Asset, line: AttackLine, holder: Asset
 
 
 # ------------------------------------------------------------------ Fortification Program
-SUMMARIES["fortification-program"] = (
-    "Once per game turn it may be chosen to defend against an attack on the faction's Force made "
-    "anywhere within a turn's move of it (one edge, two for a Mobile faction), as if it stood there.")
-
-
 @register("fortification-program", "extra_defenders")
 def _fort_may_defend(state: WwnState, target: str, attacker: Asset, holder: Asset) -> bool:
     line = _line(attacker)
@@ -138,11 +146,6 @@ def _fort_used(state: WwnState, attacker: Asset, defender: Asset, success: bool,
 
 
 # ------------------------------------------------------------------ Siege Experts
-SUMMARIES["siege-experts"] = (
-    "After a successful attack the target's owner loses 1d4 Treasure (no more than it has) and "
-    "the Experts' faction gains what was lost.")
-
-
 @register("siege-experts", "after_attack")
 def _siege_plunder(state: WwnState, attacker: Asset, defender: Asset, success: bool,
                    events: list[Event]) -> None:
@@ -158,11 +161,6 @@ def _siege_plunder(state: WwnState, attacker: Asset, defender: Asset, success: b
 
 
 # ------------------------------------------------------------------ Temple Fanatics
-SUMMARIES["temple-fanatics"] = (
-    "Take 1d4 damage after every attack they defend against (won or lost) and after every "
-    "successful attack they make.")
-
-
 def _zeal(state: WwnState, fanatics: Asset, events: list[Event]) -> None:
     if fanatics.id not in state.assets:
         return
@@ -187,29 +185,15 @@ def _fanatics_defend(state: WwnState, attacker: Asset, defender: Asset, success:
 
 # ------------------------------------------------------------------ Demonic Slayer
 ENTERS_STEALTHED.add("demonic-slayer")
-SUMMARIES["demonic-slayer"] = "Enters play Stealthed."
 
 
 # ------------------------------------------------------------------ Invincible Legion
-SUMMARIES["invincible-legion"] = (
-    "Its ruler's forbidding never applies to the Legion: it may move into and stay in any "
-    "location, with no exposure damage, as a Subtle asset could (it is still not Subtle for any "
-    "other rule).")
-
-
 @register("invincible-legion", "allow_entry")
 def _legion_entry(state: WwnState, asset: Asset, location: str, holder: Asset) -> bool:
     return asset.id == holder.id
 
 
 # ------------------------------------------------------------------ Vanguard Unit
-SUMMARIES["vanguard-unit"] = (
-    "In a Move action it may instead move to any location within the faction's movement range, "
-    "forbidden or not, and the faction picks, one by one, which of its own or allied assets "
-    "(not Bases, not already moved) at its location go along; those carried into a forbidden "
-    "location may stay there without exposure until they next move.")
-
-
 @register("vanguard-unit", "move_options")
 def _vanguard_options(state: WwnState, holder: Asset) -> list[str]:
     if not can_leave(state, holder):
@@ -262,12 +246,6 @@ def _vanguard_pick(state: WwnState, args: dict[str, Any], events: list[Event]) -
 
 
 # ------------------------------------------------------------------ War Fleet
-SUMMARIES["war-fleet"] = (
-    "May attack only while it stands in a coastal location. Free action: relocate itself to a "
-    "coastal location within the faction's movement range (where it is not forbidden). The "
-    "landward-base clause is flavour: not enforced.")
-
-
 @register("war-fleet", "can_attack")
 def _fleet_can_attack(state: WwnState, asset: Asset) -> bool:
     return state.map.locations[asset.location].coastal
@@ -285,11 +263,6 @@ def _fleet_use(state: WwnState, holder: Asset, option: str, events: list[Event])
 
 
 # ------------------------------------------------------------------ Magical Logistics
-SUMMARIES["magical-logistics"] = (
-    "Free action: repair 2 HP of one damaged Force asset of its own or an allied faction, "
-    "anywhere on the map (the faction picks which).")
-
-
 @register("magical-logistics", "free_options")
 def _logistics_options(state: WwnState, holder: Asset) -> list[str]:
     return [a.id for a in state.assets.values()
@@ -306,37 +279,15 @@ def _logistics_use(state: WwnState, holder: Asset, option: str, events: list[Eve
 
 
 # ------------------------------------------------------------------ Military Roads
-SUMMARIES["military-roads"] = (
-    "Free action for 1 Treasure: move one of the faction's other assets (not a Base) standing "
-    "within one move of the Roads to another location within one move of the Roads where it is "
-    "not forbidden.")
-
-
-@register("military-roads", "free_options")
-def _roads_options(state: WwnState, holder: Asset) -> list[str]:
-    if state.factions[holder.owner].treasure < 1:
-        return []
-    reach = state.map.within(holder.location, 1)
-    return [f"{a.id}->{dest}" for a in state.assets_of(holder.owner)
-            if a.id != holder.id and not a.is_base and a.location in reach and can_leave(state, a)
-            for dest in reach if may_enter(state, a, dest)]
+register("military-roads", "free_options")(road_moves)
 
 
 @register("military-roads", "free_use")
 def _roads_use(state: WwnState, holder: Asset, option: str, events: list[Event]) -> None:
-    aid, dest = split_move(option)
-    state.factions[holder.owner].treasure -= 1
-    log(state, holder, "road-march", events, asset=aid, to=dest, cost=1)
-    move(state, state.assets[aid], dest, events)
+    paid_move(state, holder, option, "road-march", events)
 
 
 # ------------------------------------------------------------------ Military Transport
-SUMMARIES["military-transport"] = (
-    "Free action: bring one own or allied asset (not a Base) from within a turn's move to the "
-    "Transport's location, or send one from its location to a location within a turn's move, "
-    "where it is not forbidden. Several Transports chain: each moves an asset once per turn.")
-
-
 @register("military-transport", "free_options")
 def _transport_options(state: WwnState, holder: Asset) -> list[str]:
     here, reach = holder.location, move_range(state, holder.owner)

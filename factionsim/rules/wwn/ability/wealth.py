@@ -23,7 +23,7 @@ from factionsim.core.dice import Dice, roll_die
 from factionsim.core.game import Event
 
 from .. import abilities, economy, flow
-from ..abilities import SUMMARIES, register
+from ..abilities import register
 from ..actions import Decline, UseAbility
 from ..checks import CheckResult, start_check
 from ..combat import damage_asset, remove_asset
@@ -67,13 +67,6 @@ def _visible_targets(state: WwnState, holder: Asset) -> list[Asset]:
 
 
 # ======================================================================== profit rolls
-SUMMARIES["ancient-mechanisms"] = (
-    "Profit rolls of its owner's assets in its location (Farmers, Manufactory, the 1d6 of Trade "
-    "Company's 1d6-1 and Ancient Workshop's Treasure die) are rolled twice, keeping the better; "
-    "more Mechanisms do not add rolls. Damage dice and Golden Prosperity's repair fund are not "
-    "profit rolls.")
-
-
 @register("ancient-mechanisms", "profit_dice")
 def _mechanisms(state: WwnState, asset: Asset, holder: Asset) -> int:
     return int(holder.owner == asset.owner and holder.location == asset.location
@@ -98,7 +91,6 @@ def _offer_self(state: WwnState, asset: Asset) -> list[str]:
 
 
 # ---------------------------------------------------------------- Farmers
-SUMMARIES["farmers"] = "Free action once per turn: roll 1d6; on 5 or 6 the owner gains 1 Treasure."
 register("farmers", "free_options")(_offer_self)
 
 
@@ -111,10 +103,6 @@ def _farmers(state: WwnState, asset: Asset, option: str, events: list[Event]) ->
 
 
 # ---------------------------------------------------------------- Manufactory
-SUMMARIES["manufactory"] = (
-    "Free action once per turn: roll 1d6; 1 loses 1 Treasure, 2-5 gains 1, 6 gains 2. A loss the "
-    "faction cannot pay at once stays owed; if it is still unpaid at the end of the owner's turn "
-    "the Manufactory is lost (the debt is paid automatically as soon as Treasure is there then).")
 register("manufactory", "free_options")(_offer_self)
 
 
@@ -151,9 +139,6 @@ def _manufactory_debt(state: WwnState, asset: Asset, events: list[Event]) -> Non
 
 
 # ---------------------------------------------------------------- Trade Company
-SUMMARIES["trade-company"] = (
-    "Free action once per turn: the Trade Company takes 1d4 damage (it can be destroyed by it) "
-    "and the owner gains 1d6-1 Treasure.")
 register("trade-company", "free_options")(_offer_self)
 
 
@@ -167,9 +152,6 @@ def _trade_company(state: WwnState, asset: Asset, option: str, events: list[Even
 
 
 # ---------------------------------------------------------------- Ancient Workshop
-SUMMARIES["ancient-workshop"] = (
-    "Free action once per turn: the Workshop takes 1d6 damage (it can be destroyed by it) and the "
-    "owner gains 1d6 Treasure.")
 register("ancient-workshop", "free_options")(_offer_self)
 
 
@@ -182,12 +164,6 @@ def _workshop(state: WwnState, asset: Asset, option: str, events: list[Event]) -
 
 
 # ======================================================================== Golden Prosperity
-SUMMARIES["golden-prosperity"] = (
-    "Free action once per turn: 1d6 Treasure that can only pay for repairs now, at the Repair "
-    "Assets prices (each further fix of one asset this turn costs 1 more, counted together with "
-    "the Repair action; the faction itself once per turn): the owner picks repairs one at a time "
-    "until it stops or cannot pay; its own Treasure pays what the fund cannot. What is left is "
-    "lost.")
 register("golden-prosperity", "free_options")(_offer_self)
 
 
@@ -246,13 +222,6 @@ def _golden_choice(state: WwnState, args: dict[str, Any], events: list[Event]) -
 
 
 # ======================================================================== saves
-SUMMARIES["healers"] = (
-    "When an attack whose check used Force (the attacker's attribute) would destroy a non-Base "
-    "asset of the Healers' owner or an allied faction within one move of the Healers, the Healers' "
-    "owner may pay half its purchase cost (rounded up) to keep it at 1 HP. Counterattack damage is "
-    "not an Attack and is not covered.")
-
-
 @register("healers", "save_options")
 def _healers_options(state: WwnState, attacker: Asset, defender: Asset,
                      holder: Asset) -> list[UseAbility]:
@@ -276,12 +245,6 @@ def _healers_use(state: WwnState, args: dict[str, Any], holder: Asset, events: l
     log(state, holder, "restore", events, asset=defender.id, cost=cost, hp=1,
         treasure=state.factions[holder.owner].treasure)
     return True
-
-
-SUMMARIES["lead-or-silver"] = (
-    "When its own attack brings an enemy asset (not a Base) to 0 HP, its owner may pay half that "
-    "asset's purchase cost (rounded up) to take it over with 1 HP where it stands; this is "
-    "offered before other ways to save the asset (Healers).")
 
 
 @register("lead-or-silver", "save_options")
@@ -311,11 +274,6 @@ def _los_use(state: WwnState, args: dict[str, Any], holder: Asset, events: list[
 
 
 # ======================================================================== Front Merchant
-SUMMARIES["front-merchant"] = (
-    "When its attack on an enemy asset succeeds, the target's faction loses 1 Treasure (if it has "
-    "any) and the Front Merchant's owner gains it; at most once per game turn per Front Merchant.")
-
-
 @register("front-merchant", "after_attack")
 def _front_merchant(state: WwnState, attacker: Asset, defender: Asset, success: bool,
                     events: list[Event]) -> None:
@@ -330,12 +288,6 @@ def _front_merchant(state: WwnState, attacker: Asset, defender: Asset, success: 
 
 
 # ======================================================================== Monopoly
-SUMMARIES["monopoly"] = (
-    "Free action once per turn: target a visible asset of another faction in its location (not a "
-    "Base of Influence: our reading); that faction chooses to pay the Monopoly's owner 1 Treasure "
-    "or lose the asset (it is lost at once if it has no Treasure).")
-
-
 @register("monopoly", "free_options")
 def _monopoly_options(state: WwnState, asset: Asset) -> list[str]:
     return [a.id for a in _visible_targets(state, asset)]
@@ -370,14 +322,6 @@ def _monopoly_answer(state: WwnState, args: dict[str, Any], events: list[Event])
 
 
 # ======================================================================== Supply Interruption
-SUMMARIES["supply-interruption"] = (
-    "Free action once per turn: a Cunning vs Wealth check against a visible, not yet disabled "
-    "asset (not a Base) of another faction in its location; on a success that faction pays half "
-    "the target's purchase cost (rounded up, the Treasure is lost) or the target is disabled. A "
-    "disabled target can be freed later by paying that price as a free action of its owner "
-    "(`use <asset> pay-ransom`).")
-
-
 @register("supply-interruption", "free_options")
 def _supply_options(state: WwnState, asset: Asset) -> list[str]:
     return [a.id for a in _visible_targets(state, asset) if "disabled_by" not in a.status]
@@ -426,33 +370,16 @@ def _supply_paid(state: WwnState, args: dict[str, Any], events: list[Event]) -> 
 
 
 # ======================================================================== purchases
-SUMMARIES["cooperative-businesses"] = (
-    "Other factions pay 1 Treasure more for each asset they create in its location; several "
-    "Cooperative Businesses add up.")
-
-
 @register("cooperative-businesses", "cost_modifier")
 def _coop(state: WwnState, faction: str, type_id: str, location: str, holder: Asset) -> int:
     return int(faction != holder.owner and location == holder.location
                and abilities.usable(state, holder))
 
 
-SUMMARIES["arcane-laboratory"] = (
-    "Its owner's Magic counts one step higher when creating assets in its location; each further "
-    "Laboratory there adds another step.")
-
-
 @register("arcane-laboratory", "magic_boost")
 def _laboratory(state: WwnState, faction: str, location: str, holder: Asset) -> int:
     return int(faction == holder.owner and location == holder.location
                and abilities.usable(state, holder))
-
-
-SUMMARIES["merchant-prince"] = (
-    "Free action once per turn, offered when its owner has a Base in its location: it takes 1d4 "
-    "damage and the next asset its owner creates in that location this turn costs 1d8 less, "
-    "never below half the price (rounded up). The discount stays even if the damage destroys it; "
-    "unused, it lapses at the end of the turn.")
 
 
 @register("merchant-prince", "free_options")
@@ -468,13 +395,6 @@ def _prince(state: WwnState, asset: Asset, option: str, events: list[Event]) -> 
         {"source": asset.id, "faction": asset.owner, "location": asset.location, "amount": discount})
     log(state, asset, "discount", events, damage=damage, roll=[discount],
         location=asset.location)
-
-
-SUMMARIES["usurers"] = (
-    "Free action once per turn, offered when its owner has a Base: earmark these Usurers for this "
-    "turn's purchase; the next asset the owner creates this turn costs 2 Treasure less per "
-    "earmarked Usurers (after any Merchant Prince discount), never below half the price (rounded "
-    "up); each Usurers that took something off takes 1d4 damage. Earmarks unused this turn lapse.")
 
 
 @register("usurers", "free_options")
@@ -532,12 +452,6 @@ def _discount_used(state: WwnState, asset: Asset, events: list[Event]) -> None:
 
 
 # ======================================================================== attack limits
-SUMMARIES["occult-countermeasures"] = (
-    "It can only attack, or deal counterattack damage to, assets that need at least Low Magic: "
-    "against its attack the defender may only pick such an asset (so it can attack only factions "
-    "with one in its location), and its counterattack does nothing to other assets.")
-
-
 @register("occult-countermeasures", "can_target")
 def _occult_target(state: WwnState, attacker: Asset, defender: Asset) -> bool:
     return defender.kind.magic_level >= LOW
@@ -546,12 +460,6 @@ def _occult_target(state: WwnState, attacker: Asset, defender: Asset) -> bool:
 @register("occult-countermeasures", "damage_allowed")
 def _occult_damage(state: WwnState, source: Asset, target: Asset) -> bool:
     return source.type != "occult-countermeasures" or target.kind.magic_level >= LOW
-
-
-SUMMARIES["pleaders"] = (
-    "It can neither attack nor deal counterattack damage to Force assets: against its attack the "
-    "defender may not pick a Force asset (so it can attack only factions with a non-Force asset in "
-    "its location), and its counterattack does nothing to a Force attacker.")
 
 
 @register("pleaders", "can_target")

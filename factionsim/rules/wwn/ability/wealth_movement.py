@@ -23,11 +23,11 @@ from factionsim.core.dice import roll_die
 from factionsim.core.game import Event
 
 from .. import flow
-from ..abilities import SUMMARIES, UNSELLABLE, can_defend, can_leave, register, usable
+from ..abilities import UNSELLABLE, can_defend, can_leave, register, usable
 from ..actions import Defend, parse_action
 from ..combat import remove_asset, start_attack
 from ..movement import can_attack, defenders, destinations
-from .force import log, may_enter, move, move_range, split_move, unlimited_transport
+from .force import log, may_enter, move, move_range, paid_move, unlimited_transport
 
 if TYPE_CHECKING:
     from ..model import Asset
@@ -51,12 +51,6 @@ def _passengers(state: WwnState, holder: Asset) -> list[Asset]:
 
 
 # ------------------------------------------------------------------ Caravan
-SUMMARIES["caravan"] = (
-    "Free action for 1 Treasure: move to a location within one move, alone or taking one other "
-    "asset of the faction (not a Base) from its location along; neither may enter where it is "
-    "forbidden.")
-
-
 @register("caravan", "free_options")
 def _caravan_options(state: WwnState, holder: Asset) -> list[str]:
     if state.factions[holder.owner].treasure < 1 or not can_leave(state, holder):
@@ -82,12 +76,6 @@ def _caravan_use(state: WwnState, holder: Asset, option: str, events: list[Event
 
 
 # ------------------------------------------------------------------ Dragomans
-SUMMARIES["dragomans"] = (
-    "Its faction rolls one extra die on every check of an Expand Influence in the Dragomans' "
-    "location (several Dragomans do not stack; other factions get nothing). Free action: move "
-    "itself as a Move Asset would.")
-
-
 @register("dragomans", "expand_dice")
 def _dragomans_die(state: WwnState, faction: str, location: str, holder: Asset) -> int:
     first = next((d for d in state.assets.values()
@@ -100,22 +88,12 @@ register("dragomans", "free_options")(_self_moves)
 register("dragomans", "free_use")(_self_move)
 
 # ------------------------------------------------------------------ Economic Disruption
-SUMMARIES["economic-disruption"] = "Free action: move itself as a Move Asset would, at no cost."
 register("economic-disruption", "free_options")(_self_moves)
 register("economic-disruption", "free_use")(_self_move)
 
 # ------------------------------------------------------------------ Free Company, Hired Legion
 UPKEEP = {"free-company": 1, "hired-legion": 2}
 UNSELLABLE.add("hired-legion")
-SUMMARIES["free-company"] = (
-    "Free action: move itself as a Move Asset would. Upkeep 1 Treasure at the start of its "
-    "owner's turn; unpaid upkeep is owed as back pay, paid in full with the next upkeep when "
-    "Treasure allows. Each turn it is owed, roll 1d6: 1-3 it deserts, 4-6 it goes rogue and that "
-    "turn attacks the costliest visible hostile asset it can reach within one move.")
-SUMMARIES["hired-legion"] = (
-    "Free action: move itself as a Move Asset would. Upkeep 2 Treasure a turn, unpaid upkeep "
-    "handled as for the Free Company (back pay; 1d6: desert or go rogue and attack). Cannot be "
-    "sold.")
 
 
 def _merc_moves(state: WwnState, holder: Asset) -> list[str]:
@@ -198,13 +176,6 @@ for _merc in UPKEEP:
 
 
 # ------------------------------------------------------------------ Mad Genius
-SUMMARIES["mad-genius"] = (
-    "Two free actions, each once per turn, so both in one turn if the faction likes: move itself "
-    "as a Move Asset would; be sacrificed (offered only where the faction has a Base and its Magic "
-    "is below High) so that the faction's Magic counts as High for buying at that Base until its "
-    "next purchase there.")
-
-
 @register("mad-genius", "free_options")
 def _genius_options(state: WwnState, holder: Asset) -> list[str]:
     out = _self_moves(state, holder)
@@ -249,12 +220,6 @@ def _genius_spent(state: WwnState, new: Asset, cost: int, holder: Asset, events:
 
 
 # ------------------------------------------------------------------ Smuggling Fleet
-SUMMARIES["smuggling-fleet"] = (
-    "Free action: sail to another coastal location within one move, alone or carrying one other "
-    "asset of the faction (not a Base) from its location; the carried asset is Subtle until it "
-    "next acts.")
-
-
 @register("smuggling-fleet", "free_options")
 def _smuggle_options(state: WwnState, holder: Asset) -> list[str]:
     if not can_leave(state, holder):
@@ -283,13 +248,6 @@ def _smuggle_use(state: WwnState, holder: Asset, option: str, events: list[Event
 
 
 # ------------------------------------------------------------------ Transport Network
-SUMMARIES["transport-network"] = (
-    "Free action for 1 Treasure: move one asset of the faction (not a Base) that stands within two "
-    "moves of the Network to a location within one move of that asset or of the Network, where it "
-    "is not forbidden. The text sets no limit per turn: it may be used again and again, 1 Treasure "
-    "each time (house rule `transport_once_per_turn`: once per turn).")
-
-
 @register("transport-network", "free_options")
 def _network_options(state: WwnState, holder: Asset) -> list[str]:
     if state.factions[holder.owner].treasure < 1:
@@ -309,7 +267,4 @@ register("transport-network", "free_ability")(unlimited_transport)
 
 @register("transport-network", "free_use")
 def _network_use(state: WwnState, holder: Asset, option: str, events: list[Event]) -> None:
-    aid, dest = split_move(option)
-    state.factions[holder.owner].treasure -= 1
-    log(state, holder, "transport", events, asset=aid, to=dest, cost=1)
-    move(state, state.assets[aid], dest, events)
+    paid_move(state, holder, option, "transport", events)
