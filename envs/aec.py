@@ -75,6 +75,7 @@ class FactionEnv(AECEnv):
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._legal_key = -1
         self._decisions = 0
+        self._finished = 0  # agents terminated or truncated this game
         self._scores: tuple[int, dict[str, float]] = (-1, {})  # (decision, its scores)
         self._potential = {a: self._phi(a) for a in self.agents}
         self._last_decision = None
@@ -85,7 +86,8 @@ class FactionEnv(AECEnv):
         if actor is None and self.agents:
             actor = self.agents[0]
         self.agent_selection = actor
-        self._deads_step_first()
+        if self._finished:  # (PettingZoo's own scan, needed only once an agent is out)
+            self._deads_step_first()
 
     def _legal(self) -> tuple[list[Any], list[int]]:
         """Legal actions of the current decision and their catalogue indices, -1 for one the
@@ -135,8 +137,11 @@ class FactionEnv(AECEnv):
         """The engine action behind catalogue ``index`` at this decision."""
         legal, indices = self._legal()
         index = int(index)
-        if index >= 0 and index in indices:
-            return legal[indices.index(index)]
+        if index >= 0:
+            try:
+                return legal[indices.index(index)]
+            except ValueError:
+                pass
         raise FactionsimError(f"action index {index} is not legal for {self.agent_selection} "
                               f"now (legal: {sorted(self._mask_indices)[:12]})")
 
@@ -185,6 +190,7 @@ class FactionEnv(AECEnv):
         self.rewards[agent] += self.shaping * (phi - self._potential[agent]) + outcome
         self._potential[agent] = phi
         (self.truncations if truncated else self.terminations)[agent] = True
+        self._finished += 1
         self.infos[agent] = {"outcome": outcome, "score": self.current_scores()[agent]}
 
     def current_scores(self) -> dict[str, float]:

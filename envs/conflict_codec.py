@@ -34,17 +34,26 @@ import numpy as np
 from factionsim.rules.conflict import actions as A
 from factionsim.rules.conflict.model import ACTIVE, APPROACHES, CATEGORIES, SKILLS
 
-from .codec import Codec, EncodingError, Layout, action_offsets, float32s
+from .codec import Codec, EncodingError, Layout, action_offsets, float32s, grow_bank
 
 #: what an observation reads of every character, without a comprehension per character
 _APPROACHES_OF = itemgetter(*APPROACHES)
 _THREES = (3,) * len(APPROACHES)
 _USES = attrgetter("uses")
 _BONUS = itemgetter(1)
+#: what a character row shows of the character (one C call reads them)
+_CHAR_FIELDS = attrgetter("position", "blood", "max_blood", "guts", "max_guts", "opportunity",
+                          "attacks_taken", "status", "acted", "standing", "targeted",
+                          "concentration_broken", "plan")
+_CHAR_ROWS = 16384  # most distinct character rows the bank keeps before it starts afresh
 
 PHASES = ("turn-start", "plan", "act", "question", "replan")
 OBJECTIVES = ("survive", "carry", "ritual")
 MODES = ("free", "check", "break")
+
+
+def _positions(names: tuple[str, ...] | list[str]) -> dict[str, int]:
+    return {name: i for i, name in enumerate(names)}
 
 
 @dataclass(frozen=True)
@@ -84,6 +93,16 @@ class ConflictCodec(Codec):
         self.global_size = self.layout.start["characters"]
         self._seatings: dict[str, _Seating] = {}
         self._seated_for: Any = None  # the game's ``chars`` the seatings were built for
+        self._encoders = self._encoder_table()
+        tail = self.row - 14
+        #: where a character row's changing numbers go, in :meth:`_char_row`'s order
+        self._numbers_at = np.asarray([6, 7, 8, 17, 18, *range(19, 19 + len(APPROACHES)),
+                                       *(tail + j for j in (4, 6, 7, 8, 10))], np.intp)
+        self._plan_at = 19 + len(APPROACHES) + len(SKILLS)  # a row's plan one-hot
+        self._static_rows: list[tuple[np.ndarray, bool]] = []  # (template row, own side)
+        self._static_of: dict[tuple[bytes, bool], int] = {}
+        self._char_bank = np.zeros((64, self.row), np.float32)  # built character rows
+        self._char_row_of: dict[tuple, int] = {}
 
     # ------------------------------------------------------------------ numbering
     def order(self, view: Any, agent: str) -> list[str]:
@@ -94,66 +113,78 @@ class ConflictCodec(Codec):
     def encode_actions(self, view: Any, legal: list[Any]) -> list[int]:
         actor = view.faction_id
         seating = self._seating(view, actor)
-        slot, own = seating.slot, seating.own
-        enemy_advs = [a["id"] for a in view.advantages if a["side"] != actor]
+        own, per_slot = seating.own, self.per_slot
+        encoders = self._encoders
+        enemy_advs: list[str] | None = None  # worked out for the first Remove only
         out = []
         for a in legal:
-            if isinstance(a, A.Proceed):  # a side's decision: the first slot's entry
+            t = type(a)
+            if t is A.Proceed:  # a side's decision: the first slot's entry
                 out.append(self.offset["proceed"])
                 continue
-            base = own[a.char] * self.per_slot
-            out.append(base + self._index(view, a, slot, enemy_advs))
+            encode = encoders.get(t)
+            if encode is None:
+                if t is not A.Remove:
+                    raise EncodingError(f"no catalogue entry for {a!r}")
+                if enemy_advs is None:
+                    enemy_advs = [x["id"] for x in view.advantages if x["side"] != actor]
+                out.append(own[a.char] * per_slot + self._remove(a, enemy_advs))
+                continue
+            out.append(own[a.char] * per_slot + encode(view, a, seating.slot))
         if len(set(out)) != len(out):
             raise EncodingError("two legal actions share an index (an encoding bug)")
         return out
 
-    def _index(self, view: Any, a: Any, slot: dict[str, int], advs: list[str]) -> int:
-        o = self.offset
-        c = view.chars[a.char]
-        if isinstance(a, A.Plan):
-            return o["plan"] + CATEGORIES.index(a.category)
-        if isinstance(a, A.Replan):
-            return o["replan"] + CATEGORIES.index(a.category)
-        if isinstance(a, A.Hold):
-            return o["hold"] + a.shift + self.fm
-        if isinstance(a, A.Stand):
-            return o["stand"] + a.shift + self.fm
-        if isinstance(a, A.Harm):
-            return o["harm"] + slot[a.target] * 18 + SKILLS.index(a.skill)
-        if isinstance(a, A.Advantage):
-            return o["advantage"] + slot[a.target] * 18 + SKILLS.index(a.skill)
-        if isinstance(a, A.Trick):
+    def _encoder_table(self) -> dict[type, Any]:
+        """Action class -> ``f(view, action, slot)``, its index within its character's block
+        (one dictionary lookup per action instead of a chain of ``isinstance`` tests)."""
+        o, fm, dmax, m = self.offset, self.fm, self.dmax, self.n_chars
+        plan, replan, hold, stand = o["plan"], o["replan"], o["hold"], o["stand"]
+        harm, advantage, assist, ritual = o["harm"], o["advantage"], o["assist"], o["ritual"]
+        parley, dash, tie, reroll, accept = (o["parley"], o["dash"], o["tie"], o["reroll"],
+                                             o["accept"])
+        category, skill, mode = _positions(CATEGORIES), _positions(SKILLS), _positions(MODES)
+        tricks, spells = self.limits.tricks, self.limits.spells
+
+        def trick(view: Any, a: Any, slot: dict[str, int]) -> int:
+            c = view.chars[a.char]
             k = 0 if a.trick == "impair" else 1 + sorted(c.tricks).index(a.trick)
-            if k > self.limits.tricks:
-                raise EncodingError(f"{c.id} has more tricks than Limits.tricks={self.limits.tricks}")
-            return o["trick"] + slot[a.target] * (1 + self.limits.tricks) + k
-        if isinstance(a, A.Assist):
-            return o["assist"] + slot[a.ally]
-        if isinstance(a, A.Remove):
-            i = advs.index(a.advantage)
-            if i >= self.limits.advantages:
-                raise EncodingError(f"more than {self.limits.advantages} enemy Advantages; raise "
-                                    "Limits.advantages")
-            return o["remove"] + i
-        if isinstance(a, A.Ritual):
-            return o["ritual"]
-        if isinstance(a, A.Parley):
-            return o["parley"] + slot[a.target]
-        if isinstance(a, A.Cast):
+            if k > tricks:
+                raise EncodingError(f"{c.id} has more tricks than Limits.tricks={tricks}")
+            return o["trick"] + slot[a.target] * (1 + tricks) + k
+
+        def cast(view: Any, a: Any, slot: dict[str, int]) -> int:
+            c = view.chars[a.char]
             k = [sp.id for sp in c.spells].index(a.spell)
-            if k >= self.limits.spells:
-                raise EncodingError(f"{c.id} has more spells than Limits.spells={self.limits.spells}")
-            return o["cast"] + k * self.n_chars + slot[a.target]
-        if isinstance(a, A.Dash):
-            d = max(-self.dmax, min(self.dmax, a.shift))
-            return o["dash"] + (d + self.dmax) * 3 + MODES.index(a.mode)
-        if isinstance(a, A.TieChoice):
-            return o["tie"] + (0 if a.choice == "succeed" else 1)
-        if isinstance(a, A.Reroll):
-            return o["reroll"] + slot[a.partner]
-        if isinstance(a, A.Accept):
-            return o["accept"]
-        raise EncodingError(f"no catalogue entry for {a!r}")
+            if k >= spells:
+                raise EncodingError(f"{c.id} has more spells than Limits.spells={spells}")
+            return o["cast"] + k * m + slot[a.target]
+
+        return {
+            A.Plan: lambda view, a, slot: plan + category[a.category],
+            A.Replan: lambda view, a, slot: replan + category[a.category],
+            A.Hold: lambda view, a, slot: hold + a.shift + fm,
+            A.Stand: lambda view, a, slot: stand + a.shift + fm,
+            A.Harm: lambda view, a, slot: harm + slot[a.target] * 18 + skill[a.skill],
+            A.Advantage: lambda view, a, slot: advantage + slot[a.target] * 18 + skill[a.skill],
+            A.Trick: trick,
+            A.Assist: lambda view, a, slot: assist + slot[a.ally],
+            A.Ritual: lambda view, a, slot: ritual,
+            A.Parley: lambda view, a, slot: parley + slot[a.target],
+            A.Cast: cast,
+            A.Dash: lambda view, a, slot: (dash + (max(-dmax, min(dmax, a.shift)) + dmax) * 3
+                                           + mode[a.mode]),
+            A.TieChoice: lambda view, a, slot: tie + (0 if a.choice == "succeed" else 1),
+            A.Reroll: lambda view, a, slot: reroll + slot[a.partner],
+            A.Accept: lambda view, a, slot: accept,
+        }
+
+    def _remove(self, a: Any, advs: list[str]) -> int:
+        i = advs.index(a.advantage)
+        if i >= self.limits.advantages:
+            raise EncodingError(f"more than {self.limits.advantages} enemy Advantages; raise "
+                                "Limits.advantages")
+        return self.offset["remove"] + i
 
     # ------------------------------------------------------------------ observation
     def _seating(self, view: Any, agent: str) -> _Seating:
@@ -185,28 +216,26 @@ class ConflictCodec(Codec):
             row[k:k + len(SKILLS)] = [c.rank(sk) / 3 for sk in SKILLS]
             row[-2:] = (float(bool(c.vulnerable)), float(bool(c.tricks)))
         np.clip(template, 0.0, 1.0, out=template)
-        start = self.global_size
-        fixed: list[int] = []  # per character, in order: the numbers of _numbers()
-        flags: list[int] = []  # per character: where its _FLAGS are
-        plans: list[int] = []  # per character: where its plan one-hot starts
-        for i in range(len(order)):
-            r = start + i * self.row
-            fixed += [r + 6, r + 7, r + 8, r + 17, r + 18,
-                      *range(r + 19, r + 19 + len(APPROACHES)),
-                      *(r + self.row - 14 + j for j in (4, 6, 7, 8, 10))]
-            flags.append(r)
-            plans.append(r + 19 + len(APPROACHES) + len(SKILLS))
+        statics: list[int] = []  # per character: its static row (template row, own side)
+        for i, cid in enumerate(order):
+            own_side = view.chars[cid].side == agent
+            key = (rows[i].tobytes(), own_side)
+            static = self._static_of.get(key)
+            if static is None:
+                static = self._static_of[key] = len(self._static_rows)
+                self._static_rows.append((rows[i].copy(), own_side))
+            statics.append(static)
         own = {cid: i for i, cid in enumerate(view.factions[agent].characters)}
-        return _Seating(order, {cid: i for i, cid in enumerate(order)}, own, template,
-                        np.asarray(fixed, np.intp), flags, plans)
+        return _Seating(order, {cid: i for i, cid in enumerate(order)}, own, template, statics)
 
     def observe(self, view: Any, out: np.ndarray,
                 scores: dict[str, float] | None = None) -> np.ndarray:
         """Write ``agent``'s observation into ``out`` (every entry) and return it.
 
-        The values fixed for the game come from the observer's template; the numbers that
-        change are written with one numpy call at their fixed positions, the flags that are
-        set with another."""
+        The values fixed for the game come from the observer's template, the decision point's
+        values are written one by one, and the character rows are copied with one numpy call
+        from a bank of rows already built (a row repeats while its character does not change;
+        :meth:`_char_row`)."""
         agent = view.faction_id
         seating = self._seating(view, agent)
         out[:] = seating.template
@@ -263,61 +292,75 @@ class ConflictCodec(Codec):
                 on[target] = on.get(target, 0) + adv["bonus"]
         bonds = view.bonds
         chars = view.chars
-        length = self.length
-        tail = self.row - 14
-        for cid, r, plan_at in zip(seating.order, seating.flags, seating.plans, strict=True):
+        # character rows: copied from a bank of already-built rows, one per distinct static row
+        # (the template's) and what changes (the key below; :meth:`_char_row` builds it)
+        row_of = self._char_row_of
+        if len(row_of) + self.n_chars > len(self._char_bank):
+            self._char_bank = grow_bank(self._char_bank, row_of, _CHAR_ROWS)
+        rows = []
+        for cid, static in zip(seating.order, seating.statics, strict=True):
             c = chars[cid]
-            status = c.status
-            approaches = c.approaches
-            numbers += [c.position / length, c.blood / max(1, c.max_blood),
-                        c.guts / max(1, c.max_guts), sum(map(_USES, c.spells)) / 5,
-                        c.opportunity, *map(truediv, _APPROACHES_OF(approaches), _THREES),
-                        c.attacks_taken / 3, friendly.get(cid, 0) / 6, hostile.get(cid, 0) / 6,
-                        (bonds.get(frozenset((cid, acting)), 0) if acting else 0) / 6,
-                        sum(map(_BONUS, c.assists)) / 6]
-            if status == ACTIVE:
-                ones.append(r + 3)
-            elif status == "fallen":
-                ones.append(r + 4)
-            elif status in ("fled", "yielded"):
-                ones.append(r + 5)
-            known = known_plans[cid]
-            if known is not None:
-                ones.append(plan_at + CATEGORIES.index(known))
-            if c.acted:
-                ones.append(r + tail)
-            if c.standing:
-                ones.append(r + tail + 1)
-            if c.targeted:
-                ones.append(r + tail + 2)
-            if c.concentration_broken:
-                ones.append(r + tail + 3)
-            if cid == acting:
-                ones.append(r + tail + 5)
-            if holder == cid:
-                ones.append(r + tail + 9)
-            if c.plan is None and c.side == agent:
-                ones.append(r + tail + 11)
-        for at, value in zip(numbers_at, numbers, strict=False):  # a few: one by one
+            key = (static, _CHAR_FIELDS(c), _APPROACHES_OF(c.approaches),
+                   sum(map(_USES, c.spells)), friendly.get(cid, 0), hostile.get(cid, 0),
+                   bonds.get(frozenset((cid, acting)), 0) if acting else 0,
+                   sum(map(_BONUS, c.assists)), known_plans[cid], cid == acting, holder == cid)
+            b = row_of.get(key)
+            if b is None:
+                b = self._char_row(key)
+            rows.append(b)
+        for at, value in zip(numbers_at, numbers, strict=True):  # a few: one by one
             out[at] = value
-        out[seating.fixed] = float32s(numbers[len(numbers_at):])
         out[ones] = 1.0
+        self._char_bank.take(rows, axis=0,
+                             out=out[self.global_size:].reshape(self.n_chars, self.row))
         np.minimum(out, 1.0, out=out)  # as np.clip(out, 0, 1), in two cheaper calls
         np.maximum(out, 0.0, out=out)
         return out
+
+    def _char_row(self, key: tuple) -> int:
+        """Build one character row (see :meth:`observe`'s key) into the bank: its static row
+        with the numbers that change (position, Blood, Guts, spell uses, opportunity,
+        Approaches, attacks taken, Advantages for and against the observer, Bond with the
+        character deciding, assists) and its flags (status, known plan, acted, standing,
+        targeted, concentration broken, deciding, carrying the item, own plan still to make)."""
+        (static, (position, blood, max_blood, guts, max_guts, opportunity, attacks_taken, status,
+                  acted, standing, targeted, broken, plan),
+         approaches, uses, friendly, hostile, bond, assists, known, deciding, holds) = key
+        template_row, own_side = self._static_rows[static]
+        b = len(self._char_row_of)
+        row = self._char_bank[b]
+        row[:] = template_row
+        row[self._numbers_at] = float32s([
+            position / self.length, blood / max(1, max_blood), guts / max(1, max_guts), uses / 5,
+            opportunity, *map(truediv, approaches, _THREES), attacks_taken / 3, friendly / 6,
+            hostile / 6, bond / 6, assists / 6])
+        tail = self.row - 14
+        ones = []
+        if status == ACTIVE:
+            ones.append(3)
+        elif status == "fallen":
+            ones.append(4)
+        elif status in ("fled", "yielded"):
+            ones.append(5)
+        if known is not None:
+            ones.append(self._plan_at + CATEGORIES.index(known))
+        for flag, at in ((acted, 0), (standing, 1), (targeted, 2), (broken, 3), (deciding, 5),
+                         (holds, 9), (plan is None and own_side, 11)):
+            if flag:
+                ones.append(tail + at)
+        row[ones] = 1.0
+        self._char_row_of[key] = b
+        return b
 
 
 @dataclass(frozen=True)
 class _Seating:
     """One observer's facts for a game: the characters in its numbering (``order``, ``slot``:
     its index of every character, ``own``: of its own side's), its observation template, and
-    the positions :meth:`ConflictCodec.observe` writes for each character (``fixed``: the
-    numbers, in order; ``flags``: each row's start; ``plans``: where its plan one-hot starts)."""
+    each character's static row (``statics``: its index in the codec's static rows)."""
 
     order: list[str]
     slot: dict[str, int]
     own: dict[str, int]
     template: np.ndarray
-    fixed: np.ndarray
-    flags: list[int]
-    plans: list[int]
+    statics: list[int]

@@ -58,6 +58,7 @@ Rivals' faction dice and pools are hidden.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,12 +73,19 @@ from factionsim.rules.engagements.model import (
     MAX_ENGAGEMENT_DRAW,
 )
 
-from .codec import Codec, EncodingError, Layout, action_offsets
+from .codec import Codec, EncodingError, Layout, action_offsets, grow_bank
 
 MAX_FACTIONS = 8
 STAGES = ("spend", E.INVITE, E.ANSWER, E.PILLARS, E.DRAW, E.ALLOCATE, E.C_FANATICAL, E.C_DRAW,
           E.C_ALLOCATE)
 PILLAR_FEATURES = 10
+#: what a pillar's observation row shows of the pillar itself (read in one C call)
+_PILLAR_STATS = operator.attrgetter("competence", "defense", "wounds", "circles", "boons")
+_PILLAR_ROWS = 16384  # most distinct pillar rows the bank keeps before it starts afresh
+_SEAT_ROWS = 16384  # likewise for faction rows
+#: the actions that name a pillar of some faction -> their block (Allocate and Raise: own formula)
+_BY_PILLAR = {A.Allocate: "allocate", A.Raise: "raise", A.Heal: "heal", A.Commit: "commit",
+              A.Fanatical: "fanatical"}
 SEAT_FEATURES = 7
 
 
@@ -110,6 +118,7 @@ class EngagementsCodec(Codec):
         self.D = D = self.limits.max_dice or (P * (MAX_COMPETENCE + FANATICAL_DICE * circles)
                                               + MAX_ENGAGEMENT_DRAW)
         self.seat = {fid: i for i, fid in enumerate(self.factions)}
+        self._rel_of: dict[str, dict[str, int]] = {}  # agent -> each faction's relative seat
         sizes = [("done", 1), ("join", 1), ("decline", 1), ("engage", F), ("invite", F),
                  ("convert", 3 * F), ("build", MAX_COMPETENCE * (MAX_DEFENSE + 1)), ("raise", 2 * P),
                  ("heal", P), ("commit", P), ("fanatical", P), ("draw", 4), ("allocate", D * F * P),
@@ -120,56 +129,80 @@ class EngagementsCodec(Codec):
             ("dice", 1, 3), ("faction_dice", 1, 1), ("pools", 1, F), ("turn", 1, 1),
             ("factions", F, SEAT_FEATURES),
             *((f"pillars@{k}", P, PILLAR_FEATURES) for k in range(F))])
+        # encoded pillar rows, each distinct one built once; row 0 is an empty slot (all zeros)
+        self._pillar_bank = np.zeros((64, PILLAR_FEATURES), np.float32)
+        self._pillar_row_of: dict[tuple, int] = {}
+        self._seat_bank = np.zeros((64, SEAT_FEATURES), np.float32)  # faction rows, likewise
+        self._seat_row_of: dict[tuple, int] = {}
 
     # ------------------------------------------------------------------ actions
     def _rel(self, fid: str, me: int) -> int:
         return (self.seat[fid] - me) % self.F
 
-    def _slot(self, view: Any, pid: str) -> tuple[str, int]:
+    def _rels(self, agent: str) -> dict[str, int]:
+        """Each faction's seat relative to ``agent`` (built once per codec and agent)."""
+        rels = self._rel_of.get(agent)
+        if rels is None:
+            me = self.seat[agent]
+            rels = self._rel_of[agent] = {fid: self._rel(fid, me) for fid in self.factions}
+        return rels
+
+    def _slots(self, view: Any) -> dict[str, tuple[str, int]]:
+        """Every standing pillar -> (its faction, its index there): the first faction listing it,
+        its first place there."""
+        slots: dict[str, tuple[str, int]] = {}
         for f in view.factions.values():
-            if pid in f.pillars:
-                i = f.pillars.index(pid)
-                if i >= self.P:
-                    raise EncodingError(f"pillar {pid} is beyond the codec's {self.P} slots")
-                return f.id, i
-        raise EncodingError(f"no standing pillar {pid}")
+            fid = f.id
+            for i, pid in enumerate(f.pillars):
+                slots.setdefault(pid, (fid, i))
+        return slots
 
     def encode_actions(self, view: Any, legal: list[Any]) -> list[int]:
-        """Catalogue index of each legal action (distinct)."""
+        """Catalogue index of each legal action (distinct). The seats relative to the actor are
+        cached per agent, the pillars' slots listed once per call (the classes are tested in
+        the order random play meets them most)."""
         actor = view.faction_id
         off, F, P, D = self.offset, self.F, self.P, self.D
-        me = self.seat[actor]
+        rel = self._rels(actor)
+        slots: dict[str, tuple[str, int]] | None = None
         out = []
         for a in legal:
             t = type(a)
-            if t is A.Done:
+            if t in _BY_PILLAR:
+                if slots is None:
+                    slots = self._slots(view)
+                owner, slot = slots.get(a.pillar, (None, -1))
+                if slot < 0:
+                    raise EncodingError(f"no standing pillar {a.pillar}")
+                if slot >= P:
+                    raise EncodingError(f"pillar {a.pillar} is beyond the codec's {P} slots")
+                if t is A.Allocate:
+                    if not 1 <= a.n <= D:
+                        raise EncodingError(f"{a}: more than max_dice={D} dice (pass "
+                                            "max_dice=...)")
+                    i = off["allocate"] + ((a.n - 1) * F + rel[owner]) * P + slot
+                elif t is A.Raise:
+                    i = off["raise"] + 2 * slot + (a.stat == "defense")
+                else:
+                    i = off[_BY_PILLAR[t]] + slot
+            elif t is A.Convert:
+                i = off["convert"] + (a.amount - 1) * F + rel[a.rival]
+            elif t is A.Draw:
+                i = off["draw"] + a.n
+            elif t is A.Build:
+                i = off["build"] + (a.competence - 1) * (MAX_DEFENSE + 1) + a.defense
+            elif t is A.Done:
                 i = off["done"]
             elif t is A.Join:
                 i = off["join"]
             elif t is A.Decline:
                 i = off["decline"]
             elif t is A.Engage:
-                i = off["engage"] + self._rel(a.rival, me)
+                i = off["engage"] + rel[a.rival]
             elif t is A.Invite:
-                i = off["invite"] + self._rel(a.faction, me)
+                i = off["invite"] + rel[a.faction]
             elif t is A.Commission:
-                i = off["commission"] + self._rel(a.faction, me) * F + self._rel(a.rival, me)
-            elif t is A.Convert:
-                i = off["convert"] + (a.amount - 1) * F + self._rel(a.rival, me)
-            elif t is A.Build:
-                i = off["build"] + (a.competence - 1) * (MAX_DEFENSE + 1) + a.defense
-            elif t is A.Raise:
-                i = off["raise"] + 2 * self._slot(view, a.pillar)[1] + (a.stat == "defense")
-            elif t in (A.Heal, A.Commit, A.Fanatical):
-                i = off[{A.Heal: "heal", A.Commit: "commit", A.Fanatical: "fanatical"}[t]] \
-                    + self._slot(view, a.pillar)[1]
-            elif t is A.Draw:
-                i = off["draw"] + a.n
-            elif t is A.Allocate:
-                if not 1 <= a.n <= D:
-                    raise EncodingError(f"{a}: more than max_dice={D} dice (pass max_dice=...)")
-                owner, slot = self._slot(view, a.pillar)
-                i = off["allocate"] + ((a.n - 1) * F + self._rel(owner, me)) * P + slot
+                i = off["commission"] + rel[a.faction] * F + rel[a.rival]
             else:
                 raise EncodingError(f"the engagements codec cannot encode {a!r}")
             out.append(i)
@@ -216,9 +249,10 @@ class EngagementsCodec(Codec):
         f = view.factions[agent]
         out[k] = min(1.0, f.faction_dice / 20)
         k += 1
+        rels = self._rels(agent)
         for fid in self.factions:
             if fid != agent:
-                out[k + self._rel(fid, me)] = min(1.0, f.pool(fid) / 10)
+                out[k + rels[fid]] = min(1.0, f.pool(fid) / 10)
         k += F
         out[k] = min(1.0, view.turn / 50)
         k += 1
@@ -226,37 +260,64 @@ class EngagementsCodec(Codec):
         in_eng = {p["faction"] for p in parts}
         if e:
             in_eng.add(e["defender"])
+        # faction rows: copied from a bank of already-encoded rows, as the pillar rows below
+        seat_of = self._seat_row_of
+        if len(seat_of) + 1 + F > len(self._seat_bank):
+            self._seat_bank = grow_bank(self._seat_bank, seat_of, _SEAT_ROWS)
+        rows = [0] * F  # bank row 0: an empty seat
         for fid, x in view.factions.items():
-            r = self._rel(fid, me)
-            row = k + r * SEAT_FEATURES
-            out[row] = x.alive
-            out[row + 1] = len(x.pillars) / P
-            out[row + 2] = min(1.0, scores[fid] / 100)
-            out[row + 3] = min(1.0, x.renown / 20)
-            out[row + 4] = x.mercenary is not None
-            out[row + 5] = min(1.0, (x.mercenary or 0) / 10)
-            out[row + 6] = fid in in_eng
-        k += F * SEAT_FEATURES
+            key = (x.alive, len(x.pillars), scores[fid], x.renown, x.mercenary, fid in in_eng)
+            b = seat_of.get(key)
+            if b is None:
+                b = self._seat_row(key)
+            rows[rels[fid]] = b
+        end = k + F * SEAT_FEATURES
+        self._seat_bank.take(rows, axis=0, out=out[k:end].reshape(F, SEAT_FEATURES))
+        k = end
         committed = {pid for p in parts for pid in p["pillars"]}
         alloc: dict[str, int] = {}
         for p in [*parts, *([e["counter"]] if e and e.get("counter") else [])]:
             for pid, n in p["alloc"].items():
                 alloc[pid] = alloc.get(pid, 0) + n
         attacked = set(e.get("attacked", ())) if e else set()
+        # pillar rows: copied from a bank of already-encoded rows (one per distinct pillar row)
         pillars = view.pillars
+        row_of = self._pillar_row_of
+        if len(row_of) + 1 + F * P > len(self._pillar_bank):
+            self._pillar_bank = grow_bank(self._pillar_bank, row_of, _PILLAR_ROWS)
+        rows = [0] * (F * P)  # bank row 0: an empty slot
         for fid, x in view.factions.items():
-            r = self._rel(fid, me)
+            first = rels[fid] * P
             for i, pid in enumerate(x.pillars[:P]):
-                p = pillars[pid]
-                row = k + (r * P + i) * PILLAR_FEATURES
-                out[row] = 1.0
-                out[row + 1] = p.competence / MAX_COMPETENCE
-                out[row + 2] = p.defense / MAX_DEFENSE
-                out[row + 3] = p.wounds / p.circles
-                out[row + 4] = min(1.0, p.circles_left / 10)
-                out[row + 5] = p.has("assassinate")
-                out[row + 6] = p.has("fanatical")
-                out[row + 7] = pid in committed
-                out[row + 8] = min(1.0, alloc.get(pid, 0) / D)
-                out[row + 9] = pid in attacked
+                key = (_PILLAR_STATS(pillars[pid]), pid in committed, alloc.get(pid, 0),
+                       pid in attacked)
+                b = row_of.get(key)
+                if b is None:
+                    b = self._pillar_row(key)
+                rows[first + i] = b
+        self._pillar_bank.take(rows, axis=0, out=out[k:].reshape(F * P, PILLAR_FEATURES))
         return out
+
+    def _seat_row(self, key: tuple) -> int:
+        """Encode one faction row (see :meth:`observe`'s key) into the seat bank: alive, pillars,
+        score, renown, whether it is a mercenary, its price, whether it is in the engagement."""
+        alive, n_pillars, score, renown, mercenary, engaged = key
+        b = len(self._seat_row_of) + 1
+        self._seat_bank[b] = (alive, n_pillars / self.P, min(1.0, score / 100),
+                              min(1.0, renown / 20), mercenary is not None,
+                              min(1.0, (mercenary or 0) / 10), engaged)
+        self._seat_row_of[key] = b
+        return b
+
+    def _pillar_row(self, key: tuple) -> int:
+        """Encode one pillar row (see :meth:`observe`'s key) into the pillar bank: present,
+        competence, defense, wounds marked, circles left, Assassinate, Fanatical, committed,
+        dice allocated to it, attacked."""
+        (competence, defense, wounds, circles, boons), committed, allocated, attacked = key
+        b = len(self._pillar_row_of) + 1
+        self._pillar_bank[b] = (1.0, competence / MAX_COMPETENCE, defense / MAX_DEFENSE,
+                                wounds / circles, min(1.0, (circles - wounds) / 10),
+                                "assassinate" in boons, "fanatical" in boons, committed,
+                                min(1.0, allocated / self.D), attacked)
+        self._pillar_row_of[key] = b
+        return b

@@ -152,11 +152,22 @@ class HousesCodec(Codec):
 
     def encode(self, view: Any, actor: str, a: Action) -> int:
         o, A, F = self.offset, self.limits.assets, self.F
-        single = _ONE_INDEX.get(type(a))
+        t = type(a)  # the decisions random play meets most, first (the classes are exclusive)
+        if t is acts.PickSkill:
+            return o["skill"] + _SKILL[a.skill]
+        if t is acts.PickDistinction:
+            k = next(i for i, d in enumerate(view.houses[actor].distinctions)
+                     if d["id"] == a.distinction)
+            return o["distinction"] + 2 * k + a.hinder
+        if t is acts.ChooseAction:
+            return o["choose"] + _KIND[a.kind]
+        if t is acts.Commit:
+            return o["commit"] + self.slot(view, a.asset)[1]
+        if t is acts.PickAttribute:
+            return o["attribute"] + _ATTR[a.attribute]
+        single = _ONE_INDEX.get(t)
         if single is not None:
             return o[single]
-        if isinstance(a, acts.ChooseAction):
-            return o["choose"] + _KIND[a.kind]
         if isinstance(a, acts.Target):
             return o["target"] + self.seat(actor, a.house)
         if isinstance(a, acts.Trait):
@@ -172,16 +183,6 @@ class HousesCodec(Codec):
                 return base + len(SKILLS) + 2 + k
             owner, j = self.slot(view, t)
             return base + len(SKILLS) + 2 + F + 1 + self.seat(actor, owner) * A + j
-        if isinstance(a, acts.PickDistinction):
-            k = next(i for i, d in enumerate(view.houses[actor].distinctions)
-                     if d["id"] == a.distinction)
-            return o["distinction"] + 2 * k + a.hinder
-        if isinstance(a, acts.PickAttribute):
-            return o["attribute"] + _ATTR[a.attribute]
-        if isinstance(a, acts.PickSkill):
-            return o["skill"] + _SKILL[a.skill]
-        if isinstance(a, acts.Commit):
-            return o["commit"] + self.slot(view, a.asset)[1]
         if isinstance(a, acts.Sacrifice):
             if a.trait in _SKILL:
                 return o["sacrifice"] + _SKILL[a.trait]

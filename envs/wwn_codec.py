@@ -85,6 +85,7 @@ asset_types    T     the creatable asset types by their stats
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from typing import Any
 
@@ -140,6 +141,8 @@ _HOMEBREW_GOAL = "goal-homebrew"
 _TAG_INDEX = {t: i for i, t in enumerate(TAGS)}
 #: Most distinct asset rows the observation keeps encoded (about 6 MB at 64 locations).
 _BANK_ROWS = 8192
+#: the stats of an asset its observation row shows (with its owner, Subtle status and turn)
+_ROW_STATS = operator.attrgetter("type", "location", "hp", "max_hp", "stealth", "exposed")
 
 
 @dataclass(frozen=True)
@@ -582,19 +585,17 @@ class WwnCodec(Codec):
         own_count, other_count = [0] * self.L, [0] * self.L
         own_rows: list[int] = []
         other_rows: list[int] = []
-        for a in view.assets():
+        for a in view.assets():  # (rivals' Stealthed assets are not among them)
             owner = a.owner
-            mine = owner == agent
-            if a.stealth and not mine:
-                continue
-            key = (owner_code[owner], a.type, a.location, a.hp, a.max_hp, a.stealth, a.exposed,
-                   bool(a.status.get("subtle")) if a.status else False,  # (mostly empty)
+            status = a.status
+            key = (owner_code[owner], _ROW_STATS(a),  # (one C call reads the six stats)
+                   bool(status.get("subtle")) if status else False,  # (mostly empty)
                    a.id in done if done else False)
             info = row_of.get(key)
             if info is None:
                 info = self._bank_row(key)
             b, li, base = info
-            if mine:
+            if owner == agent:
                 own_rows.append(b)
                 own_count[li] += 1
             else:
@@ -614,7 +615,7 @@ class WwnCodec(Codec):
 
         Asset rows repeat a lot (same type, place, HP...), so each distinct row is built once;
         there is room: :meth:`_asset_rows` grows the bank first."""
-        (rel, s), type_id, location, hp, mh, stealth, exposed, made_subtle, done = key
+        (rel, s), (type_id, location, hp, mh, stealth, exposed), made_subtle, done = key
         feats = self._features_of(type_id)
         subtle = bool(feats[_SUBTLE]) or made_subtle  # as ``Asset.subtle``
         F, li = self.F, self.loc[location]

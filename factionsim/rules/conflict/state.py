@@ -298,9 +298,15 @@ class ConflictView(View):
         return None
 
     def known_plans(self) -> dict[str, str | None]:
-        """:meth:`known_plan` of every character, the round's passes worked out once."""
-        round_passes = turn.passes(self._state)
-        return {cid: self.known_plan(cid, round_passes) for cid in self._state.chars}
+        """:meth:`known_plan` of every character. Before the act and replan phases no category
+        has begun (:func:`turn.is_ahead`), so a plan is known only on its own side or once its
+        character acted; in them the round's passes are worked out once."""
+        s, me = self._state, self.faction_id
+        if s.phase not in (turn.ACT, turn.REPLAN):
+            return {cid: c.plan if c.side == me or c.acted else None
+                    for cid, c in s.chars.items()}
+        round_passes = turn.passes(s)
+        return {cid: self.known_plan(cid, round_passes) for cid in s.chars}
 
     def to_state(self, rng: np.random.Generator) -> ConflictState:
         d = self._state.to_dict()
