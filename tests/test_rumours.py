@@ -53,6 +53,17 @@ def test_the_heaviest_fact_is_the_headline_and_is_told_once() -> None:
     assert d.places == [("X", ["P did a"])]
 
 
+def test_several_assets_of_one_kind_mended_at_one_place_are_told_once() -> None:
+    """Three of a faction's Trade Companies repaired at one place are one rumour with their count
+    (the WWN grammar's ``repair-many``), not three sentences that soon repeat each other."""
+    repaired = Fact("repair", "repair", "Hollowfall", {
+        "asset": "the Dominion's Trade Company", "owner": "the Dominion", "kind": "Trade Company"})
+    d = digest([repaired] * 3, WWN, seed=1, turn=1)
+    told = [d.headline.split(": ", 1)[1]] if d.headline else []
+    told += [s for _, ss in d.places for s in ss]
+    assert len(told) == 1 and "three companies" in told[0]
+
+
 def test_players_rumours_are_in_world_varied_and_numberless(played: Path) -> None:
     """Per turn: a headline, sentences by place, none repeated, no digits (names, never
     numbers: no Treasure, HP or dice), no ids."""
