@@ -26,6 +26,10 @@ raises :class:`CampaignError` saying why and what fits; the commands call it whe
 campaign's agents (:func:`factionsim.runner.agent_for_campaign`), before anything is played. If a
 game later outgrows the codec limits (a faction with more assets than the policy has slots for),
 that decision is the heuristic's, and its reason says so.
+
+A policy file with a ``prior`` (a *residual* policy, :mod:`factionsim.models.prior`) also needs
+the heuristic's choice at every decision: the agent asks the ruleset's heuristic (default
+options) and hands its choice to the network beside the observation.
 """
 
 from __future__ import annotations
@@ -139,7 +143,13 @@ class PolicyAgent(Agent):
             if key[0] != self.ruleset.name:
                 raise CampaignError(f"agent {self.name!r} was made for {self.ruleset.name} "
                                     f"campaigns; this is a {key[0]} campaign")
-            self._codec = fit_codec(self.model, campaign(), self.label, self.ruleset.codec())
+            codec = fit_codec(self.model, campaign(), self.label, self.ruleset.codec())
+            prior = getattr(self.model, "prior", None)
+            if prior:  # a residual policy: the network also reads the heuristic's choice
+                from factionsim.models.prior import PriorCodec
+
+                codec = PriorCodec(codec, self.ruleset, prior["agent"], prior["weight"])
+            self._codec = codec
             self._obs = np.zeros(self._codec.obs_size, dtype=np.float32)
             self._codec_key = key
         return self._codec
@@ -160,8 +170,12 @@ class PolicyAgent(Agent):
         probs = self.model.probabilities(obs, [indices[i] for i in playable])
         pick = int(np.argmax(probs) if self.deterministic else rng.choice(len(playable), p=probs))
         ranked = 1 + int((probs > probs[pick]).sum())
+        prior = getattr(codec, "last_index", None)  # a residual policy: the heuristic's choice
+        agrees = "" if prior is None else (
+            "; the heuristic's choice" if indices[playable[pick]] == prior
+            else "; not the heuristic's choice")
         self.last_reason = (f"{self.label}: {probs[pick]:.0%} for this action (ranked {ranked} "
-                            f"of {len(playable)})")
+                            f"of {len(playable)}{agrees})")
         return legal_actions[playable[pick]]
 
     def _indices(self, codec: Codec, view: Any, legal: list[Any]) -> list[int]:

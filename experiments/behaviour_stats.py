@@ -202,14 +202,21 @@ def temperament_figures(results: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--campaigns", type=int, default=200)
+def histories_parser(doc: str, campaigns: int, seed: int) -> argparse.ArgumentParser:
+    """The options of a script that plays generated campaigns (``campaigns`` of them by
+    default, the first from ``seed``): how many, how long, the map's size, the agent, workers."""
+    p = argparse.ArgumentParser(description=doc.split("\n")[0])
+    p.add_argument("--campaigns", type=int, default=campaigns)
     p.add_argument("--turns", type=int, default=40)
     p.add_argument("--locations", type=int, default=10)
-    p.add_argument("--seed", type=int, default=240000, help="first campaign's seed")
+    p.add_argument("--seed", type=int, default=seed, help="first campaign's seed")
     p.add_argument("--agent", default="heuristic")
     p.add_argument("--workers", type=int, default=1)
+    return p
+
+
+def main() -> int:
+    p = histories_parser(__doc__, campaigns=200, seed=240000)
     p.add_argument("--temperaments", action="store_true",
                    help="play each campaign 5 times, rotating the temperaments")
     p.add_argument("--out", default=None, help="write the figures as JSON here")

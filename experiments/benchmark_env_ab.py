@@ -70,13 +70,20 @@ def makers(rev: str, rulesets: list[str], max_turns: int, folder: Path) -> dict[
     return out
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def revision_parser(doc: str) -> argparse.ArgumentParser:
+    """The options every old-against-new measure of the env takes: ``--rev`` (the revision),
+    ``--rulesets`` and ``--max-turns``."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--rev", default="main", help="the git revision to compare with")
     parser.add_argument("--rulesets", default=",".join(RULESETS))
+    parser.add_argument("--max-turns", type=int, default=30)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = revision_parser(__doc__)
     parser.add_argument("--repeats", type=int, default=9)
     parser.add_argument("--seconds", type=float, default=0.5)
-    parser.add_argument("--max-turns", type=int, default=30)
     args = parser.parse_args(argv)
     rulesets = args.rulesets.split(",")
     with tempfile.TemporaryDirectory() as folder:

@@ -18,7 +18,6 @@ the most opcodes per step.
 
 from __future__ import annotations
 
-import argparse
 import collections
 import sys
 import tempfile
@@ -26,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from benchmark_env import RULESETS, play
-from benchmark_env_ab import makers
+from benchmark_env import play
+from benchmark_env_ab import makers, revision_parser
 
 
 class Counter:
@@ -69,11 +68,8 @@ class Counter:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rev", default="main", help="the git revision to compare with")
-    parser.add_argument("--rulesets", default=",".join(RULESETS))
+    parser = revision_parser(__doc__)
     parser.add_argument("--games", type=int, default=2)
-    parser.add_argument("--max-turns", type=int, default=30)
     parser.add_argument("--top", type=int, default=0, help="list today's N busiest functions")
     args = parser.parse_args(argv)
     rulesets = args.rulesets.split(",")

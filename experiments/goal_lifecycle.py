@@ -15,7 +15,6 @@ bootstrapped over campaigns; the reasons given for abandoning goals.
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 from collections import Counter, defaultdict
@@ -113,14 +112,9 @@ def report(results: list[dict[str, Any]]) -> None:
 
 
 def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--campaigns", type=int, default=20)
-    p.add_argument("--turns", type=int, default=40)
-    p.add_argument("--locations", type=int, default=10)
-    p.add_argument("--seed", type=int, default=910000, help="first campaign's seed")
-    p.add_argument("--agent", default="heuristic")
-    p.add_argument("--workers", type=int, default=1)
-    a = p.parse_args()
+    from behaviour_stats import histories_parser
+
+    a = histories_parser(__doc__, campaigns=20, seed=910000).parse_args()
     from factionsim.backends import run_jobs
 
     job = {"locations": a.locations, "seed": a.seed, "agent": a.agent, "turns": a.turns}

@@ -98,9 +98,14 @@ def test_the_shipped_policy_in_numpy_equals_the_same_network_in_torch():
 
     policy = load_policy(shipped_policy_path("wwn"))
     net = torch_network(policy)
-    observations = [obs for obs, _mask in real_observations(12, seed=5)]
+    real = real_observations(12, seed=5)
+    observations = [obs for obs, _mask in real]
     if len(observations[0]) != policy.obs_size:  # trained on an older env version
         observations = list(np.random.default_rng(5).random((12, policy.obs_size), np.float32))
+    if policy.prior:  # a residual policy also reads the prior: a one-hot on a legal action
+        observations = [np.concatenate([obs, np.where(np.arange(policy.n_actions) == np.flatnonzero(
+            mask)[0], policy.prior["weight"], 0.0).astype(np.float32)])
+            for obs, (_obs, mask) in zip(observations, real, strict=True)]
     for obs in observations:
         with torch.no_grad():
             expected = net(torch.as_tensor(obs)[None])[0].double().numpy()

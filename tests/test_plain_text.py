@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from file_safety_helpers import new_campaign, played
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from factionsim.chronicle import Names
@@ -93,6 +93,8 @@ def test_markdown_text_escapes(name: str, expected: str) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40))
+@example("\ue000")  # the private-use character the renderer marks its holes with
+@example("x\ue0000\ue000y")  # ... and a forged hole
 def test_a_name_reads_as_itself_in_the_rendered_chronicle(name: str) -> None:
     """Any name, escaped for markdown and rendered to HTML, is that name (line breaks read as
     spaces and control characters as visible escapes), never markup."""

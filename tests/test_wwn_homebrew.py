@@ -27,6 +27,7 @@ from wwn_helpers import (
     make_state,
     play_to,
     refused_at_line,
+    saved_and_loaded,
     texts,
 )
 
@@ -211,11 +212,7 @@ def test_save_and_load_are_byte_identical_and_play_on_the_same(tmp_path):
     agent = make_agent("random", "wwn")
     for _ in range(150):  # into play: mid-turn, with homebrew abilities used
         s.apply(agent.act(s.view(s.current_actor()), s.legal_actions(), rng))
-    text = dump_campaign_data(s.to_dict())
-    path = tmp_path / "saved.yaml"
-    path.write_text(text)
-    again = load_campaign(path)
-    assert dump_campaign_data(again.to_dict()) == text
+    text, again = saved_and_loaded(s, tmp_path)
     assert yaml.safe_load(text)[homebrew.BLOCK] == yaml.safe_load(CAMPAIGN.read_text())[
         homebrew.BLOCK]
     r1, r2 = np.random.default_rng(9), np.random.default_rng(9)

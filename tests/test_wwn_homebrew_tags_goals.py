@@ -25,16 +25,16 @@ from wwn_helpers import (
     make_state,
     play_to,
     refused_at_line,
+    saved_and_loaded,
 )
 
 import factionsim
 from factionsim.cli import main
-from factionsim.core.campaign import dump_campaign_data
 from factionsim.core.game import CampaignError
 from factionsim.rules.wwn import abilities, combat, goals, homebrew_goals, homebrew_tags
 from factionsim.rules.wwn.actions import ChooseGoal, KeepGoal
 from factionsim.rules.wwn.validate import validate
-from factionsim.rulesets import get_ruleset, load_campaign
+from factionsim.rulesets import get_ruleset
 
 CAMPAIGN = Path(__file__).parent / "data" / "wwn_homebrew.yaml"
 INCOME = 3
@@ -337,11 +337,7 @@ def test_save_and_load_are_byte_identical_with_tags_and_goals(tmp_path):
     agent, rng = make_agent("heuristic", "wwn"), np.random.default_rng(4)
     for _ in range(120):
         s.apply(agent.act(s.view(s.current_actor()), s.legal_actions(), rng))
-    text = dump_campaign_data(s.to_dict())
-    path = tmp_path / "saved.yaml"
-    path.write_text(text)
-    again = load_campaign(path)
-    assert dump_campaign_data(again.to_dict()) == text
+    text, again = saved_and_loaded(s, tmp_path)
     written = yaml.safe_load(CAMPAIGN.read_text())
     for block in (homebrew_tags.BLOCK, homebrew_goals.BLOCK):
         assert yaml.safe_load(text)[block] == written[block]

@@ -84,6 +84,20 @@ def refused_at_line(folder: Any, campaign: Any, old: str, new: str, where: str) 
         load_campaign(path)
 
 
+def saved_and_loaded(state: WwnState, folder: Any) -> tuple[str, WwnState]:
+    """``state`` written as a campaign file in ``folder`` and loaded again: the file's text and
+    the loaded state, which is checked to write the very same text."""
+    from factionsim.core.campaign import dump_campaign_data
+    from factionsim.rulesets import load_campaign
+
+    text = dump_campaign_data(state.to_dict())
+    path = folder / "saved.yaml"
+    path.write_text(text)
+    again = load_campaign(path)
+    assert dump_campaign_data(again.to_dict()) == text
+    return text, again
+
+
 def asset(state: WwnState, owner: str, type_id: str) -> Any:
     """The first asset of ``type_id`` owned by ``owner``."""
     return next(a for a in state.assets.values() if a.owner == owner and a.type == type_id)

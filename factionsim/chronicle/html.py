@@ -17,8 +17,10 @@ import re
 
 from .story import Line, TurnStory
 
-_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")  # markdown's backslash escapes
 _HOLE = "\ue000"
+#: what :func:`inline` holds aside as a literal: markdown's backslash escapes, and the hole mark
+#: itself where a name holds it (a private-use character), so no name can forge a hole
+_HELD = re.compile(r"\\([!-/:-@\[-`{-~])|(" + _HOLE + ")")
 
 
 def page_head(title: str, style: str = "{css}") -> str:
@@ -36,10 +38,10 @@ def inline(text: str) -> str:
     literals: list[str] = []
 
     def hold(m: re.Match[str]) -> str:
-        literals.append(m.group(1))
+        literals.append(m.group(1) or m.group(2))
         return f"{_HOLE}{len(literals) - 1}{_HOLE}"
 
-    text = html.escape(_ESCAPED.sub(hold, text.replace(_HOLE, "")), quote=False)
+    text = html.escape(_HELD.sub(hold, text), quote=False)
     text = re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
     text = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", text)
     text = re.sub(r"(?<![*\w])\*([^*]+)\*(?!\*)", r"<em>\1</em>", text)

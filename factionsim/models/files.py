@@ -37,6 +37,7 @@ import numpy as np
 from factionsim.core.files import write_atomic
 
 from .network import ModelFileError, Network, masked_softmax
+from .prior import check_prior
 
 FORMAT = "factionsim-policy"
 FORMAT_VERSION = 1
@@ -50,7 +51,7 @@ WEIGHT_DTYPES = ("float16", "float32", "float64")
 #: The description's top-level fields: required, then optional.
 REQUIRED = ("format", "format_version", "ruleset", "env_version", "spaces", "codec", "network",
             "weights")
-OPTIONAL = ("trained_on", "training", "notes")
+OPTIONAL = ("trained_on", "training", "notes", "prior")
 
 
 @dataclass
@@ -82,7 +83,20 @@ class PolicyModel:
         """The codec limits it was trained with (``make_codec(state, **limits)``)."""
         return dict(self.description["codec"].get("limits") or {})
 
+    @property
+    def prior(self) -> dict[str, Any] | None:
+        """The prior the network reads beside the observation (``{"agent": "heuristic",
+        "weight": W}``: :mod:`factionsim.models.prior`), or ``None``."""
+        return self.description.get("prior")
+
+    @property
+    def in_size(self) -> int:
+        """Values the network reads: the observation, then (with a prior) one per action."""
+        return self.obs_size + (self.n_actions if self.prior else 0)
+
     def logits(self, obs: np.ndarray) -> np.ndarray:
+        """Logits of ``obs`` (``in_size`` values: with a prior, the env's observation followed
+        by the prior, as :class:`factionsim.models.prior.PriorCodec` writes them)."""
         return self.network(obs)
 
     def probabilities(self, obs: np.ndarray, legal: Any) -> np.ndarray:
@@ -150,6 +164,8 @@ def check_description(d: Any, source: Any) -> dict[str, Any]:
     if Path(name).name != name or not name.endswith(".npz") or name.startswith("."):
         raise _fail(source, "weights.file", f"{name!r}: must be the name of an .npz file in the "
                     "same folder as the description (no folders)")
+    if "prior" in d:
+        check_prior(d["prior"], source)
     return d
 
 
@@ -206,8 +222,8 @@ def read_policy(path: str | os.PathLike[str]) -> PolicyModel:
         raise _fail(path, "", f"not a JSON policy description ({type(exc).__name__})") from None
     check_description(d, path)
     arrays = read_arrays(path.parent / d["weights"]["file"], d["weights"]["sha256"], path)
-    network = Network.from_spec(d["network"], arrays, d["spaces"]["observation"],
-                                where=f"{path}: network")
+    in_size = d["spaces"]["observation"] + (d["spaces"]["actions"] if "prior" in d else 0)
+    network = Network.from_spec(d["network"], arrays, in_size, where=f"{path}: network")
     if network.out_size != d["spaces"]["actions"]:
         raise _fail(path, "network", f"its last layer gives {network.out_size} values; "
                     f"spaces.actions is {d['spaces']['actions']}")

@@ -65,6 +65,9 @@ class Args:
     hidden: list[int] = field(default_factory=lambda: [256, 256])  # the context's layers
     entity: int = 64  # set: width of the per-asset encoder
     head: int = 128  # set: width of the per-asset action head
+    prior: str = "none"  # "heuristic": a residual policy, logits = the heuristic's choice (a
+    # one-hot times --prior-weight) + the network's correction (factionsim.models.prior)
+    prior_weight: float = 5.0
     expert: str = "heuristic"  # the agent imitated (options: planner@budget=4)
     imitation_opponents: list[str] = field(default_factory=lambda: ["heuristic"])
     learner_seats: list[int] = field(default_factory=lambda: [1, 2])  # seats held: min max

@@ -65,7 +65,7 @@ def torch_network(policy: PolicyModel) -> nn.Module:
         d, source = policy.description, Path(policy.source)
         arrays = read_arrays(source.parent / d["weights"]["file"], d["weights"]["sha256"],
                              source)
-        return TorchGraph(d["network"], arrays, policy.obs_size)
+        return TorchGraph(d["network"], arrays, policy.in_size)
     modules: list[nn.Module] = []
     for layer in policy.network.layers:
         linear = nn.Linear(layer.weight.shape[1], layer.weight.shape[0],

@@ -133,9 +133,11 @@ def game(state: Any, codec: Any, seats: Mapping[str, Any], rng: np.random.Genera
 class Campaigns:
     """Where games come from: the ruleset's campaign (``campaign``: a file, or the bundled one)
     and, for WWN, with probability ``generated``, a campaign generated with a fresh seed of the
-    same shape (factions, locations) as the base campaign."""
+    same shape (factions, locations) as the base campaign. ``prior``: the policy file's
+    ``prior`` field of a residual policy (its networks read the heuristic's choice too)."""
 
-    def __init__(self, ruleset: str = "wwn", campaign: str | None = None, generated: float = 0.0):
+    def __init__(self, ruleset: str = "wwn", campaign: str | None = None, generated: float = 0.0,
+                 prior: Mapping[str, Any] | None = None):
         from factionsim.envs import make_codec
         from factionsim.runner import CampaignTemplate
 
@@ -145,8 +147,9 @@ class Campaigns:
         if generated > 0 and ruleset != "wwn":
             raise ValueError("generated campaigns exist for the wwn ruleset only")
         self.generated = float(generated)
-        self.codec = make_codec(self.base)  # the base campaign's (the spaces of every game)
+        self.prior = dict(prior) if prior else None
         self._make_codec = make_codec
+        self.codec = self._codec(self.base)  # the base campaign's (the spaces of every game)
         self.shape = (len(self.base.factions), len(self.base.location_ids()))
 
     def codec_for(self, state: Any) -> Any:
@@ -154,7 +157,19 @@ class Campaigns:
         spaces for a generated campaign)."""
         if state.name == self.base.name and list(state.factions) == list(self.base.factions):
             return self.codec
-        return self._make_codec(state)
+        return self._codec(state)
+
+    def _codec(self, state: Any) -> Any:
+        """``state``'s codec; with a ``prior``, wrapped to append it to every observation
+        (:class:`factionsim.models.prior.PriorCodec`)."""
+        codec = self._make_codec(state)
+        if self.prior:
+            from factionsim.models.prior import PriorCodec
+            from factionsim.rulesets import ruleset_of
+
+            codec = PriorCodec(codec, ruleset_of(state), self.prior["agent"],
+                               self.prior["weight"])
+        return codec
 
     def draw(self, rng: np.random.Generator) -> Any:
         """A fresh game state (its dice seeded from ``rng``)."""

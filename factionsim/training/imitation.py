@@ -71,6 +71,7 @@ class CollectTask:
     games: int
     seed: int
     deterministic: bool = False
+    prior: dict[str, Any] | None = None  # a residual policy's prior (the policy file's field)
 
 
 @dataclass
@@ -124,7 +125,7 @@ def collect(task: CollectTask) -> CollectResult:
     from factionsim.models.network import Network
 
     rng = np.random.default_rng(task.seed)
-    source = Campaigns(task.ruleset, task.campaign, task.generated)
+    source = Campaigns(task.ruleset, task.campaign, task.generated, task.prior)
     codec = source.codec
     expert = task.expert.make(task.ruleset)
     opponents = [ref.make(task.ruleset) for ref in task.opponents]

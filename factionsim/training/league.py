@@ -51,6 +51,7 @@ class RolloutTask:
     decisions: int
     seed: int
     shaping: float = 0.1
+    prior: dict[str, Any] | None = None  # a residual policy's prior (the policy file's field)
 
 
 @dataclass
@@ -86,7 +87,7 @@ def rollout(task: RolloutTask) -> RolloutResult:
 
     t0, c0 = time.perf_counter(), time.process_time()
     rng = np.random.default_rng(task.seed)
-    source = Campaigns(task.ruleset, task.campaign, task.generated)
+    source = Campaigns(task.ruleset, task.campaign, task.generated, task.prior)
     codec = source.codec
     agents = {o.label: o.agent.make(task.ruleset) for o in task.league if o.agent is not None}
     nets = {"learner": Network.from_spec(*task.learner, codec.obs_size)}

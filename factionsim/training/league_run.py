@@ -150,6 +150,16 @@ def train_league(args: Args) -> Path:
     record = write_run_record(out, args)
     state, campaign = run_campaign(args)
     codec = make_codec(state)
+    prior = None
+    if args.prior != "none":
+        from factionsim.models.prior import PRIOR_AGENTS, PriorCodec
+
+        if args.prior not in PRIOR_AGENTS:
+            raise ValueError(f"--prior {args.prior!r}; allowed: none, {', '.join(PRIOR_AGENTS)}")
+        from factionsim.rulesets import ruleset_of
+
+        codec = PriorCodec(codec, ruleset_of(state), args.prior, args.prior_weight)
+        prior = codec.prior
     generated = args.generated if args.ruleset == "wwn" else 0.0
     shape = NetShape(arch=args.arch, hidden=list(args.hidden), entity=args.entity,
                      head=args.head)
@@ -166,10 +176,11 @@ def train_league(args: Args) -> Path:
     t0 = time.perf_counter()
 
     def save(extra: dict[str, Any] | None = None, path: Path = out / "policy.json") -> Any:
-        return write_policy(path,
-                            description(codec, state, spec, {**training, **(extra or {})},
-                                        campaign),
-                            graph.arrays(), dtype=args.weights_dtype)
+        d = description(getattr(codec, "base", codec), state, spec,
+                        {**training, **(extra or {})}, campaign)
+        if prior:
+            d["prior"] = prior
+        return write_policy(path, d, graph.arrays(), dtype=args.weights_dtype)
 
     def seed() -> int:
         return int(rng.integers(1 << 31))
@@ -186,7 +197,8 @@ def train_league(args: Args) -> Path:
             tasks = [CollectTask(args.ruleset, args.campaign, generated, args.max_turns,
                                  network, AgentRef.parse(args.expert),
                                  [AgentRef.parse(o) for o in args.imitation_opponents], seats,
-                                 beta, n, seed()) for n in _split(games, args.workers)]
+                                 beta, n, seed(), prior=prior)
+                     for n in _split(games, args.workers)]
             results = pool.map(collect, tasks)
             for res in results:
                 buf.extend(res.samples)
@@ -219,7 +231,8 @@ def train_league(args: Args) -> Path:
     written = save()
     player = policy_agent(written, str(out / "policy.json"), args, state)
     final = [evaluate(player, args, opp, args.final_eval_games, seed=50_000,
-                      progress=args.progress) for opp in args.eval_opponents]
+                      progress=args.progress)
+             for opp in args.eval_opponents if args.final_eval_games > 0]
     for r in final:
         log.scalars(len(history), {f"eval/win_rate_vs_{r['opponent']}": r["win_rate"]})
         print(f"final vs {r['opponent']}: win rate {r['win_rate']:.3f} (95% CI "
@@ -252,7 +265,8 @@ def _ppo_phase(args: Args, graph: Any, spec: dict[str, Any], codec: Any, generat
         if update and update % args.freeze_every == 0:
             frozen = {"self": learner}
         tasks = [RolloutTask(args.ruleset, args.campaign, generated, args.max_turns, learner,
-                             league, frozen, seats, n, int(rng.integers(1 << 31)))
+                             league, frozen, seats, n, int(rng.integers(1 << 31)),
+                             prior=getattr(codec, "prior", None))
                  for n in _split(args.rollout_decisions, args.workers)]
         results = pool.map(rollout, tasks)
         buf = SampleBuffer(codec.obs_size, codec.n_actions, capacity=1 << 62)
@@ -279,5 +293,8 @@ def _ppo_phase(args: Args, graph: Any, spec: dict[str, Any], codec: Any, generat
         log.line(f"ppo update {update}: {done} decisions, "
                  + ", ".join(f"{k} {v:.3f}" for k, v in entry.items() if k.startswith("share"))
                  + f", entropy {stats['entropy']:.3f} ({entry['seconds']:.0f} s)")
+        if (update + 1) % args.freeze_every == 0:  # the policy as this update left it, kept
+            entry["policy"] = f"rounds/ppo{update + 1}.json"
+            save(path=Path(args.out_dir()) / entry["policy"])
         save()
         update += 1

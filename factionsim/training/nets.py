@@ -18,6 +18,12 @@ weights: what :class:`factionsim.training.graph.TorchGraph` trains and numpy pla
 
 The context is the layer named ``context`` (a value head reads it in training).
 
+With a prior (``codec`` a :class:`factionsim.models.prior.PriorCodec`: ``--prior heuristic``)
+either network reads the env's part of the observation and its output is named ``correction``;
+a ``piece`` takes the prior (one value per action, after the observation) and an ``add`` gives
+``correction + prior``: a residual policy that plays like the prior's agent while its correction
+is near 0 (the output layers start at a tenth of torch's default scale).
+
 >>> from factionsim import load_campaign
 >>> from factionsim.configs import default_campaign_path
 >>> from factionsim.envs import make_codec
@@ -84,22 +90,39 @@ def build_network(codec: Any, arch: str = "set", seed: int = 0,
                   shape: NetShape | None = None) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """``(network description, arrays)`` of a fresh ``arch`` network for ``codec``'s spaces."""
     shape = shape or NetShape(arch=arch)
+    if arch not in ARCHITECTURES:
+        raise ValueError(f"architecture {arch!r}; allowed: {', '.join(ARCHITECTURES)}")
     b = _Builder(seed)
-    if arch == "flat":
-        size = codec.obs_size
-        for i, h in enumerate(shape.hidden):
-            b.dense(f"hidden{i}", size, h, "relu", out_name="context" if i == len(
-                shape.hidden) - 1 else None)
-            size = h
-        b.dense("logits", size, codec.n_actions, None, scale=0.1)
+    prior = getattr(codec, "prior", None)  # a PriorCodec: the observation, then the prior
+    if prior:
+        base = codec.base
+        if arch == "set":
+            _set_network(b, base, shape)
+        else:
+            b.add({"type": "piece", "start": 0, "rows": 1, "width": int(base.obs_size)},
+                  "observation", "piece:observation")
+            _flat_network(b, base, shape, "piece:observation")
+        b.layers[-1]["name"] = "correction"
+        b.add({"type": "piece", "start": int(base.obs_size), "rows": 1,
+               "width": int(base.n_actions)}, "observation", "piece:prior")
+        b.add({"type": "add", "activation": None}, ["correction", "piece:prior"])
+    elif arch == "flat":
+        _flat_network(b, codec, shape)
     elif arch == "set":
         _set_network(b, codec, shape)
-    else:
-        raise ValueError(f"architecture {arch!r}; allowed: {', '.join(ARCHITECTURES)}")
     network = {"input": "observation", "output": "one logit per action of the catalogue",
                "masking": "illegal actions get probability 0; softmax over the legal ones",
                "architecture": arch, "layers": b.layers}
     return network, b.arrays
+
+
+def _flat_network(b: _Builder, codec: Any, shape: NetShape, input: str = "observation") -> None:
+    size = codec.obs_size
+    for i, h in enumerate(shape.hidden):
+        b.dense(f"hidden{i}", size, h, "relu", input if i == 0 else None,
+                out_name="context" if i == len(shape.hidden) - 1 else None)
+        size = h
+    b.dense("logits", size, codec.n_actions, None, scale=0.1)
 
 
 def _set_network(b: _Builder, codec: Any, shape: NetShape) -> None:
