@@ -70,13 +70,15 @@ def damage_bonus(sit: Situation) -> float:
 
 
 def purchase_bonus(sit: Situation, type_id: str) -> float:
-    """Extra XP of buying a ``type_id`` asset: an ``own-assets`` goal counting it pays its
-    share of the goal's XP while it still needs more."""
+    """Extra XP of buying a ``type_id`` asset: an ``own-assets`` goal counting it pays the
+    goal's XP shared among the purchases it still needs (the one that completes it, all of it).
+    Sharing it among all the goal asks for undervalued the last purchase: a greedy faction,
+    weighing the upkeep of a second River Barges against half the XP, never bought it."""
     kind = own_goal(sit)
     if kind is None or kind.counter != "own-assets" or kind.param("type") != type_id:
         return 0.0
-    owned = sum(a.type == type_id for a in sit.mine)
-    return kind.difficulty / kind.needed if owned < kind.needed else 0.0
+    left = kind.needed - sum(a.type == type_id for a in sit.mine)
+    return kind.difficulty / left if left > 0 else 0.0
 
 
 def expanding(sit: Situation) -> bool:
