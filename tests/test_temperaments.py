@@ -97,3 +97,42 @@ def test_odds_each_temperament_fights_at():
         took = {t for t in ("aggressive", "cautious", "greedy", "scheming", "balanced")
                 if _situation(s, t).attack_ready(plan)}
         assert took == fights
+
+
+def _spots_state(goal=None):
+    """Us with an Informers network at B (quiet) and one at D (next to C, where their Infantry
+    stand): both are spots for a new Base. "Damage done to a Base of Influence is also done
+    directly to the faction's hit points." (WWN, Attack)"""
+    locations = [{"id": "a", "neighbors": ["b", "d"]}, {"id": "b"}, {"id": "c", "neighbors": ["d"]},
+                 {"id": "d"}]
+    us = faction("us", force=4, cunning=4, wealth=4, treasure=10, assets=[
+        {"type": "informers", "location": "b"}, {"type": "informers", "location": "d"}])
+    if goal:
+        us["goal"] = goal
+    return make_state([us, faction("them", headquarters="c", assets=[
+        {"type": "infantry", "location": "c"}])], locations)
+
+
+def test_greedy_plants_its_bases_away_from_its_rivals_blows():
+    """A greedy faction plants a Base as an investment only where no rival can strike it soon:
+    D, one move from their Infantry, scores below quiet B for it (and it founds its Base at B),
+    while a balanced faction sees the two spots alike (the last in map order wins the tie)."""
+    from factionsim.agents.wwn_heuristic import _expand_where
+    from factionsim.rules.wwn.actions import ExpandAt
+
+    s = _spots_state()
+    greedy, balanced = _situation(s, "greedy"), _situation(s, "balanced")
+    assert greedy.base_risk("d") > 0 == greedy.base_risk("b")
+    assert greedy.plant_score("d") < greedy.plant_score("b") == balanced.plant_score("b")
+    assert balanced.plant_score("d") == balanced.plant_score("b")
+    legal = [ExpandAt("b"), ExpandAt("d")]
+    assert _expand_where(greedy, legal)[0] == ExpandAt("b")
+    assert _expand_where(balanced, legal)[0] == ExpandAt("d")
+
+
+def test_greedy_plants_where_its_goal_asks_whatever_the_risk():
+    """With Expand Influence (plant a Base) as its goal, the greedy faction weighs spots as
+    any other does: the goal is worth the risk."""
+    s = _spots_state("expand-influence")
+    greedy = _situation(s, "greedy")
+    assert greedy.plant_score("d") == greedy.expand_score("d") == greedy.plant_score("b")

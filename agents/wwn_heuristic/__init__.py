@@ -260,14 +260,14 @@ def _action_value(sit: Situation, kind: str) -> tuple[float, str, bool]:
         spots = sit.expansion_spots()
         if not spots:
             return -1.0, "", False
-        safe = max(sit.expand_score(s) for s in spots)
+        safe = max(sit.plant_score(s) for s in spots)
         value = 2.0 * sit.p.greed
         if g == "expand-influence":
             value += XP * 1.2
         if g == "wealth-of-kingdoms":
             value -= 4
         value = value * min(1.0, safe) - (1 - min(1.0, safe)) * 6
-        where = sit.place(max(spots, key=lambda s: (sit.expand_score(s), s)))
+        where = sit.place(max(spots, key=lambda s: (sit.plant_score(s), s)))
         return value, (f"plants a new Base: {where} looks safe enough"
                        + (f", and new Bases are what it is after{_progress(sit)}"
                           if g == "expand-influence" else "")), True
@@ -555,7 +555,7 @@ def _repair(sit: Situation, legal):
 
 # ====================================================================== expanding
 def _expand_where(sit: Situation, legal):
-    best = max(_of(legal, ExpandAt), key=lambda e: (sit.expand_score(e.location), e.location))
+    best = max(_of(legal, ExpandAt), key=lambda e: (sit.plant_score(e.location), e.location))
     return best, (f"founds a Base at {sit.place(best.location)}: "
                   f"{pct(min(1.0, sit.expand_score(best.location)))} likely to stand")
 

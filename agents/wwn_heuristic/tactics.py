@@ -246,6 +246,13 @@ class Situation:
                 total += p * damage_mean(line.damage)
         return total
 
+    def base_risk(self, location: str) -> float:
+        """Expected damage per turn a Base of ours at ``location`` could take: from the hostile
+        visible attackers there, and half from those one move away (every point of it is a
+        point of our own HP: a Base's damage is the faction's)."""
+        near = self.state.map.adjacent.get(location, ())
+        return self.threat_to(location) + 0.5 * sum(self.threat_to(n) for n in near)
+
     # ------------------------------------------------------------ repairs
     def repair_value(self, asset, fixes: int) -> float:
         from factionsim.rules.wwn.economy import repair_amount
@@ -436,6 +443,16 @@ class Situation:
         ruler = self.state.map.locations[loc].ruler
         return safe * bonus + (0.2 if ruler in (None, self.fid) else 0.0) \
             + homebrew.expand_bonus(self, loc)
+
+    def plant_score(self, loc: str) -> float:
+        """:meth:`expand_score`, less what the rivals' blows close by spoil for a temperament
+        that fears for its Bases (``base_risk``: greedy), unless its goal asks for new Bases:
+        every point of damage a Base takes is a point of the faction's own HP, and a Base
+        planted as an investment is Treasure at risk."""
+        score = self.expand_score(loc)
+        if self.p.base_risk and not homebrew.expanding(self) and not homebrew.hold_location(self):
+            score *= max(0.0, 1.0 - self.p.base_risk * self.base_risk(loc))
+        return score
 
     def good_expansion_spots(self) -> list[str]:
         """Expansion spots where a new Base is more likely kept than lost."""
