@@ -134,11 +134,21 @@ _DEDICATED = (wwn_actions.ChooseAction, wwn_actions.Done, wwn_actions.Attack, ww
               wwn_actions.RaiseRating)
 
 
+#: action classes whose index depends on the action alone and whose objects the rules make once
+#: (``turn._DONE``, ``_KEEP_GOAL``, ``_CHOOSE``): the codec keeps their index by object
+#: (``WwnCodec._choice_table``); classes made anew at every decision would only fill the table
+_BY_OBJECT = frozenset((wwn_actions.ChooseAction, wwn_actions.Done, wwn_actions.KeepGoal))
+
 _FOREIGN_USE = "use-foreign"
 #: the "other" block's slot of the goal choices of a campaign's own goals (``goal_types:``)
 _HOMEBREW_GOAL = "goal-homebrew"
 #: the book's tags -> their place in the observation's multi-hot (a campaign's own tags have none)
 _TAG_INDEX = {t: i for i, t in enumerate(TAGS)}
+#: what a faction's row of the observation is computed from (its score aside; max HP follows
+#: from the ratings)
+_FACTION_STATS = operator.attrgetter("alive", "force", "cunning", "wealth", "hp", "xp_earned")
+#: Most goal choices kept per actor (see ``WwnCodec._choice_table``).
+_TABLE_SIZE = 4096
 #: Most distinct asset rows the observation keeps encoded (about 6 MB at 64 locations).
 _BANK_ROWS = 8192
 #: the stats of an asset its observation row shows (with its owner, Subtle status and turn)
@@ -249,30 +259,82 @@ class WwnCodec(Codec):
 
     def encode_actions(self, view: Any, legal: list[Any]) -> list[int]:
         """Catalogue index of each legal action (distinct; :class:`EncodingError` otherwise;
-        -1 for an ability option beyond ``Limits.options`` when ``options_overflow="drop"``)."""
+        -1 for an ability option beyond ``Limits.options`` when ``options_overflow="drop"``).
+
+        A goal step (most decisions of random play) offers goal choices that the rules build
+        once and reuse (``goals.options``: the same objects every time), so their indices are
+        kept per actor in a table by object (:meth:`_choice_table`) and looked up with C calls
+        only; the other actions are encoded one by one (:meth:`_encode_each`)."""
         actor = view.faction_id
+        part = self._current_part(view, actor)
+        table = self._choice_table(actor, part.other_ids)
+        out = list(map(table.get, map(id, legal)))
+        if None in out:
+            self._encode_each(view, actor, legal, out, part, table)
+        kept = [i for i in out if i >= 0] if -1 in out else out
+        if not kept and out:
+            raise EncodingError(f"no legal action of {actor} can be encoded")
+        if len(set(kept)) != len(kept):
+            raise EncodingError(f"two legal actions share a catalogue index: "
+                                f"{[str(a) for a in legal]}")
+        return out
+
+    def _choice_table(self, actor: str, other_ids: tuple[str, ...]) -> dict[int, int]:
+        """``id(choice) -> catalogue index`` of the choices ``actor`` met so far whose index
+        depends on the choice alone (:data:`_BY_OBJECT`: the rules make them once and offer the
+        same objects again) or on the rows of the other assets it sees, ``other_ids`` (a goal
+        whose target is an asset). Each choice object is kept alive with its entry, so an id
+        never stands for another object. When ``other_ids`` changes, the asset targets' entries
+        are dropped; past ``_TABLE_SIZE`` entries the table starts anew."""
+        entry = self._choice_tables.get(actor)
+        if entry is None or len(entry.index) > _TABLE_SIZE:
+            entry = self._choice_tables[actor] = _ChoiceTable(other_ids)
+        elif entry.other_ids is not other_ids and entry.other_ids != other_ids:
+            index, keep = entry.index, entry.keep
+            for key in entry.by_row:
+                index.pop(key, None)
+                keep.pop(key, None)
+            entry.by_row.clear()
+            entry.other_ids = other_ids
+        return entry.index
+
+    def _encode_each(self, view: Any, actor: str, legal: list[Any], out: list[int | None],
+                     part: _AssetPart, table: dict[int, int]) -> None:
+        """Fill the ``None`` entries of ``out`` with the indices of those of ``legal``, one by one
+        (the book's goal choices are added to ``table``, see :meth:`_choice_table`)."""
         own = self._own_slots(view, actor)
         me = self.seat[actor]
         off, lim, F, L = self.offset, self.limits, self.F, self.L
-        out: list[int] = []
+        choices = self._choice_tables[actor]
+        keep = choices.keep
         use_count: dict[str, int] = {}
         bribes = 0
         other_count: dict[Any, int] = {}
         other_rows: dict[str, int] | None = None
         goal_index = self._goal_index
         asset_goals = self._asset_goals
-        for a in legal:
+        for j, a in enumerate(legal):
+            if out[j] is not None:
+                continue
             t = type(a)
             if t is wwn_actions.ChooseGoal:  # the most frequent: every goal step offers dozens
                 i = goal_index.get((a.goal, a.target, me))
                 if i is None and a.goal not in self.goal_offset:  # the campaign's own goal
                     i = self._other(a, other_count, _HOMEBREW_GOAL)
-                elif i is None:  # the target is an asset, or the choice is new
+                    out[j] = i
+                    continue
+                if i is None:  # the target is an asset, or the choice is new
                     if other_rows is None:
-                        other_rows = {x.id: k for k, x in enumerate(self._others(view, actor))}
+                        other_rows = {x: k for k, x in enumerate(part.other_ids)}
                     base = asset_goals.get(a.goal)
                     row = other_rows.get(a.target) if base is not None else None
-                    i = base + row if row is not None else self._goal(a, me, other_rows)
+                    if row is not None:
+                        i = base + row
+                        choices.by_row.append(id(a))
+                    else:
+                        i = self._goal(a, me, other_rows)
+                table[id(a)] = i
+                keep[id(a)] = a
             elif t is wwn_actions.ChooseAction:
                 i = off["choose"] + wwn_actions.ACTION_KINDS.index(a.kind)
             elif t is wwn_actions.Done:
@@ -310,7 +372,7 @@ class WwnCodec(Codec):
                 use_count[a.source] = k + 1
                 if k >= lim.options:
                     if lim.options_overflow == "drop":
-                        out.append(-1)
+                        out[j] = -1
                         continue
                     raise EncodingError(f"ability source {a.source} offers more than "
                                         f"{lim.options} options (pass options=... to make_env)")
@@ -330,14 +392,10 @@ class WwnCodec(Codec):
                 i = off["raise"] + ATTRIBUTES.index(a.attribute)
             else:
                 i = self._other(a, other_count)
-            out.append(i)
-        kept = [i for i in out if i >= 0] if -1 in out else out
-        if not kept and out:
-            raise EncodingError(f"no legal action of {actor} can be encoded")
-        if len(set(kept)) != len(kept):
-            raise EncodingError(f"two legal actions share a catalogue index: "
-                                f"{[str(a) for a in legal]}")
-        return out
+            out[j] = i
+            if t in _BY_OBJECT:
+                table[id(a)] = i
+                keep[id(a)] = a
 
     def _other(self, a: Any, counts: dict[Any, int], kind: Any = None) -> int:
         """Generic slot: the k-th legal action of its class (any class of the actions module)."""
@@ -433,6 +491,9 @@ class WwnCodec(Codec):
         self._bank = np.zeros((2 * self.asset_slots, self.asset_row), np.float32)
         self._row_of: dict[tuple, tuple[int, int, int]] = {}  # row key -> bank row, location, Base
         self._seatings: dict[str, _Seating] = {}
+        self._parts: dict[str, _AssetPart] = {}  # observer -> its last asset part
+        self._faction_rows: dict[tuple, list[float]] = {}  # see _faction_values
+        self._choice_tables: dict[str, _ChoiceTable] = {}  # actor -> see _choice_table
         #: the value of "n assets in a location" (n / 8, at most 1)
         self._count_value = [min(n, 8) / 8 for n in range(self.asset_slots + 1)]
         self._seated_for: tuple[Any, Any] = (None, None)  # the map and relations they were built for
@@ -453,6 +514,7 @@ class WwnCodec(Codec):
         agent and game (a game's map and relations objects stay the same)."""
         if self._seated_for[0] is not view.map or self._seated_for[1] is not view.relations:
             self._seatings.clear()
+            self._parts.clear()  # (built with the seatings' owner codes)
             self._seated_for = (view.map, view.relations)
         seating = self._seatings.get(agent)
         if seating is None:
@@ -483,24 +545,28 @@ class WwnCodec(Codec):
             template[r + 1 + ruler] = 1.0
             template[r + F + 2] = float(lo.coastal)
         counts = [st["locations"] + li * self.loc_row + 2 * F + 3 for li in range(self.L)]
-        fixed += counts + [c + 1 for c in counts]  # own assets per location, then others'
-        return _Seating(me, template, owner_code, np.asarray(fixed, np.intp))
+        counts += [c + 1 for c in counts]  # own assets per location, then others'
+        return _Seating(me, template, owner_code, np.asarray(fixed, np.intp),
+                        np.asarray(counts, np.intp))
 
     def observe(self, view: Any, out: np.ndarray,
                 scores: dict[str, float] | None = None) -> np.ndarray:
         """Write ``agent``'s observation into ``out`` (float32; every entry is written) and
         return it.
 
-        What is fixed for the game (rulers, coastlines, relations, the asset types) is copied
-        from the observer's template; values with a fixed position are written with one numpy
-        call, asset rows are gathered from a bank of already-encoded rows with another. The
-        template is built once per game (per map and relations object): no rule changes them,
-        and code that edits a state's ``relations`` in place mid-game must assign a new dict for
-        the codec to see it.
+        What is fixed for the game (rulers, coastlines, relations, the asset types) is in the
+        observer's template, and what its assets show (rows gathered from a bank of
+        already-encoded rows, Base flags, counts per location) is written into a copy of it
+        kept while the assets are unchanged (:meth:`_current_part`, :meth:`_part_base`): an
+        observation starts as a copy of that, then the values with a fixed position are written
+        with one numpy call and the ones with another. The template is built once per game (per
+        map and relations object): no rule changes them, and code that edits a state's
+        ``relations`` in place mid-game must assign a new dict for the codec to see it.
         """
         agent = view.faction_id
         seating = self._seating(view, agent)
-        out[:] = seating.template
+        part = self._current_part(view, agent, seating)
+        out[:] = part.base if part.base is not None else self._part_base(part, seating)
         F = self.F
         st = self.layout.start
         me = seating.seat
@@ -541,51 +607,93 @@ class WwnCodec(Codec):
                   MAGIC_LEVELS.index(f.magic) / 3, float(f.paralysed), progress,
                   min(f.xp_earned, 20) / 20,
                   min(1.0, view.turn / max_turns) if (max_turns := view.max_turns) else 0.0]
-        scores = view.scores() if scores is None else scores
-        for fid in self.factions:
-            fo = factions[fid]
-            mh = fo.max_hp
-            values += [float(fo.alive), fo.force / 8, fo.cunning / 8, fo.wealth / 8,
-                       fo.hp / mh if mh else 0.0, mh / MAX_BASE_HP,
-                       min(fo.xp_earned, 20) / 20, min(scores[fid], 20) / 20]
-        own_rows, other_rows, own_count, other_count = self._asset_rows(view, agent, seating,
-                                                                       ones)
-        count_value = self._count_value
-        values += [count_value[n] for n in own_count]
-        values += [count_value[n] for n in other_count]
+        values += self._faction_values(factions, view.scores() if scores is None else scores)
         out[seating.fixed] = float32s(values)
         out[ones] = 1.0
+        return out
+
+    def _part_base(self, part: _AssetPart, seating: _Seating) -> np.ndarray:
+        """The observer's template with ``part`` written in (its asset rows, Base flags and
+        counts per location): what :meth:`observe` starts from while the part holds."""
+        base = seating.template.copy()
         # asset rows: own from the own_assets piece's first row, the others' likewise (the two
         # pieces follow each other)
         first, end = self._asset_block
-        block = out[first:end].reshape(self.asset_slots, self.asset_row)
+        block = base[first:end].reshape(self.asset_slots, self.asset_row)
+        own_rows, other_rows = part.own_rows, part.other_rows
         if own_rows:
             self._bank.take(own_rows, axis=0, out=block[:len(own_rows)])
         if other_rows:
             A = self.limits.own_assets
             self._bank.take(other_rows, axis=0, out=block[A:A + len(other_rows)])
-        return out
+        if part.bases:
+            base[part.bases] = 1.0
+        base[seating.counts] = float32s(part.own_counts + part.other_counts)
+        part.base = base
+        return base
 
-    def _asset_rows(self, view: Any, agent: str, seating: _Seating,
-                    ones: list[int]) -> tuple[list[int], list[int], list[int], list[int]]:
-        """One pass over the assets ``agent`` sees: the bank rows of its own assets and of the
-        others' not Stealthed (in asset order), how many of each stand in every location, and
-        the positions of the Base flags (added to ``ones``)."""
-        lim = self.limits
+    def _faction_values(self, factions: dict[str, Any], scores: dict[str, float]) -> list[float]:
+        """The values of the ``factions`` rows, every faction in campaign order (the same for
+        every observer: its seating puts them in place), kept by what they are computed from
+        (each faction's listed fields and score: looked up with C calls)."""
+        fids = self.factions
+        key = (tuple(map(_FACTION_STATS, map(factions.__getitem__, fids))),
+               tuple(map(scores.__getitem__, fids)))
+        values = self._faction_rows.get(key)
+        if values is None:
+            if len(self._faction_rows) >= _TABLE_SIZE:
+                self._faction_rows.clear()
+            values = []
+            for fid in fids:
+                fo = factions[fid]
+                mh = fo.max_hp
+                values += [float(fo.alive), fo.force / 8, fo.cunning / 8, fo.wealth / 8,
+                           fo.hp / mh if mh else 0.0, mh / MAX_BASE_HP,
+                           min(fo.xp_earned, 20) / 20, min(scores[fid], 20) / 20]
+            self._faction_rows[key] = values
+        return values
+
+    def _current_part(self, view: Any, agent: str, seating: _Seating | None = None) -> _AssetPart:
+        """The asset part of ``agent``'s observation (:class:`_AssetPart`): the bank rows of its
+        own assets and of the others' it sees, the values of how many of each stand in every
+        location, the positions of the Base flags, the ids of the others' assets in row order.
+
+        Kept per observer and reused while its inputs are as they were: the view's
+        ``assets_stamp()`` (which changes with any change to any asset: its fields, its status
+        entries, its owner, its entering or leaving play) and the assets that already acted this
+        turn (the decision's ``done``, ``rival_done`` and ``used`` lists). Checking them costs a
+        few calls; building the part again a pass over every asset."""
         ctx = view.decision
-        done: set[str] = set()  # assets that already acted this turn
-        for key in ("done", "rival_done", "used"):
-            acted = ctx.get(key)
-            if acted:
-                done.update(x for x in acted if isinstance(x, str))
+        acted = (tuple(ctx.get("done") or ()), tuple(ctx.get("rival_done") or ()),
+                 tuple(ctx.get("used") or ()))
+        token, version, changes = view.assets_stamp()
+        part = self._parts.get(agent)
+        if part is None or part.token is not token or part.version != version \
+                or part.changes != changes or part.acted != acted:
+            if seating is None:
+                seating = self._seating(view, agent)
+            done = {x for ids in acted for x in ids if isinstance(x, str)}
+            part = self._parts[agent] = self._asset_part(view, agent, seating, view.assets(),
+                                                         done)
+            part.token, part.version, part.changes, part.acted = token, version, changes, acted
+        return part
+
+    def _asset_part(self, view: Any, agent: str, seating: _Seating, assets: list[Any],
+                    done: set[str]) -> _AssetPart:
+        """Build the asset part of ``agent``'s observation from ``assets`` (see
+        `_current_part`): one pass over them, each row from the bank (encoded once)."""
+        lim = self.limits
         if len(self._row_of) + lim.own_assets + lim.other_assets > len(self._bank):
             self._bank = grow_bank(self._bank, self._row_of, _BANK_ROWS)
+            self._parts.clear()  # (their bank rows may be reused)
         owner_code = seating.owner_code
         row_of = self._row_of
         own_count, other_count = [0] * self.L, [0] * self.L
         own_rows: list[int] = []
         other_rows: list[int] = []
-        for a in view.assets():  # (rivals' Stealthed assets are not among them)
+        other_ids: list[str] = []
+        bases: list[int] = []
+        for a in assets:
             owner = a.owner
             status = a.status
             key = (owner_code[owner], _ROW_STATS(a),  # (one C call reads the six stats)
@@ -600,21 +708,24 @@ class WwnCodec(Codec):
                 own_count[li] += 1
             else:
                 other_rows.append(b)
+                other_ids.append(a.id)
                 other_count[li] += 1
             if base >= 0:
-                ones.append(base)
+                bases.append(base)
         if len(own_rows) > lim.own_assets:
             self._own_slots(view, agent)  # raises the clear error
         if len(other_rows) > lim.other_assets:
             self._others(view, agent)  # raises the clear error
-        return own_rows, other_rows, own_count, other_count
+        count_value = self._count_value
+        return _AssetPart(own_rows, other_rows, [count_value[n] for n in own_count],
+                          [count_value[n] for n in other_count], bases, done, tuple(other_ids))
 
     def _bank_row(self, key: tuple) -> tuple[int, int, int]:
-        """Encode one asset row (see :meth:`_asset_rows`' key) into the row bank: its bank row,
+        """Encode one asset row (see `_current_part`' key) into the row bank: its bank row,
         location index and the observation position of its Base flag (-1: not a Base).
 
         Asset rows repeat a lot (same type, place, HP...), so each distinct row is built once;
-        there is room: :meth:`_asset_rows` grows the bank first."""
+        there is room: `_current_part` grows the bank first."""
         (rel, s), (type_id, location, hp, mh, stealth, exposed), made_subtle, done = key
         feats = self._features_of(type_id)
         subtle = bool(feats[_SUBTLE]) or made_subtle  # as ``Asset.subtle``
@@ -647,3 +758,39 @@ class _Seating:
     template: np.ndarray
     owner_code: dict[str, tuple[int, int]]
     fixed: np.ndarray
+    counts: np.ndarray  # the positions of the assets counted per location (own, then others')
+
+
+class _AssetPart:
+    """The asset part of one observer's observation (see :meth:`WwnCodec._current_part`) and
+    what it was built from."""
+
+    __slots__ = ("own_rows", "other_rows", "own_counts", "other_counts", "bases", "done",
+                 "other_ids", "token", "version", "changes", "acted", "base")
+
+    def __init__(self, own_rows: list[int], other_rows: list[int], own_counts: list[float],
+                 other_counts: list[float], bases: list[int], done: set[str],
+                 other_ids: tuple[str, ...]):
+        self.own_rows, self.other_rows, self.other_ids = own_rows, other_rows, other_ids
+        self.own_counts, self.other_counts = own_counts, other_counts
+        self.bases, self.done = bases, done
+        self.base: np.ndarray | None = None  # see WwnCodec._part_base (made when first observed)
+        #: what it was built from (see ``WwnCodec._current_part``)
+        self.token: object = None
+        self.version = self.changes = -1
+        self.acted: tuple[tuple[Any, ...], ...] = ()
+
+
+class _ChoiceTable:
+    """One actor's goal choices and other actions by object (see
+    :meth:`WwnCodec._choice_table`): ``index`` (id -> catalogue index), ``keep`` (id -> the
+    object, which keeps the id its own), ``by_row`` (the ids whose index is an asset target's
+    row among ``other_ids``)."""
+
+    __slots__ = ("other_ids", "index", "keep", "by_row")
+
+    def __init__(self, other_ids: tuple[str, ...]):
+        self.other_ids = other_ids
+        self.index: dict[int, int] = {}
+        self.keep: dict[int, Any] = {}
+        self.by_row: list[int] = []

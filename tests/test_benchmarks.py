@@ -58,11 +58,7 @@ def test_comparison_measures_every_ruleset_next_to_connect_four():
 def test_ab_comparison_loads_a_revisions_env_next_to_todays(capsys):
     """``benchmark_env_ab.py``: the env and codecs of a git revision (here ``HEAD``) are loaded
     next to the working tree's and both play whole games; one ``new / old`` line per ruleset."""
-    import subprocess
-
-    root = Path(__file__).parents[1]
-    if subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True).returncode:
-        pytest.skip("not a git checkout")
+    _skip_outside_a_git_checkout()
     ab = pytest.importorskip("benchmark_env_ab")
     ab.main(["--rev", "HEAD", "--repeats", "1", "--seconds", "0.001", "--max-turns", "2"])
     out = capsys.readouterr().out
@@ -70,3 +66,26 @@ def test_ab_comparison_loads_a_revisions_env_next_to_todays(capsys):
         assert f"{ruleset}-old" in out and f"{ruleset}-new" in out
         line = next(x for x in out.splitlines() if x.startswith(f"{ruleset}: new / old "))
         assert float(line.rsplit(" ", 1)[1]) > 0
+
+
+def test_codec_timing_times_each_part_old_and_new(capsys):
+    """``time_codec.py``: a revision's codec and today's play the same games in turns; the time of
+    ``observe`` and ``encode_actions`` per step is printed for each, and one ``new / old`` line."""
+    _skip_outside_a_git_checkout()
+    timing = pytest.importorskip("time_codec")
+    timing.main(["--rev", "HEAD", "--rulesets", "wwn", "--rounds", "1", "--max-turns", "2"])
+    out = capsys.readouterr().out
+    for tag in ("old", "new"):
+        line = next(x for x in out.splitlines() if x.startswith(f"wwn-{tag}: "))
+        assert "observe" in line and "encode_actions" in line
+    line = next(x for x in out.splitlines() if x.startswith("wwn: new / old "))
+    assert float(line.rsplit(" ", 1)[1]) > 0
+
+
+def _skip_outside_a_git_checkout() -> None:
+    """The old-against-new measures read a revision with ``git show``."""
+    import subprocess
+
+    root = Path(__file__).parents[1]
+    if subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True).returncode:
+        pytest.skip("not a git checkout")

@@ -41,7 +41,7 @@ from factionsim.core.game import Event
 from . import homebrew_goals
 from .actions import ChooseGoal
 from .data import ATTRIBUTES, ceil_div
-from .model import Goal
+from .model import ASSET_CHANGES, Goal
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -99,8 +99,27 @@ _SPHERES = tuple(ChooseGoal("sphere-dominance", attr) for attr in ATTRIBUTES)
 
 
 def options(state: WwnState, faction: Faction) -> list[ChooseGoal]:
-    """Every goal the faction may adopt now, with each possible target."""
-    hostile_ids = set(state.hostile_factions(faction.id))
+    """Every goal the faction may adopt now, with each possible target.
+
+    Kept per faction in ``state.goal_options_cache`` while what they depend on is unchanged:
+    the hostile factions, the assets (the table's ``version`` and :data:`.model.ASSET_CHANGES`,
+    which count every change to any asset), whether Wealth of Kingdoms is open and the
+    campaign's own goals. The same choice objects come back (a new list each time)."""
+    hostile = state.hostile_factions(faction.id)
+    table = state.assets
+    key = (table.version, ASSET_CHANGES[0], tuple(hostile),
+           faction.wealth > faction.wealth_at_last_kingdoms, tuple(state.goal_types))
+    cached = state.goal_options_cache.get(faction.id)
+    if cached is not None and cached[0] == key and cached[2] is table.token:
+        return list(cached[1])
+    out = _options(state, faction, set(hostile))
+    state.goal_options_cache[faction.id] = (key, out, table.token)
+    return list(out)
+
+
+def _options(state: WwnState, faction: Faction, hostile_ids: set[str]) -> list[ChooseGoal]:
+    """:func:`options` worked out: hostile assets to eliminate, hostile Bases to root out, and
+    the goals that take no target or an attribute."""
     targets: list[ChooseGoal] = []  # visible hostile assets: undamaged non-Bases to eliminate
     bases: list[ChooseGoal] = []  # ... and Bases to root out
     for a in state.assets.values():

@@ -35,6 +35,56 @@ class Goal:
         return {k: v for k, v in d.items() if v or k in ("id", "progress")}
 
 
+#: How many changes assets in play have seen, all games of this process together: every
+#: assignment to an :class:`Asset`'s field that changes its value, and every change of a status
+#: dictionary (:class:`AssetStatus`). With :attr:`AssetTable.version` (assets in or out of play,
+#: new owners) it dates what a view's assets show (``WwnView.assets_stamp``), so the env's codec
+#: can keep what it built from them until they change.
+ASSET_CHANGES = [0]
+
+_MISSING = object()
+_set_field = object.__setattr__
+
+
+class AssetStatus(dict):
+    """An asset's ability bookkeeping (``Asset.status``): a dict that counts its changes in
+    :data:`ASSET_CHANGES` (any write, whether or not it changes a value)."""
+
+    __slots__ = ()
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        ASSET_CHANGES[0] += 1
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key: str) -> None:
+        ASSET_CHANGES[0] += 1
+        super().__delitem__(key)
+
+    def pop(self, *args: Any) -> Any:
+        ASSET_CHANGES[0] += 1
+        return super().pop(*args)
+
+    def popitem(self) -> tuple[str, Any]:
+        ASSET_CHANGES[0] += 1
+        return super().popitem()
+
+    def clear(self) -> None:
+        ASSET_CHANGES[0] += 1
+        super().clear()
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        ASSET_CHANGES[0] += 1
+        super().update(*args, **kwargs)
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        ASSET_CHANGES[0] += 1
+        return super().setdefault(key, default)
+
+    def __ior__(self, other: Any) -> AssetStatus:
+        ASSET_CHANGES[0] += 1
+        return super().__ior__(other)  # type: ignore[no-any-return]
+
+
 @dataclass(slots=True)
 class Asset:
     """An asset in play. ``id`` is ``"<type>#<n>"``, unique in the game.
@@ -52,7 +102,7 @@ class Asset:
     max_hp: int
     stealth: bool = False
     exposed: bool = False  # in a location that forbids it since the start of its owner's turn
-    status: dict[str, Any] = field(default_factory=dict)  # ability bookkeeping
+    status: dict[str, Any] = field(default_factory=AssetStatus)  # ability bookkeeping
     #: its stat line, from the state's asset table (``WwnState.asset_types``: the standard types
     #: and the campaign's own); left out, the standard table's
     kind: AssetType = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
@@ -62,6 +112,17 @@ class Asset:
         self.is_base = self.type == BASE_OF_INFLUENCE
         if self.kind is None:
             self.kind = ASSET_TYPES[self.type]
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Set a field; a change of value counts in :data:`ASSET_CHANGES` (setting a field for
+        the first time, as ``__init__`` does, does not: a new asset enters play through its
+        table, which counts it). A status dictionary is kept as an :class:`AssetStatus`."""
+        if name == "status" and type(value) is not AssetStatus:
+            value = AssetStatus(value)
+        old = getattr(self, name, _MISSING)
+        if old is not value and old is not _MISSING and old != value:
+            ASSET_CHANGES[0] += 1
+        _set_field(self, name, value)
 
     @property
     def attribute(self) -> str:
@@ -101,6 +162,17 @@ class AssetTable(dict):
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.version = 0
+        #: an object made with this table (copies and unpickled tables get their own): with
+        #: ``version`` it tells this table's states apart from any other table's
+        self.token = object()
+
+    def __copy__(self) -> AssetTable:
+        return AssetTable(self)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickled or deep-copied: its attributes, and a token of its own."""
+        self.__dict__.update(state)
+        self.token = object()
 
     def owned_by(self, owner: str) -> tuple[Asset, ...]:
         """The assets of faction ``owner``, in table order (an index kept until the next change)."""

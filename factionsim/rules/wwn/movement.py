@@ -75,7 +75,8 @@ def exposure_damage(state: WwnState, faction: Faction, events: list[Event]) -> N
         if asset.is_base:
             continue
         if not forbids(state, asset.location, asset):
-            asset.exposed = False
+            if asset.exposed:  # (a write only where it changes: assets count their changes)
+                asset.exposed = False
         elif not asset.exposed:
             asset.exposed = True
             events.append(Event(state.current_turn, "exposed", faction.id,

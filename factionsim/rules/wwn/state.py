@@ -38,7 +38,7 @@ from .actions import ChooseGoal
 from .data import BASE_OF_INFLUENCE, AssetType
 from .house_rules import BLOCK as HOUSE_RULES
 from .house_rules import HouseRules
-from .model import Asset, AssetTable, Faction, Goal
+from .model import ASSET_CHANGES, Asset, AssetTable, Faction, Goal
 
 
 class WwnState(DecisionState):
@@ -65,6 +65,7 @@ class WwnState(DecisionState):
         self.order_index = 0
         self.initiative: dict[str, int] = {}
         self.holders_cache: tuple[int, dict[str, list]] = (-1, {})  # see abilities._holders
+        self.goal_options_cache: dict[str, tuple[tuple, list]] = {}  # see goals.options
         self.set_homebrew([])
 
     def set_homebrew(self, rows: list[dict[str, Any]], tags: list[dict[str, Any]] | None = None,
@@ -85,16 +86,19 @@ class WwnState(DecisionState):
         #: hook point -> type -> function: :data:`.hooks.HOOKS`, plus the homebrew abilities
         self.hooks = hook_tables(self.asset_types)
         self.holders_cache = (-1, {})
+        self.goal_options_cache = {}
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without the hook tables (functions), rebuilt from the asset table on load."""
         d = dict(self.__dict__)
         d.pop("hooks", None)
         d["holders_cache"] = (-1, {})
+        d["goal_options_cache"] = {}
         return d
 
     def __setstate__(self, d: dict[str, Any]) -> None:
         self.__dict__.update(d)
+        self.goal_options_cache = {}
         self.hooks = hook_tables(self.asset_types)
 
     @property
@@ -351,6 +355,16 @@ class WwnView(View):
     # ------------------------------------------------------------ the assets it can see
     def visible(self, asset: Asset) -> bool:
         return asset.owner == self.faction_id or not asset.stealth
+
+    def assets_stamp(self) -> tuple[object, int, int]:
+        """``(token, version, changes)``: equal to an earlier stamp (the same ``token`` object,
+        compared with ``is``, and equal numbers) only while nothing :meth:`assets` shows can
+        have changed: the same asset table (its ``token``, an opaque object), no asset entered
+        or left play or changed hands (its ``version``), and no field or status entry of any
+        asset changed (:data:`.model.ASSET_CHANGES`). The env's codec keeps what it built from
+        the assets until the stamp changes."""
+        table = self._state.assets
+        return (table.token, table.version, ASSET_CHANGES[0])
 
     def assets(self) -> list[Asset]:
         """Every asset this faction can see, in asset order."""

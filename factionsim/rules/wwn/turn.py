@@ -184,6 +184,13 @@ def legal_actions(state: WwnState) -> list[Action]:
     return list(_GENERATORS[state.phase](state))
 
 
+#: the choices that take no parameter from the state, made once (actions are frozen values):
+#: the env's codec finds their indices by object, without encoding them again
+_DONE = A.Done()
+_KEEP_GOAL = A.KeepGoal()
+_CHOOSE = {kind: A.ChooseAction(kind) for kind in A.ACTION_KINDS}
+
+
 def _abilities_options(state: WwnState) -> Iterator[Action]:
     f = acting(state)
     used = state.ctx["used"]
@@ -193,14 +200,14 @@ def _abilities_options(state: WwnState) -> Iterator[Action]:
         key = abilities.free_use_key(state, state.assets[asset_id], option)
         if key is None or key not in used:
             yield A.UseAbility(asset_id, option)
-    yield A.Done()
+    yield _DONE
 
 
 def _action_options(state: WwnState) -> Iterator[Action]:
     for kind, phase in ACTION_PHASE.items():
         if any(a for a in _GENERATORS[phase](state) if not isinstance(a, A.Done)):
-            yield A.ChooseAction(kind)
-    yield A.ChooseAction("pass")
+            yield _CHOOSE[kind]
+    yield _CHOOSE["pass"]
 
 
 def _attack_options(state: WwnState) -> Iterator[Action]:
@@ -240,7 +247,7 @@ def _each_asset_once(state: WwnState, may_act: Callable[[WwnState, Asset], bool]
                 yield make(a.id, choice)
     for asset_id, option in in_place(state, f.id, done):
         yield A.UseAbility(asset_id, option)
-    yield A.Done()
+    yield _DONE
 
 
 def _repair_options(state: WwnState) -> Iterator[Action]:
@@ -251,7 +258,7 @@ def _repair_options(state: WwnState) -> Iterator[Action]:
             yield A.Repair(a.id)
     if not state.ctx.get("healed") and f.hp < f.max_hp and f.treasure >= 1:
         yield A.RepairFaction()
-    yield A.Done()
+    yield _DONE
 
 
 def _expand_where(state: WwnState) -> Iterator[Action]:
@@ -280,7 +287,7 @@ def _rival_attack_options(state: WwnState) -> Iterator[Action]:
         if a.owner == rival and a.id not in done and movement.can_attack(state, a) \
                 and movement.defenders(state, builder, a):
             yield A.Attack(a.id, builder)
-    yield A.Done()
+    yield _DONE
 
 
 def _create_options(state: WwnState) -> Iterator[Action]:
@@ -299,7 +306,7 @@ def _hide_options(state: WwnState) -> Iterator[Action]:
                 b.is_base and b.owner != f.id for b in state.assets_at(a.location)
             ):
                 yield A.Hide(a.id)
-    yield A.Done()  # always: running out of Treasure mid-action must not leave no legal action
+    yield _DONE  # always: running out of Treasure mid-action must not leave no legal action
 
 
 def _sell_options(state: WwnState) -> Iterator[Action]:
@@ -307,7 +314,7 @@ def _sell_options(state: WwnState) -> Iterator[Action]:
     for a in state.assets_of(f.id):
         if not a.is_base and economy.sellable(state, a):
             yield A.Sell(a.id)
-    yield A.Done()
+    yield _DONE
 
 
 def _goal_options(state: WwnState) -> Sequence[Action]:
@@ -320,7 +327,7 @@ def _goal_options(state: WwnState) -> Sequence[Action]:
     out: list[Action] = []
     if g.id == "wealth-of-kingdoms" and f.treasure > 0:
         out.append(A.Bribe(min(f.treasure, g.needed - g.progress)))
-    out.append(A.KeepGoal())
+    out.append(_KEEP_GOAL)
     out += [c for c in choices if c.goal != g.id or c.target != g.target]
     return out
 
@@ -335,7 +342,7 @@ def _raise_options(state: WwnState) -> Iterator[Action]:
     for attr in ATTRIBUTES:
         if can_raise(f, attr, state.house_rules):
             yield A.RaiseRating(attr)
-    yield A.Done()
+    yield _DONE
 
 
 def can_raise(f: Faction, attr: str, rules: HouseRules | None = None) -> bool:

@@ -1,0 +1,204 @@
+"""What the WWN env keeps between decisions is never stale.
+
+The codec keeps each observer's asset part (rows, counts, Base flags, and a copy of its template
+with them written in), the faction rows, and the indices of the goal choices by object; the rules
+keep each faction's goal options (``goals.options``). They are reused while the assets' stamp
+(``WwnView.assets_stamp``: the table's version and ``model.ASSET_CHANGES``) and their other
+inputs are unchanged. These tests change the state through every rules path random play takes
+and through direct writes, and compare each cached answer with one worked out afresh.
+"""
+
+from __future__ import annotations
+
+import collections
+import copy
+import pickle
+
+import numpy as np
+import pytest
+
+pytest.importorskip("gymnasium")
+pytest.importorskip("pettingzoo")
+
+from factionsim.envs import make_env  # noqa: E402
+from factionsim.rules.wwn import actions as A  # noqa: E402
+from factionsim.rules.wwn import goals  # noqa: E402
+from factionsim.rules.wwn.model import ASSET_CHANGES, Asset, AssetStatus  # noqa: E402
+from factionsim.rules.wwn.state import WwnState  # noqa: E402
+
+
+def fresh_observation(env, viewer: str) -> np.ndarray:
+    """``viewer``'s observation by a codec built for this state, with nothing cached."""
+    codec = type(env.codec)(env.state)
+    return codec.observe(env.state.view(viewer), np.empty(codec.obs_size, np.float32))
+
+
+def assert_caches_fresh(env) -> None:
+    """Every observer's observation, the mask's indices and the goal options equal what is
+    worked out with nothing cached."""
+    state = env.state
+    for viewer in env.agents:
+        got = env.observe(viewer)["observation"]
+        assert np.array_equal(got, fresh_observation(env, viewer)), viewer
+    actor = state.current_actor()
+    if actor is not None:  # (worked out again: the engine keeps a decision's list until apply)
+        legal = state.decision_module.legal_actions(state)
+        codec = type(env.codec)(state)
+        assert env.codec.encode_actions(state.view(actor), legal) == \
+            codec.encode_actions(state.view(actor), legal)
+    for f in state.factions.values():
+        hostile = set(state.hostile_factions(f.id))
+        assert goals.options(state, f) == goals._options(state, f, hostile), f.id
+
+
+def test_every_rules_path_of_random_play_leaves_no_stale_cache():
+    """Random play, checked after every decision: attacks, defences, moves, purchases, repairs,
+    hiding, selling, abilities, expansions, goals kept, adopted and bribed, and turn ends all
+    change what the caches were built from. (Each decision picks a kind of action at random,
+    then one action of that kind, so that the rarer kinds come up in a few games.)"""
+    env = make_env(max_turns=12)
+    applied: collections.Counter = collections.Counter()
+    turns_ended = 0
+    for game in range(3):
+        env.reset(seed=game)
+        rng = np.random.default_rng(game)
+        for _agent in env.agent_iter():
+            _, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            by_kind = collections.defaultdict(list)
+            for i in np.flatnonzero(env.action_mask()):
+                a = env.legal_action(int(i))
+                by_kind[(type(a).__name__, getattr(a, "kind", ""))].append(int(i))
+            kinds = sorted(by_kind)
+            choices = by_kind[kinds[rng.integers(len(kinds))]]
+            choice = choices[rng.integers(len(choices))]
+            applied[type(env.legal_action(choice)).__name__] += 1
+            turn = env.state.turn
+            env.step(choice)
+            turns_ended += env.state.turn != turn
+            assert_caches_fresh(env)
+    for kind in (A.Attack, A.Defend, A.Move, A.Create, A.Repair, A.RepairFaction, A.Hide,
+                 A.Sell, A.UseAbility, A.ExpandAt, A.ChooseGoal, A.KeepGoal, A.Bribe):
+        assert applied[kind.__name__], f"random play never applied {kind.__name__}"
+    assert turns_ended >= 30
+
+
+def _warm_env():
+    env = make_env(max_turns=10)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(25):
+        env.step(int(rng.choice(np.flatnonzero(env.action_mask()))))
+    for viewer in env.agents:  # every observer's caches built
+        env.observe(viewer)
+    return env
+
+
+def _rival_asset(env, viewer: str) -> Asset:
+    return next(a for a in env.state.assets.values()
+                if a.owner != viewer and not a.is_base and not a.stealth)
+
+
+WRITES = {
+    "hp": lambda s, a: setattr(a, "hp", max(1, a.hp - 1) if a.hp > 1 else a.max_hp),
+    "max_hp": lambda s, a: setattr(a, "max_hp", a.max_hp + 2),
+    "location": lambda s, a: setattr(a, "location", next(
+        lid for lid in s.map.locations if lid != a.location)),
+    "stealth": lambda s, a: setattr(a, "stealth", not a.stealth),
+    "exposed": lambda s, a: setattr(a, "exposed", not a.exposed),
+    "status subtle": lambda s, a: a.status.__setitem__("subtle", True),
+    "status update": lambda s, a: a.status.update(subtle="x#1"),
+    "status setdefault": lambda s, a: a.status.setdefault("subtle", True),
+    "new owner": lambda s, a: s.assets.reassign(a, next(
+        f for f in s.factions if f != a.owner)),
+    "out of play": lambda s, a: s.assets.pop(a.id),
+    "new asset": lambda s, a: s.new_asset(a.type, a.owner, a.location),
+    "status dict replaced": lambda s, a: setattr(a, "status", {"subtle": True}),
+}
+
+
+@pytest.mark.parametrize("write", WRITES)
+def test_a_direct_write_to_an_asset_is_seen(write):
+    """Whatever changes an asset (a field, its status entries, its owner, its being in play), the
+    next observation of every faction and the goal options show it."""
+    env = _warm_env()
+    viewer = env.agents[0]
+    WRITES[write](env.state, _rival_asset(env, viewer))
+    assert_caches_fresh(env)
+
+
+def test_undoing_a_status_entry_is_seen():
+    """A status entry removed again (del, pop, clear, popitem) counts as a change too."""
+    env = _warm_env()
+    asset = _rival_asset(env, env.agents[0])
+    for undo in (lambda st: st.__delitem__("subtle"), lambda st: st.pop("subtle"),
+                 lambda st: st.clear(), lambda st: st.popitem()):
+        asset.status["subtle"] = True
+        assert_caches_fresh(env)
+        undo(asset.status)
+        assert_caches_fresh(env)
+
+
+def test_faction_changes_are_seen():
+    """Ratings, HP, XP earned and the fall of a faction change the faction rows."""
+    env = _warm_env()
+    f = env.state.factions[env.agents[-1]]
+    for field, value in (("force", min(8, f.force + 1)), ("hp", max(1, f.hp - 2)),
+                         ("xp_earned", f.xp_earned + 3), ("wealth", min(8, f.wealth + 1))):
+        setattr(f, field, value)
+        env._scores = (-1, {})  # (the env's scores are per decision; these writes are not one)
+        assert_caches_fresh(env)
+
+
+def test_asset_changes_count_only_real_changes():
+    """``ASSET_CHANGES`` counts a field set to a new value and every status write; setting a field
+    to the value it has is no change."""
+    env = _warm_env()
+    asset = _rival_asset(env, env.agents[0])
+    before = ASSET_CHANGES[0]
+    asset.hp = asset.hp
+    asset.exposed = bool(asset.exposed)
+    assert ASSET_CHANGES[0] == before
+    asset.hp = asset.hp + 1
+    assert ASSET_CHANGES[0] == before + 1
+    for write in (lambda st: st.__setitem__("k", 1), lambda st: st.update(k=2),
+                  lambda st: st.setdefault("j", 1), lambda st: st.__ior__({"k": 3}),
+                  lambda st: st.pop("k"), lambda st: st.__delitem__("j"),
+                  lambda st: st.clear()):
+        count = ASSET_CHANGES[0]
+        write(asset.status)
+        assert ASSET_CHANGES[0] == count + 1
+
+
+def test_status_stays_counted_through_saves_and_copies():
+    """An asset's status is an ``AssetStatus`` however the asset was made: new, loaded from a
+    campaign, unpickled, deep-copied or given a plain dict; the campaign data holds plain dicts."""
+    env = _warm_env()
+    state = env.state
+    asset = _rival_asset(env, env.agents[0])
+    asset.status["subtle"] = True
+    loaded = WwnState.from_dict(state.to_dict())
+    for s in (state, loaded, pickle.loads(pickle.dumps(state)), copy.deepcopy(state)):
+        assert all(type(a.status) is AssetStatus for a in s.assets.values())
+        assert s.assets[asset.id].status == {"subtle": True}
+    data = state.to_dict()
+    statuses = [a["status"] for f in data["factions"] for a in f.get("assets", ()) if "status" in a]
+    assert statuses and all(type(st) is dict for st in statuses)
+    asset.status = {"subtle": "x#1"}
+    assert type(asset.status) is AssetStatus
+
+
+def test_goal_options_come_back_as_new_lists_of_the_same_choices():
+    """The cached goal options are handed out as a new list each time (a caller may change it)
+    holding the same choice objects; a pickled state starts with no cache."""
+    env = _warm_env()
+    state = env.state
+    f = next(iter(state.factions.values()))
+    first, again = goals.options(state, f), goals.options(state, f)
+    assert first == again and first is not again
+    assert all(x is y for x, y in zip(first, again, strict=True))
+    first.clear()
+    assert goals.options(state, f) == again
+    assert pickle.loads(pickle.dumps(state)).goal_options_cache == {}
