@@ -94,6 +94,10 @@ class ConflictCodec(Codec):
         self._seatings: dict[str, _Seating] = {}
         self._seated_for: Any = None  # the game's ``chars`` the seatings were built for
         self._encoders = self._encoder_table()
+        # (the entries :meth:`encode_actions` writes without the table, as the table does)
+        self._plan_at_slot = {c: self.offset["plan"] + i for i, c in enumerate(CATEGORIES)}
+        self._replan_at_slot = {c: self.offset["replan"] + i for i, c in enumerate(CATEGORIES)}
+        self._hold_at_slot = self.offset["hold"] + self.fm
         tail = self.row - 14
         #: where a character row's changing numbers go, in :meth:`_char_row`'s order
         self._numbers_at = np.asarray([6, 7, 8, 17, 18, *range(19, 19 + len(APPROACHES)),
@@ -116,9 +120,20 @@ class ConflictCodec(Codec):
         own, per_slot = seating.own, self.per_slot
         encoders = self._encoders
         enemy_advs: list[str] | None = None  # worked out for the first Remove only
+        plan, replan, hold = self._plan_at_slot, self._replan_at_slot, self._hold_at_slot
         out = []
         for a in legal:
             t = type(a)
+            # the three actions random play meets most, without a call: 6 in 10 of them
+            if t is A.Plan:
+                out.append(own[a.char] * per_slot + plan[a.category])
+                continue
+            if t is A.Hold:
+                out.append(own[a.char] * per_slot + hold + a.shift)
+                continue
+            if t is A.Replan:
+                out.append(own[a.char] * per_slot + replan[a.category])
+                continue
             if t is A.Proceed:  # a side's decision: the first slot's entry
                 out.append(self.offset["proceed"])
                 continue
@@ -226,7 +241,8 @@ class ConflictCodec(Codec):
                 self._static_rows.append((rows[i].copy(), own_side))
             statics.append(static)
         own = {cid: i for i, cid in enumerate(view.factions[agent].characters)}
-        return _Seating(order, {cid: i for i, cid in enumerate(order)}, own, template, statics)
+        return _Seating(order, {cid: i for i, cid in enumerate(order)}, own, template, statics,
+                        [0] * len(order))
 
     def observe(self, view: Any, out: np.ndarray,
                 scores: dict[str, float] | None = None) -> np.ndarray:
@@ -297,17 +313,24 @@ class ConflictCodec(Codec):
         row_of = self._char_row_of
         if len(row_of) + self.n_chars > len(self._char_bank):
             self._char_bank = grow_bank(self._char_bank, row_of, _CHAR_ROWS)
-        rows = []
-        for cid, static in zip(seating.order, seating.statics, strict=True):
+        rows = seating.rows  # (refilled: one list per observer)
+        bonded = acting if acting and bonds else None
+        for i, (cid, static) in enumerate(zip(seating.order, seating.statics, strict=True)):
             c = chars[cid]
+            # (the sums, lookups and the Bond's pair are skipped where they would give 0: most
+            # characters have no spells, assists, Advantages or Bond with the one deciding)
+            spells, assists = c.spells, c.assists
             key = (static, _CHAR_FIELDS(c), _APPROACHES_OF(c.approaches),
-                   sum(map(_USES, c.spells)), friendly.get(cid, 0), hostile.get(cid, 0),
-                   bonds.get(frozenset((cid, acting)), 0) if acting else 0,
-                   sum(map(_BONUS, c.assists)), known_plans[cid], cid == acting, holder == cid)
+                   sum(map(_USES, spells)) if spells else 0,
+                   friendly.get(cid, 0) if friendly else 0,
+                   hostile.get(cid, 0) if hostile else 0,
+                   bonds.get(frozenset((cid, bonded)), 0) if bonded else 0,
+                   sum(map(_BONUS, assists)) if assists else 0,
+                   known_plans[cid], cid == acting, holder == cid)
             b = row_of.get(key)
             if b is None:
                 b = self._char_row(key)
-            rows.append(b)
+            rows[i] = b
         for at, value in zip(numbers_at, numbers, strict=True):  # a few: one by one
             out[at] = value
         out[ones] = 1.0
@@ -356,11 +379,13 @@ class ConflictCodec(Codec):
 @dataclass(frozen=True)
 class _Seating:
     """One observer's facts for a game: the characters in its numbering (``order``, ``slot``:
-    its index of every character, ``own``: of its own side's), its observation template, and
-    each character's static row (``statics``: its index in the codec's static rows)."""
+    its index of every character, ``own``: of its own side's), its observation template,
+    each character's static row (``statics``: its index in the codec's static rows), and the
+    list :meth:`ConflictCodec.observe` fills with each character's bank row (``rows``)."""
 
     order: list[str]
     slot: dict[str, int]
     own: dict[str, int]
     template: np.ndarray
     statics: list[int]
+    rows: list[int]

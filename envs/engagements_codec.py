@@ -71,6 +71,7 @@ from factionsim.rules.engagements.model import (
     MAX_COMPETENCE,
     MAX_DEFENSE,
     MAX_ENGAGEMENT_DRAW,
+    SCORE_WRITES,
 )
 
 from .codec import Codec, EncodingError, Layout, action_offsets, grow_bank
@@ -132,10 +133,21 @@ class EngagementsCodec(Codec):
         # encoded pillar rows, each distinct one built once; row 0 is an empty slot (all zeros)
         self._pillar_bank = np.zeros((64, PILLAR_FEATURES), np.float32)
         self._pillar_row_of: dict[tuple, int] = {}
+        #: observer -> (its game's pillars, the count of writes, the pillar bank rows it saw
+        #: last, each pillar's slot): reused while no pillar changed
+        #: (:data:`~factionsim.rules.engagements.model.SCORE_WRITES`)
+        self._pillar_rows_seen: dict[str, tuple[Any, int, list[int], dict[str, int]]] = {}
         self._seat_bank = np.zeros((64, SEAT_FEATURES), np.float32)  # faction rows, likewise
         self._seat_row_of: dict[tuple, int] = {}
 
     # ------------------------------------------------------------------ actions
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled and copied without the kept pillar rows (keyed on this process's count of
+        writes)."""
+        d = dict(self.__dict__)
+        d["_pillar_rows_seen"] = {}
+        return d
+
     def _rel(self, fid: str, me: int) -> int:
         return (self.seat[fid] - me) % self.F
 
@@ -280,23 +292,50 @@ class EngagementsCodec(Codec):
             for pid, n in p["alloc"].items():
                 alloc[pid] = alloc.get(pid, 0) + n
         attacked = set(e.get("attacked", ())) if e else set()
-        # pillar rows: copied from a bank of already-encoded rows (one per distinct pillar row)
+        # pillar rows: copied from a bank of already-encoded rows (one per distinct pillar row,
+        # as no engagement marks it), the rows' list kept while no pillar changed; then the
+        # engagement's marks (committed, dice allocated, attacked) on the few pillars it names
+        pillars = view.pillars
+        seen = self._pillar_rows_seen.get(agent)
+        if seen is not None and seen[0] is pillars and seen[1] == SCORE_WRITES[0]:
+            rows, slot_of = seen[2], seen[3]
+        else:
+            rows, slot_of = self._pillar_rows(view, rels)
+            self._pillar_rows_seen[agent] = (pillars, SCORE_WRITES[0], rows, slot_of)
+        self._pillar_bank.take(rows, axis=0, out=out[k:].reshape(F * P, PILLAR_FEATURES))
+        for marked, column in ((committed, 7), (attacked, 9)):
+            for pid in marked:
+                slot = slot_of.get(pid)
+                if slot is not None:
+                    out[k + slot * PILLAR_FEATURES + column] = 1.0
+        for pid, n in alloc.items():
+            slot = slot_of.get(pid)
+            if slot is not None:
+                out[k + slot * PILLAR_FEATURES + 8] = min(1.0, n / D)
+        return out
+
+    def _pillar_rows(self, view: Any, rels: dict[str, int]) -> tuple[list[int], dict[str, int]]:
+        """The pillar bank's row for every pillar slot of an observation, no pillar marked by
+        an engagement (``rels``: the observer's seat of each faction; 0, the empty row, for a
+        slot with no pillar), and each pillar's slot."""
+        F, P = self.F, self.P
         pillars = view.pillars
         row_of = self._pillar_row_of
         if len(row_of) + 1 + F * P > len(self._pillar_bank):
             self._pillar_bank = grow_bank(self._pillar_bank, row_of, _PILLAR_ROWS)
+            self._pillar_rows_seen.clear()  # (their rows may be gone from the bank)
         rows = [0] * (F * P)  # bank row 0: an empty slot
+        slot_of = {}
         for fid, x in view.factions.items():
             first = rels[fid] * P
             for i, pid in enumerate(x.pillars[:P]):
-                key = (_PILLAR_STATS(pillars[pid]), pid in committed, alloc.get(pid, 0),
-                       pid in attacked)
+                key = (_PILLAR_STATS(pillars[pid]), False, 0, False)
                 b = row_of.get(key)
                 if b is None:
                     b = self._pillar_row(key)
                 rows[first + i] = b
-        self._pillar_bank.take(rows, axis=0, out=out[k:].reshape(F * P, PILLAR_FEATURES))
-        return out
+                slot_of[pid] = first + i
+        return rows, slot_of
 
     def _seat_row(self, key: tuple) -> int:
         """Encode one faction row (see :meth:`observe`'s key) into the seat bank: alive, pillars,

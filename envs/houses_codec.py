@@ -58,7 +58,7 @@ import numpy as np
 from factionsim.core.game import Action
 from factionsim.rules.houses import actions as acts
 from factionsim.rules.houses import turn
-from factionsim.rules.houses.model import ASSET_KINDS, ATTRIBUTES, DURATIONS, SFX, SKILLS
+from factionsim.rules.houses.model import ASSET_KINDS, ATTRIBUTES, DURATIONS, SFX, SKILLS, WRITES
 
 from .codec import Codec, EncodingError, Layout, action_offsets, float32s, grow_bank
 
@@ -73,6 +73,7 @@ _ATTRIBUTES_OF = operator.itemgetter(*ATTRIBUTES)
 _SKILLS_OF = operator.itemgetter(*SKILLS)
 _DIE = operator.itemgetter("die")
 _FROM = operator.itemgetter("from")
+_RESERVES = operator.attrgetter("plot_points", "advances")
 #: The actions that take one index each: action class -> its block of the catalogue
 _ONE_INDEX = {acts.RollPool: "roll", acts.SpendPlotPoint: "plot", acts.Keep: "keep",
               acts.Accept: "accept", acts.Done: "done", acts.InflictBoth: "both",
@@ -120,11 +121,26 @@ class HousesCodec(Codec):
             ("houses", F, self._seat_size),
             *((f"assets@{k}", A, self._slot_size) for k in range(F))])
         self._head = self.layout.start["houses"]
+        #: where each seat's Plot Points and advances are in the House and asset rows that
+        #: :meth:`observe` keeps (it writes them afresh when they change)
+        self._reserves_at = np.asarray([k * self._seat_size + j for k in range(F) for j in (3, 4)],
+                                       np.intp)
         # encoded asset rows, each distinct one built once; row 0 is an empty slot (all zeros)
         self._bank = np.zeros((64, self._slot_size), np.float32)
         self._seat_bank = np.zeros((min(256, _SEAT_ROWS), self._seat_size), np.float32)  # House rows
         self._seat_of: dict[tuple, int] = {}
-        self._row_of: dict[tuple[int, int, str, str, bool], int] = {}
+        self._row_of: dict[tuple[int, int, str, str], int] = {}
+        #: observer -> [its game's houses and assets, key, the House and asset rows it saw
+        #: last, its Houses in seat order, where the committed flags go, the Plot Points and
+        #: advances in those rows]: reused while no House or Asset changed
+        #: (:data:`~factionsim.rules.houses.model.WRITES`)
+        self._rows_seen: dict[str, list[Any]] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled and copied without the kept rows (keyed on this process's count of writes)."""
+        d = dict(self.__dict__)
+        d["_rows_seen"] = {}
+        return d
 
     def _check_assets(self, state: Any, hid: str) -> None:
         n = sum(a.owner == hid for a in state.assets.values())
@@ -138,8 +154,7 @@ class HousesCodec(Codec):
 
     def slot(self, view: Any, asset_id: str) -> tuple[int, int]:
         a = view.assets[asset_id]
-        mine = view.asset_ids(a.owner)
-        j = mine.index(asset_id)
+        j = view.owned_asset_ids()[a.owner].index(asset_id)
         if j >= self.limits.assets:
             raise EncodingError(f"House {a.owner} has more than {self.limits.assets} assets "
                                 "(pass assets=... to make_env)")
@@ -206,9 +221,12 @@ class HousesCodec(Codec):
         """Fill ``out`` (and return it) with what ``agent`` sees: the decision point is gathered
         in one Python list and written with one numpy call; Houses' rows and asset rows are
         copied from banks of already-encoded rows (a House row per distinct set of its values,
-        an asset row per distinct die, full die, kind, duration and pool membership)."""
+        an asset row per distinct die, full die, kind, duration and pool membership), or, when
+        no House or Asset has changed since this observer's last observation (the same count
+        of :data:`~factionsim.rules.houses.model.WRITES`, scores, Plot Point cap and assets
+        committed to the pool), copied whole from that observation."""
         agent = view.faction_id
-        F, A = self.F, self.limits.assets
+        F = self.F
         ctx = view.decision
         head = [0.0] * self._head
         phase = view.phase
@@ -242,19 +260,53 @@ class HousesCodec(Codec):
         scores = view.scores() if scores is None else scores
         cap = max(1, view.rules["plot_point_cap"])
         pool = ctx.get("pool") or {}
-        committed = set(pool.get("committed", ()))
-        me = self.index[agent]
-        seated = self.houses[me:] + self.houses[:me]  # seat 0 = the observer
+        committed = pool.get("committed", ())
         out[:len(head)] = float32s(head)
+        houses, assets = view.houses, view.assets
+        key = (WRITES[0], cap, tuple(scores.values()))
+        seen = self._rows_seen.get(agent)
+        if seen is not None and seen[0] is houses and seen[1] is assets and seen[2] == key:
+            rows, seated, flag_at = seen[3], seen[4], seen[5]
+            # Plot Points and advances (left out of WRITES): read afresh, the rows kept updated
+            reserves = tuple(map(_RESERVES, seated))
+            if reserves != seen[6]:
+                values = []
+                for plot_points, advances in reserves:
+                    values.append(min(1.0, plot_points / cap))
+                    values.append(min(1.0, advances / 10))
+                rows[self._reserves_at] = float32s(values)
+                seen[6] = reserves
+            out[self._head:] = rows
+        else:
+            seated = [houses[hid] for hid in self._seated(agent)]
+            flag_at = self._rows(view, seated, out, scores, cap)
+            self._rows_seen[agent] = [houses, assets, key, out[self._head:].copy(), seated,
+                                      flag_at, tuple(map(_RESERVES, seated))]
+        for aid in committed:  # (an asset no longer in play is not shown)
+            at = flag_at.get(aid)
+            if at is not None:
+                out[at] = 1.0
+        return out
+
+    def _seated(self, agent: str) -> list[str]:
+        """The Houses in ``agent``'s seat order (seat 0: ``agent`` itself)."""
+        me = self.index[agent]
+        return self.houses[me:] + self.houses[:me]
+
+    def _rows(self, view: Any, seated: list[Any], out: np.ndarray, scores: dict[str, float],
+              cap: int) -> dict[str, int]:
+        """Write the House rows (``seated``: the Houses in seat order) and asset rows of an
+        observation into ``out``, every asset shown as not committed; returns where each
+        asset's "committed" flag is."""
+        F, A = self.F, self.limits.assets
+        agent = seated[0].id
         if len(self._seat_of) + F > len(self._seat_bank):
             self._seat_bank = grow_bank(self._seat_bank, self._seat_of, _SEAT_ROWS)
         seat_of = self._seat_of
         seat_rows = []
-        houses = view.houses
-        for hid in seated:
-            h = houses[hid]
+        for h in seated:
             complications = h.complications
-            key = (h.alive, h.stress, h.trauma, h.plot_points, h.advances, scores[hid], cap,
+            key = (h.alive, h.stress, h.trauma, h.plot_points, h.advances, scores[h.id], cap,
                    _ATTRIBUTES_OF(h.attributes), _SKILLS_OF(h.skills), _SKILLS_OF(h.skills_full),
                    tuple(map(_DIE, h.distinctions[:MAX_DISTINCTIONS])),
                    (len(complications), max(map(_DIE, complications)),
@@ -269,9 +321,11 @@ class HousesCodec(Codec):
         self._seat_bank.take(seat_rows, axis=0,
                              out=out[self._head:values_end].reshape(F, self._seat_size))
         # asset rows: slot n of seat k is row k * A + n of the assets block (bank row 0: empty)
-        seat_index = {hid: k for k, hid in enumerate(seated)}
+        seat_index = {h.id: k for k, h in enumerate(seated)}
         filled = [0] * F
         bank_rows = [0] * (F * A)
+        flag_at = {}
+        flag = values_end + 3 + len(ASSET_KINDS) + len(DURATIONS)
         row_of = self._row_of
         if len(row_of) + 1 + len(view.assets) > len(self._bank):
             self._bank = np.concatenate([self._bank, np.zeros_like(self._bank)])
@@ -282,14 +336,15 @@ class HousesCodec(Codec):
                 raise EncodingError(f"House {a.owner} has more than {A} assets "
                                     "(pass assets=... to make_env)")
             filled[k] = n + 1
-            key = (a.die, a.full, a.kind, a.duration, a.id in committed)
+            key = (a.die, a.full, a.kind, a.duration)
             b = row_of.get(key)
             if b is None:
                 b = self._bank_row(key)
             bank_rows[k * A + n] = b
+            flag_at[a.id] = flag + (k * A + n) * self._slot_size
         self._bank.take(bank_rows, axis=0,
                         out=out[values_end:].reshape(F * A, self._slot_size))
-        return out
+        return flag_at
 
     def _seat_row(self, key: tuple) -> int:
         """Encode one House's row (see :meth:`observe`'s key) into the seat bank."""
@@ -308,14 +363,14 @@ class HousesCodec(Codec):
         self._seat_of[key] = b
         return b
 
-    def _bank_row(self, key: tuple[int, int, str, str, bool]) -> int:
-        """Encode one asset row into the bank (rows repeat: each distinct one is built once)."""
-        die, full, kind, duration, committed = key
+    def _bank_row(self, key: tuple[int, int, str, str]) -> int:
+        """Encode one asset row, not committed, into the bank (rows repeat: each distinct one is
+        built once)."""
+        die, full, kind, duration = key
         b = len(self._row_of) + 1  # (row 0: the empty slot)
         row = self._bank[b]
         row[:3] = (1.0, die / 12, full / 12)
         row[3 + ASSET_KINDS.index(kind)] = 1
         row[3 + len(ASSET_KINDS) + DURATIONS.index(duration)] = 1
-        row[3 + len(ASSET_KINDS) + len(DURATIONS)] = float(committed)
         self._row_of[key] = b
         return b

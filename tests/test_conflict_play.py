@@ -67,6 +67,25 @@ def test_1000_random_conflicts_raise_nothing_and_keep_invariants():
     assert {"fell", "fled", None} <= ends
 
 
+def test_kept_answers_equal_fresh_ones_in_surprise_rounds_too():
+    """Small conflicts with and without a surprised side: at every decision ``scores()`` (kept
+    while no health changed), ``turn.passes`` (kept per game and first round) and each side's
+    ``known_plans()`` (all at once) equal what they are worked out from afresh."""
+    from factionsim.rules.conflict import turn
+
+    checked = 0
+    for seed in range(12):
+        s = small(seed)
+        for _ in random_decisions(s, np.random.default_rng(seed)):
+            assert s.scores() == s._work_out_scores()
+            assert turn.passes(s) == turn._passes(s, s.turn == 0)
+            for side in s.factions:
+                view = s.view(side)
+                assert view.known_plans() == {cid: view.known_plan(cid) for cid in s.chars}
+            checked += 1
+    assert checked > 200
+
+
 def test_save_and_load_mid_round_continues_exactly():
     s = small(7)
     agents = {fid: make_agent("random", "conflict") for fid in s.factions}

@@ -9,7 +9,12 @@ import numpy as np
 import pytest
 import yaml
 from contract_play import decisions as random_decisions
-from env_helpers import maskable_ppo_smoke, play_random_masked
+from env_helpers import (
+    assert_copies_carry_no_kept_answers,
+    assert_observations_fresh,
+    maskable_ppo_smoke,
+    play_random_masked,
+)
 
 from factionsim import load_campaign
 from factionsim.configs import default_campaign_path
@@ -233,6 +238,74 @@ def test_env_masks_match_legal_actions_over_random_games():
     env = make_env(ruleset="engagements", max_turns=15)
     for seed in range(3):
         play_random_masked(env, seed, max_steps=20_000)
+
+
+def test_kept_scores_are_never_stale(monkeypatch):
+    """``scores()`` is kept while no pillar, and no faction's pillars, renown or fate, changed
+    (``model.SCORE_WRITES``): through random games in which pillars are built, wounded, healed,
+    raised and defeated and factions collapse (checked: all of these happen), every kept answer
+    equals a fresh one, and every observation a fresh encoding."""
+    pytest.importorskip("gymnasium")
+    pytest.importorskip("pettingzoo")
+    from factionsim.envs import make_env
+
+    seen = set()
+    apply = EngagementsState.apply
+
+    def counting_apply(self, action):
+        events = apply(self, action)
+        seen.update(e.kind for e in events)
+        return events
+
+    def fresh(env):
+        assert env.state.scores() == env.state._work_out_scores()
+
+    monkeypatch.setattr(EngagementsState, "apply", counting_apply)
+    env = make_env(ruleset="engagements", max_turns=12)
+    assert assert_observations_fresh(env, range(3), check=fresh) > 500
+    assert {"build", "strike", "heal", "raise", "pillar-defeated", "collapse"} <= seen, seen
+
+
+def test_kept_pillar_rows_survive_a_full_bank_starting_afresh(monkeypatch):
+    """A pillar bank of 24 rows at most (the 20 pillar slots of an observation and a few more)
+    starts afresh again and again, and the pillar rows observers kept point into it: every
+    observation still equals a fresh encoding. (The codec drops the kept rows then; they would
+    be stale anyway, since new rows come only from a pillar that changed.)"""
+    pytest.importorskip("gymnasium")
+    pytest.importorskip("pettingzoo")
+    from factionsim.envs import engagements_codec, make_env
+
+    afresh = []
+    grow_bank = engagements_codec.grow_bank
+
+    def counting_grow_bank(bank, index, limit):
+        afresh.append(len(bank) >= limit)
+        return grow_bank(bank, index, limit)
+
+    monkeypatch.setattr(engagements_codec, "_PILLAR_ROWS", 24)
+    monkeypatch.setattr(engagements_codec, "grow_bank", counting_grow_bank)
+    env = make_env(ruleset="engagements", max_turns=8)
+    env.codec._pillar_bank = np.zeros((24, engagements_codec.PILLAR_FEATURES), np.float32)
+    assert_observations_fresh(env, range(2))
+    assert sum(afresh) > 10
+
+
+def test_copies_carry_no_kept_answers():
+    pytest.importorskip("gymnasium")
+    pytest.importorskip("pettingzoo")
+    from factionsim.envs import make_env
+
+    assert_copies_carry_no_kept_answers(make_env(ruleset="engagements"), {
+        "_scores": "state", "_pillar_rows_seen": "codec"})
+
+
+def test_a_pillar_write_outside_the_rules_is_seen():
+    state = EngagementsState.from_dict(yaml.safe_load(SCENARIO.read_text()))
+    before = state.scores()
+    next(iter(state.pillars.values())).wounds += 1
+    assert state.scores() == state._work_out_scores() != before
+    state.remove_pillar(next(iter(state.pillars)))
+    assert state.scores() == state._work_out_scores()
 
 
 def test_smoke_maskable_ppo(tmp_path):

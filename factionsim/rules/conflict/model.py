@@ -88,6 +88,21 @@ class Spell:
                 "power": self.power, "range": self.range, "uses": self.uses}
 
 
+#: How many writes of what a character's :meth:`Character.health` reads there have been, in this
+#: process (one number for all games): an attribute write of a :data:`HEALTH_FIELDS` field
+#: counts by itself; the rules count their in-place changes of ``approaches`` with
+#: :func:`health_changed`. ``ConflictState.scores`` is kept while it stays the same.
+HEALTH_WRITES = [0]
+HEALTH_FIELDS = frozenset({"status", "blood", "guts", "max_blood", "max_guts", "approaches",
+                           "approach_max"})
+
+
+def health_changed() -> None:
+    """Count an in-place change of a character's ``approaches`` (the attribute writes of
+    :data:`HEALTH_FIELDS` count themselves)."""
+    HEALTH_WRITES[0] += 1
+
+
 @dataclass
 class Character:
     """A hero, champion or creature in the conflict (the scenario format documents each field)."""
@@ -126,6 +141,11 @@ class Character:
     def __post_init__(self) -> None:
         if not self.approach_max:
             self.approach_max = sum(self.approaches.values())
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        if name in HEALTH_FIELDS:
+            HEALTH_WRITES[0] += 1
 
     @property
     def active(self) -> bool:

@@ -20,7 +20,18 @@ from factionsim.core.game import View, state_attribute
 from factionsim.core.ruleset import DEFAULT_AGENT
 
 from . import turn
-from .model import ACTIVE, APPROACHES, CATEGORIES, DEFAULT_SETTINGS, Character, Side, Spell
+from .model import (
+    ACTIVE,
+    APPROACHES,
+    CATEGORIES,
+    DEFAULT_SETTINGS,
+    HEALTH_WRITES,
+    Character,
+    Side,
+    Spell,
+)
+
+_CATEGORY_INDEX = {cat: i for i, cat in enumerate(CATEGORIES)}
 
 
 class ConflictState(DecisionState):
@@ -46,6 +57,9 @@ class ConflictState(DecisionState):
         self.winner: str | None = None
         self.ended = False
         self.end_reason: str | None = None
+        self._scores: tuple[int, Any, str | None, dict[str, float]] = (-1, None, None, {})
+        self._passes: tuple[Any, bool | None, list[list[str]]] = (None, None, [])  # turn.passes
+        self._priority: tuple[Any, list[str]] = (None, [])  # turn.side_priority
         # the round in progress (see turn.py)
         self.category = 0
         self.queue: list[str] = []
@@ -53,6 +67,14 @@ class ConflictState(DecisionState):
         self.plan_order: list[str] = []
         self.jobs: list[dict[str, Any]] = []
         self.question: dict[str, Any] | None = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled and copied without the kept answers (:meth:`scores`, the passes): they are
+        keyed on this process's count of writes and on objects' identity."""
+        d = dict(self.__dict__)
+        d["_scores"], d["_passes"], d["_priority"] = (-1, None, None, {}), (None, None, []), \
+            (None, [])
+        return d
 
     # ----------------------------------------------------------------- the engine contract
     def is_over(self) -> bool:
@@ -64,7 +86,18 @@ class ConflictState(DecisionState):
 
     def scores(self) -> dict[str, float]:
         """2 for the winner, plus 1 + own standing - the best rival's standing, where standing is
-        the share of Blood, Guts and Approaches left (fallen characters count 0). Highest wins."""
+        the share of Blood, Guts and Approaches left (fallen characters count 0). Highest wins.
+
+        Worked out again only after a character's health changed (:data:`.model.HEALTH_WRITES`)
+        or the winner did; the answer is a new dict each time, the caller's to keep."""
+        writes, chars, winner, out = self._scores
+        if writes == HEALTH_WRITES[0] and chars is self.chars and winner == self.winner:
+            return dict(out)
+        out = self._work_out_scores()
+        self._scores = (HEALTH_WRITES[0], self.chars, self.winner, out)
+        return dict(out)
+
+    def _work_out_scores(self) -> dict[str, float]:
         stand = {sid: self.standing(sid) for sid in self.factions}
         out = {}
         for sid in self.factions:
@@ -305,8 +338,21 @@ class ConflictView(View):
         if s.phase not in (turn.ACT, turn.REPLAN):
             return {cid: c.plan if c.side == me or c.acted else None
                     for cid, c in s.chars.items()}
-        round_passes = turn.passes(s)
-        return {cid: self.known_plan(cid, round_passes) for cid in s.chars}
+        # :func:`turn.is_ahead` for every character at once: its side's pass, the category now
+        pass_of: dict[str, int] = {}
+        for i, sides in enumerate(turn.passes(s)):
+            for sid in sides:
+                pass_of.setdefault(sid, i)
+        now, category = divmod(s.category, turn.N_CATEGORIES)
+        out: dict[str, str | None] = {}
+        for cid, c in s.chars.items():
+            plan = c.plan
+            if plan is not None and c.side != me and not c.acted:
+                p = pass_of[c.side]
+                if p > now or (p == now and _CATEGORY_INDEX[plan] > category):
+                    plan = None  # its category is still ahead: not announced yet
+            out[cid] = plan
+        return out
 
     def to_state(self, rng: np.random.Generator) -> ConflictState:
         d = self._state.to_dict()

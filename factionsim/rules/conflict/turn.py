@@ -42,6 +42,7 @@ from .model import (
     REMOVE_SKILLS,
     YIELDED,
     Character,
+    health_changed,
 )
 
 if TYPE_CHECKING:
@@ -62,21 +63,41 @@ def ev(state: ConflictState, kind: str, char: Character | None, **data: Any) -> 
 
 def side_priority(state: ConflictState) -> list[str]:
     """Sides in acting order within a category: heroes first, then file order ("Hero actions
-    always resolve before non-hero actions")."""
+    always resolve before non-hero actions"). Fixed for the game (a side's ``heroes`` is the
+    scenario's): kept on the state (do not modify it)."""
+    kept = state._priority
+    if kept[0] is state.factions:
+        return kept[1]
     index = {sid: i for i, sid in enumerate(state.factions)}
-    return sorted(state.factions, key=lambda sid: (int(not state.factions[sid].heroes), index[sid]))
+    out = sorted(state.factions, key=lambda sid: (int(not state.factions[sid].heroes), index[sid]))
+    state._priority = (state.factions, out)
+    return out
 
 
 def passes(state: ConflictState) -> list[list[str]]:
     """The passes of this round through the five categories, each a list of sides: one pass,
     except in the first round when some side was taken by surprise: the others go through every
     category first, then the surprised ("unless the party was taken by surprise, in which case
-    all non-hero actions resolve first in the first round")."""
+    all non-hero actions resolve first in the first round").
+
+    A side's ``heroes`` and ``surprised`` are fixed for the game (the scenario's), so the answer
+    depends only on whether this is the first round: it is kept on the state for each (do not
+    modify it)."""
+    factions, first = state.factions, state.turn == 0
+    kept = state._passes
+    if kept[0] is factions and kept[1] is first:
+        return kept[2]
+    out = _passes(state, first)
+    state._passes = (factions, first, out)
+    return out
+
+
+def _passes(state: ConflictState, first: bool) -> list[list[str]]:
     order = side_priority(state)
     surprised = [sid for sid in order if state.factions[sid].surprised]
-    if state.turn == 0 and surprised and len(surprised) < len(order):
+    if first and surprised and len(surprised) < len(order):
         return [[sid for sid in order if sid not in surprised], surprised]
-    return [order]
+    return [list(order)]
 
 
 def category_of(state: ConflictState) -> str:
@@ -209,6 +230,7 @@ def damage(state: ConflictState, t: Character, pool: str, amount: int,
     while excess > 0 and any(t.approaches.values()):
         name = t.best_approach_name()
         t.approaches[name] -= 1
+        health_changed()
         lost[name] = lost.get(name, 0) + 1
         excess -= 1
     out = {"damage": amount, "left": t.pool(pool)}

@@ -30,6 +30,21 @@ def slugify(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "pillar"
 
 
+#: How many writes of what the scores read there have been, in this process (one number for all
+#: games): every attribute write of a Pillar, and a Faction's writes of :data:`SCORED_FIELDS`,
+#: count by themselves; the rules count their in-place changes of a Faction's ``pillars`` list
+#: with :func:`scores_changed`. ``EngagementsState.scores`` is kept while it stays the same.
+SCORE_WRITES = [0]
+#: The Faction fields the scores read.
+SCORED_FIELDS = frozenset({"alive", "pillars", "renown"})
+
+
+def scores_changed() -> None:
+    """Count an in-place change of a Faction's ``pillars`` (attribute writes count
+    themselves)."""
+    SCORE_WRITES[0] += 1
+
+
 @dataclass
 class Pillar:
     """One pillar: ``competence`` dice it rolls, ``defense``, ``circles`` wound circles of which
@@ -43,6 +58,10 @@ class Pillar:
     circles: int = 3
     wounds: int = 0
     boons: tuple[str, ...] = ()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        SCORE_WRITES[0] += 1
 
     @property
     def circles_left(self) -> int:
@@ -94,6 +113,11 @@ class Faction:
     #: rivals it gained engagement dice against since it last engaged them: "A faction has the
     #: option of engaging another whenever it gains engagement dice against that faction" [text]
     may_engage: list[str] = field(default_factory=list)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        if name in SCORED_FIELDS:
+            SCORE_WRITES[0] += 1
 
     def pool(self, rival: str) -> int:
         return self.engagement.get(rival, 0)

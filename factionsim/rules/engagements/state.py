@@ -21,7 +21,7 @@ from factionsim.core.game import View, state_attribute
 from factionsim.core.ruleset import DEFAULT_AGENT
 
 from . import turn
-from .model import Faction, Pillar, Settings, slugify
+from .model import SCORE_WRITES, Faction, Pillar, Settings, scores_changed, slugify
 
 
 class EngagementsState(DecisionState):
@@ -44,11 +44,31 @@ class EngagementsState(DecisionState):
         self.fallen: dict[str, str] = {}  # slug -> name of every defeated pillar (for the chronicle)
         self.order: list[str] = []
         self.order_index = 0
+        self._scores: tuple[int, Any, float, dict[str, float]] = (-1, None, 0.0, {})
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled and copied without the kept scores: they are keyed on this process's count
+        of writes, which another process's does not continue."""
+        d = dict(self.__dict__)
+        d["_scores"] = (-1, None, 0.0, {})
+        return d
 
     # ------------------------------------------ the engine contract (the rest: DecisionState)
     def scores(self) -> dict[str, float]:
         """0 for a collapsed faction; else 1 + the strength of its pillars (competence + defense +
-        unmarked wound circles, summed) + ``renown_score`` (2) per rival pillar it defeated."""
+        unmarked wound circles, summed) + ``renown_score`` (2) per rival pillar it defeated.
+
+        Worked out again only after a pillar or a faction's pillars, renown or fate changed
+        (:data:`.model.SCORE_WRITES`); the answer is a new dict each time, the caller's."""
+        writes, pillars, renown_score, out = self._scores
+        if (writes == SCORE_WRITES[0] and pillars is self.pillars
+                and renown_score == self.settings.renown_score):
+            return dict(out)
+        out = self._work_out_scores()
+        self._scores = (SCORE_WRITES[0], self.pillars, self.settings.renown_score, out)
+        return dict(out)
+
+    def _work_out_scores(self) -> dict[str, float]:
         out = {}
         for f in self.factions.values():
             if not f.alive:
@@ -84,6 +104,7 @@ class EngagementsState(DecisionState):
         p = Pillar(f"{slugify(name)}#{n}", name, competence, defense, kind)
         self.pillars[p.id] = p
         self.factions[owner].pillars.append(p.id)
+        scores_changed()
         return p
 
     def remove_pillar(self, pid: str) -> None:
@@ -92,6 +113,7 @@ class EngagementsState(DecisionState):
         for f in self.factions.values():
             if pid in f.pillars:
                 f.pillars.remove(pid)
+        scores_changed()
 
     def display_names(self) -> dict[str, Any]:
         return {"factions": {f.id: f.name for f in self.factions.values()}, "locations": {},

@@ -48,6 +48,30 @@ SFX = {
 }
 
 
+#: How many writes Houses and Assets have had, in this process (one number for all games): every
+#: attribute write (``__setattr__``) counts but those of a House's Plot Points and advances
+#: (:data:`UNCOUNTED`: they change at most decisions, and what reads them reads them afresh), and
+#: the rules count their in-place changes of a House's dicts and lists and of a state's asset
+#: table with :func:`changed`. What is computed from the rest (``HousesState.scores``, the env's
+#: observation rows) is kept while this number stays the same.
+WRITES = [0]
+#: The House fields whose writes :data:`WRITES` leaves out.
+UNCOUNTED = frozenset({"plot_points", "advances"})
+
+
+def changed() -> None:
+    """Count an in-place change the attribute writes do not see (a House's ``skills``,
+    ``skills_full``, ``attributes``, ``complications`` or ``sfx``; an asset added to or removed
+    from a state's ``assets``)."""
+    WRITES[0] += 1
+
+
+def _counted_setattr(self: Any, name: str, value: Any) -> None:
+    object.__setattr__(self, name, value)
+    if name not in UNCOUNTED:
+        WRITES[0] += 1
+
+
 @dataclass(slots=True)
 class Asset:
     """An Asset, Holding, Resource or Signature Asset: a die from d6 to d12.
@@ -64,6 +88,8 @@ class Asset:
     owner: str
     duration: str = "permanent"
     created: int | None = None  # the season it was created in (signature advancement)
+
+    __setattr__ = _counted_setattr
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"id": self.id, "name": self.name, "kind": self.kind, "die": self.die}
@@ -101,6 +127,8 @@ class House:
     agent: str = DEFAULT_AGENT
     agent_options: dict[str, Any] = field(default_factory=dict)
     alive: bool = True
+
+    __setattr__ = _counted_setattr
 
     def hindrance(self) -> list[int]:
         """Dice the opposition adds against this House: its Stress, Trauma and largest

@@ -22,7 +22,7 @@ from factionsim.core.ruleset import DEFAULT_AGENT
 
 from . import turn
 from .dice import steps
-from .model import DEFAULT_RULES, SKILLS, Asset, House
+from .model import DEFAULT_RULES, SKILLS, WRITES, Asset, House
 from .outcomes import slug
 
 
@@ -56,16 +56,37 @@ class HousesState(DecisionState):
         self.order: list[str] = []
         self.order_index = 0
         self.round = 0
+        self._scores: tuple[int, Any, dict[str, float]] = (-1, None, {})  # see scores()
+        self._owned: tuple[int, Any, dict[str, tuple[str, ...]]] = (-1, None, {})  # asset_ids
 
     @property
     def factions(self) -> dict[str, House]:
         return self.houses
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled and copied without the kept answers (:meth:`scores`, :meth:`asset_ids`):
+        they are keyed on this process's count of writes, which another process's does not
+        continue."""
+        d = dict(self.__dict__)
+        d["_scores"], d["_owned"] = (-1, None, {}), (-1, None, {})
+        return d
+
     # ------------------------------------------ the engine contract (the rest: DecisionState)
     def scores(self) -> dict[str, float]:
         """0 for a fallen House; else 1 + 3 per Holding + the steps of every Holding, Resource
         and Signature Asset above d4 + a quarter of the Skill steps above d4, less the steps of
-        its Stress (half) and Trauma (whole). Never below 0.1 for a House still standing."""
+        its Stress (half) and Trauma (whole). Never below 0.1 for a House still standing.
+
+        Worked out again only after a House or an Asset changed (:data:`.model.WRITES`; most
+        decisions change neither): the answer is a new dict each time, the caller's to keep."""
+        writes, assets, out = self._scores
+        if writes == WRITES[0] and assets is self.assets:
+            return dict(out)
+        out = self._work_out_scores()
+        self._scores = (WRITES[0], self.assets, out)
+        return dict(out)
+
+    def _work_out_scores(self) -> dict[str, float]:
         owned = dict.fromkeys(self.houses, 0)  # whole numbers: one pass over the assets
         for a in self.assets.values():
             if a.duration == "permanent" and a.owner in owned:
@@ -91,7 +112,26 @@ class HousesState(DecisionState):
         return [h for h in self.houses.values() if h.alive]
 
     def asset_ids(self, hid: str) -> list[str]:
-        return [a.id for a in self.assets.values() if a.owner == hid]
+        """The ids of ``hid``'s assets, in the asset table's order (a new list; worked out
+        again only after a House or an Asset changed, as :meth:`scores`)."""
+        return list(self.owned_asset_ids().get(hid, ()))
+
+    def owned_asset_ids(self) -> dict[str, tuple[str, ...]]:
+        """House id -> the ids of its assets, in the asset table's order (Houses without
+        assets left out). Kept while no House or Asset changes: do not modify it."""
+        writes, assets, owned = self._owned
+        if writes == WRITES[0] and assets is self.assets:
+            return owned
+        lists: dict[str, list[str]] = {}
+        for a in self.assets.values():
+            ids = lists.get(a.owner)
+            if ids is None:
+                lists[a.owner] = [a.id]
+            else:
+                ids.append(a.id)
+        owned = {hid: tuple(ids) for hid, ids in lists.items()}
+        self._owned = (WRITES[0], self.assets, owned)
+        return owned
 
     def assets_of(self, hid: str) -> list[Asset]:
         return [a for a in self.assets.values() if a.owner == hid]
@@ -201,6 +241,10 @@ class HousesView(View):
 
     def asset_ids(self, hid: str) -> list[str]:
         return self._state.asset_ids(hid)
+
+    def owned_asset_ids(self) -> dict[str, tuple[str, ...]]:
+        """House id -> the ids of its assets (:meth:`HousesState.owned_asset_ids`)."""
+        return self._state.owned_asset_ids()
 
     @property
     def order(self) -> tuple[str, ...]:
