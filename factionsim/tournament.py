@@ -18,6 +18,11 @@
   for any number of workers and either backend (local processes or Ray,
   :mod:`factionsim.backends`).
 
+- Options: ``agent_options`` gives an agent its options in every seat it holds, over the
+  campaign's own ``agent_options`` for that agent (``factionsim tournament --agent-options
+  AGENT:OPTION=VALUE``: :func:`parse_agent_options`); each is checked against the options the
+  agent declares before any game.
+
 >>> r = run_tournament(["idle", "random"], games=2, turns=2, workers=1)
 >>> sorted(r["agents"]), r["games"]
 (['idle', 'random'], 2)
@@ -27,16 +32,63 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from factionsim.core.game import CampaignError
 from factionsim.core.ruleset import DEFAULT_RULESET
 from factionsim.core.stats import wilson
 from factionsim.runner import CampaignTemplate
 
 #: Turns per game for a campaign without its own ``max_turns``.
 DEFAULT_TURNS = 20
+
+
+#: how ``--agent-options`` is written (in error messages)
+OPTION_USAGE = "AGENT:OPTION=VALUE (e.g. trained:deterministic=true, planner:budget=8)"
+
+
+def parse_agent_options(texts: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """``AGENT:OPTION=VALUE`` texts as options per agent. AGENT is written as in ``--agents``
+    (``policy:PATH`` included: the option is the name after the last ``:`` before the ``=``);
+    VALUE is read as YAML (``true``, ``8``, ``0.5``, ``[a, b]``, text). Raises
+    :class:`CampaignError` for a text of another form; whether the agent takes the option is
+    checked by :func:`prepare`.
+
+    >>> parse_agent_options(["trained:deterministic=true", "planner:budget=8",
+    ...                      "policy:runs/a.json:deterministic=false"])
+    {'trained': {'deterministic': True}, 'planner': {'budget': 8}, \
+'policy:runs/a.json': {'deterministic': False}}
+    """
+    from factionsim.core.safeyaml import parse_yaml
+
+    out: dict[str, dict[str, Any]] = {}
+    for text in texts:
+        head, equals, value = text.partition("=")
+        agent, colon, option = head.rpartition(":")
+        if not (equals and colon and agent.strip() and option.strip()):
+            raise CampaignError(f"--agent-options {text!r}: write {OPTION_USAGE}")
+        out.setdefault(agent.strip(), {})[option.strip()] = parse_yaml(
+            value, f"--agent-options {text!r}")
+    return out
+
+
+def check_agent_options(agent_options: dict[str, dict[str, Any]], agents: Iterable[str],
+                        ruleset: Any) -> None:
+    """Every agent given options plays in the tournament and takes those options (as the
+    ``agent`` / ``agent_options`` of a campaign file are checked); raises
+    :class:`CampaignError` naming the agent and option and what is allowed."""
+    from factionsim.core.ruleset import agent_problem
+
+    playing = list(dict.fromkeys(agents))
+    for name, options in agent_options.items():
+        if name not in playing:
+            raise CampaignError(f"agent options for {name!r}, which does not play in this "
+                                f"tournament (agents: {', '.join(playing)})")
+        problem = agent_problem(name, options, ruleset.offered_agents(), ruleset.name)
+        if problem is not None:
+            raise CampaignError(f"agent options for {name!r}: {problem[1]}")
 
 
 def seat_agents(factions: list[str], agents: list[str], game: int) -> dict[str, str]:
@@ -88,10 +140,12 @@ def prepare(agents: list[str], campaign: str | None = None, ruleset: str = DEFAU
     """Parse the campaign once and check every agent against its ruleset and at every seat,
     since every agent sits at every seat (an unknown agent, one the ruleset does not offer, bad
     options, or a trained policy that does not fit the campaign fail here, before any game)."""
+    from factionsim.rulesets import ruleset_of
     from factionsim.runner import CampaignTemplate, agent_for_campaign, turns_to_play
 
     template = CampaignTemplate.load(campaign, ruleset)
     start = template.state_class.from_dict(template.data)
+    check_agent_options(dict(agent_options or {}), agents, ruleset_of(start))
     job = TournamentJob(template, tuple(agents), seed, turns_to_play(start, turns, DEFAULT_TURNS),
                         dict(agent_options or {}))
     for name in dict.fromkeys(agents):

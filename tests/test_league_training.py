@@ -134,3 +134,33 @@ def test_the_behaviour_check_counts_every_faction_turn():
         assert 0 < r[side]["turns_with_a_faction_action"] <= 1
         assert abs(sum(r[side]["faction_actions"].values()) - 1) < 0.01
     assert r["policy"]["share"] + r["rival"]["share"] == 1.0
+
+
+@pytest.mark.parametrize("seeds, problem", [([5, 1], "0 <= LO <= HI"), ([3], "two seeds LO HI"),
+                                            ([-1, 4], "0 <= LO <= HI")])
+def test_generated_seeds_must_be_a_range(seeds, problem):
+    """``--generated-seeds LO HI``: the training campaigns' seeds, LO to HI both included."""
+    from factionsim.training.league_run import generated_seeds
+
+    with pytest.raises(ValueError, match=problem):
+        generated_seeds(Args(generated_seeds=seeds))
+
+
+def test_generated_training_campaigns_come_from_the_seed_range():
+    """Every generated campaign of a run with ``--generated-seeds 1000 1002`` is the campaign
+    ``factionsim new --seed S`` makes for one S of 1000-1002, and each S turns up."""
+    from factionsim.rules.wwn.generate import generate_campaign
+    from factionsim.training.games import Campaigns
+
+    source = Campaigns("wwn", generated=1.0, seeds=(1000, 1002))
+    rng = np.random.default_rng(0)
+    drawn = [source.draw(rng) for _ in range(30)]
+    made = {s: generate_campaign(4, 10, s) for s in (999, 1000, 1001, 1002, 1003)}
+
+    def seed_of(state):
+        hits = [s for s, data in made.items() if data["name"] == state.name
+                and [f["id"] for f in data["factions"]] == list(state.factions)]
+        assert len(hits) == 1
+        return hits[0]
+
+    assert {seed_of(state) for state in drawn} == {1000, 1001, 1002}

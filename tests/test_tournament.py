@@ -7,7 +7,14 @@ import json
 import pytest
 
 from factionsim.cli import main
-from factionsim.tournament import aggregate, run_tournament, seat_agents, wilson
+from factionsim.core.game import CampaignError
+from factionsim.tournament import (
+    aggregate,
+    parse_agent_options,
+    run_tournament,
+    seat_agents,
+    wilson,
+)
 
 
 def test_wilson_interval():
@@ -66,3 +73,59 @@ def test_command_rejects_unknown_agents(tmp_path, capsys):
                "--out", str(tmp_path), "--quiet"])
     assert rc == 2
     assert "nosuch" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("texts, expected", [
+    (["trained:deterministic=true"], {"trained": {"deterministic": True}}),
+    (["planner:budget=8", "planner:margin=0.2"], {"planner": {"budget": 8, "margin": 0.2}}),
+    # a policy's path holds a ':' itself: the option is the name after the last one
+    (["policy:runs/a/policy.json:deterministic=false"],
+     {"policy:runs/a/policy.json": {"deterministic": False}}),
+    (["heuristic:temperament=aggressive"], {"heuristic": {"temperament": "aggressive"}}),
+])
+def test_agent_options_are_read_per_agent(texts, expected):
+    assert parse_agent_options(texts) == expected
+
+
+@pytest.mark.parametrize("text", ["trained", "deterministic=true", "trained:=true", ":x=1",
+                                  "trained:deterministic"])
+def test_agent_options_of_another_form_are_refused(text):
+    with pytest.raises(CampaignError, match="write AGENT:OPTION=VALUE"):
+        parse_agent_options([text])
+
+
+def test_command_passes_agent_options_to_every_seat_of_that_agent(tmp_path, monkeypatch):
+    import factionsim.agents
+
+    made = []
+    real = factionsim.agents.make_agent
+
+    def recording(name, ruleset, **options):
+        made.append((name, options))
+        return real(name, ruleset, **options)
+
+    monkeypatch.setattr(factionsim.agents, "make_agent", recording)
+    rc = main(["tournament", "--agents", "random,heuristic", "--games", "2", "--turns", "1",
+               "--workers", "1", "--agent-options", "heuristic:temperament=cautious",
+               "--out", str(tmp_path), "--quiet"])
+    assert rc == 0
+    played = [(name, options) for name, options in made if name == "heuristic"]
+    assert played and all(options == {"temperament": "cautious"} for _, options in played)
+    assert all(options == {} for name, options in made if name == "random")
+
+
+@pytest.mark.parametrize("option, message", [
+    ("trained:determinstic=true", "agent options for 'trained': agent 'trained' has no option "
+     "'determinstic' (did you mean 'deterministic'?); it takes: deterministic"),
+    ("trained:deterministic=5", "agent 'trained' option 'deterministic' must be true or false, "
+     "not 5"),
+    ("random:x=1", "agent options for 'random', which does not play in this tournament "
+     "(agents: heuristic, trained)"),
+    ("trained", "--agent-options 'trained': write AGENT:OPTION=VALUE"),
+])
+def test_command_refuses_bad_agent_options_before_any_game(tmp_path, capsys, option, message):
+    rc = main(["tournament", "--agents", "heuristic,trained", "--games", "1",
+               "--agent-options", option, "--out", str(tmp_path / "t"), "--quiet"])
+    assert rc == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "t").exists()

@@ -30,6 +30,11 @@ def add_parser(subparsers) -> None:
     p.add_argument("--seed", type=seed, default=0, help="master seed (default 0)")
     add_backend_arguments(p, "games")
     p.add_argument("--budget", type=int, default=None, help="planner rollouts per decision")
+    p.add_argument("--agent-options", action="append", default=[], metavar="AGENT:OPTION=VALUE",
+                   help="an option for one of --agents in every seat it holds (repeat the flag "
+                        "for more), e.g. trained:deterministic=true, planner:budget=8, "
+                        "policy:PATH:deterministic=true; VALUE is read as YAML; the options an "
+                        "agent takes are those of its agent_options in a campaign file")
     p.add_argument("--out", default="tournament-out", help="output folder (default tournament-out)")
     p.add_argument("--json", action="store_true", help="print the results as one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -40,7 +45,7 @@ def add_parser(subparsers) -> None:
 def _cmd_tournament(args: argparse.Namespace) -> int:
     from factionsim.core.files import write_atomic
     from factionsim.core.game import FactionsimError
-    from factionsim.tournament import format_table, run_tournament, to_csv
+    from factionsim.tournament import format_table, parse_agent_options, run_tournament, to_csv
 
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     if not agents:
@@ -48,7 +53,9 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     if args.games < 1 or (args.turns is not None and args.turns < 1):
         raise FactionsimError("--games and --turns must be at least 1")
     workers = resolve_workers(args)
-    options = {"planner": {"budget": args.budget}} if args.budget else None
+    options = {"planner": {"budget": args.budget}} if args.budget else {}
+    for agent, given in parse_agent_options(args.agent_options).items():
+        options[agent] = {**options.get(agent, {}), **given}
     bar = None
     if not args.quiet and not args.json:
         from tqdm import tqdm

@@ -22,6 +22,8 @@ from typing import Any
 
 #: fields that default to "none" (their option takes a text value)
 _OPTIONAL_TEXT = ("campaign", "out", "eval_only", "convert")
+#: list fields that hold integers although empty by default
+_INT_LISTS = ("generated_seeds",)
 
 
 @dataclass
@@ -79,6 +81,8 @@ class Args:
     imitation_lr: float = 1e-3
     buffer: int = 400_000  # labelled decisions kept (the oldest go first)
     generated: float = 0.5  # wwn: share of games on a freshly generated campaign of that shape
+    generated_seeds: list[int] = field(default_factory=list)  # LO HI: generated campaigns'
+    # seeds drawn from LO to HI (those of `factionsim new --seed S`); none: any seed
     ppo_decisions: int = 0  # learner decisions of PPO against the league (0: no PPO)
     league: list[str] = field(default_factory=lambda: ["heuristic", "self"])  # NAME or NAME*W
     rollout_decisions: int = 8192  # learner decisions per PPO update
@@ -112,8 +116,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default = _default(f)
         flag = _flag(f.name)
         if isinstance(default, list):
-            kind = int if default and isinstance(default[0], int) else str
-            parser.add_argument(flag, dest=f.name, nargs="+", type=kind, default=default)
+            kind = (int if f.name in _INT_LISTS or (default and isinstance(default[0], int))
+                    else str)
+            parser.add_argument(flag, dest=f.name, nargs="*" if not default else "+", type=kind,
+                                default=default)
         elif f.name in _OPTIONAL_TEXT:
             parser.add_argument(flag, dest=f.name, default=None)
         elif isinstance(default, bool):

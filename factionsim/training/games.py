@@ -9,8 +9,9 @@ with one batched forward pass (learner and frozen opponents alike), starting a n
 one ends.
 
 Games are drawn by a :class:`Campaigns` source: the campaign of the run, or WWN campaigns made by
-:func:`factionsim.rules.wwn.generate.generate_campaign` with a fresh seed each time (the policy
-then plays any campaign of the same shape, not one map).
+:func:`factionsim.rules.wwn.generate.generate_campaign` with a fresh seed each time, or a seed
+drawn from a range (``seeds``: the campaigns ``factionsim new --seed S`` makes for those S; the
+policy then plays any campaign of the same shape, not one map).
 
 >>> import numpy as np
 >>> from factionsim.agents import make_agent
@@ -133,11 +134,21 @@ def game(state: Any, codec: Any, seats: Mapping[str, Any], rng: np.random.Genera
 class Campaigns:
     """Where games come from: the ruleset's campaign (``campaign``: a file, or the bundled one)
     and, for WWN, with probability ``generated``, a campaign generated with a fresh seed of the
-    same shape (factions, locations) as the base campaign. ``prior``: the policy file's
-    ``prior`` field of a residual policy (its networks read the heuristic's choice too)."""
+    same shape (factions, locations) as the base campaign: its seed drawn from ``seeds``
+    (``(lo, hi)``, both included: training campaigns kept apart from those a policy is measured
+    on) or, without, any seed below 2**31. ``prior``: the policy file's ``prior`` field of a
+    residual policy (its networks read the heuristic's choice too).
+
+    >>> from factionsim.rules.wwn.generate import generate_campaign
+    >>> src = Campaigns("wwn", generated=1.0, seeds=(1000, 1001))
+    >>> drawn = {src.draw(np.random.default_rng(k)).name for k in range(8)}
+    >>> drawn == {generate_campaign(4, 10, s)["name"] for s in (1000, 1001)}
+    True
+    """
 
     def __init__(self, ruleset: str = "wwn", campaign: str | None = None, generated: float = 0.0,
-                 prior: Mapping[str, Any] | None = None):
+                 prior: Mapping[str, Any] | None = None,
+                 seeds: tuple[int, int] | None = None):
         from factionsim.envs import make_codec
         from factionsim.runner import CampaignTemplate
 
@@ -146,7 +157,10 @@ class Campaigns:
         self.base = self.template.state_class.from_dict(self.template.data)
         if generated > 0 and ruleset != "wwn":
             raise ValueError("generated campaigns exist for the wwn ruleset only")
+        if seeds is not None and not 0 <= seeds[0] <= seeds[1]:
+            raise ValueError(f"generated campaign seeds {seeds}: give LO HI with 0 <= LO <= HI")
         self.generated = float(generated)
+        self.seeds = seeds
         self.prior = dict(prior) if prior else None
         self._make_codec = make_codec
         self.codec = self._codec(self.base)  # the base campaign's (the spaces of every game)
@@ -179,7 +193,8 @@ class Campaigns:
             from factionsim.rules.wwn.generate import generate_campaign
             from factionsim.rulesets import build_campaign
 
-            seed = int(rng.integers(1 << 31))
+            lo, hi = self.seeds if self.seeds else (0, (1 << 31) - 1)
+            seed = int(rng.integers(lo, hi + 1))
             data = generate_campaign(self.shape[0], self.shape[1], seed)
             state = build_campaign(data, {}, f"generated campaign (seed {seed})")
         else:

@@ -72,6 +72,7 @@ class CollectTask:
     seed: int
     deterministic: bool = False
     prior: dict[str, Any] | None = None  # a residual policy's prior (the policy file's field)
+    generated_seeds: tuple[int, int] | None = None  # the generated campaigns' seeds (None: any)
 
 
 @dataclass
@@ -125,7 +126,8 @@ def collect(task: CollectTask) -> CollectResult:
     from factionsim.models.network import Network
 
     rng = np.random.default_rng(task.seed)
-    source = Campaigns(task.ruleset, task.campaign, task.generated, task.prior)
+    source = Campaigns(task.ruleset, task.campaign, task.generated, task.prior,
+                       task.generated_seeds)
     codec = source.codec
     expert = task.expert.make(task.ruleset)
     opponents = [ref.make(task.ruleset) for ref in task.opponents]

@@ -52,6 +52,7 @@ class RolloutTask:
     seed: int
     shaping: float = 0.1
     prior: dict[str, Any] | None = None  # a residual policy's prior (the policy file's field)
+    generated_seeds: tuple[int, int] | None = None  # the generated campaigns' seeds (None: any)
 
 
 @dataclass
@@ -87,7 +88,8 @@ def rollout(task: RolloutTask) -> RolloutResult:
 
     t0, c0 = time.perf_counter(), time.process_time()
     rng = np.random.default_rng(task.seed)
-    source = Campaigns(task.ruleset, task.campaign, task.generated, task.prior)
+    source = Campaigns(task.ruleset, task.campaign, task.generated, task.prior,
+                       task.generated_seeds)
     codec = source.codec
     agents = {o.label: o.agent.make(task.ruleset) for o in task.league if o.agent is not None}
     nets = {"learner": Network.from_spec(*task.learner, codec.obs_size)}

@@ -22,7 +22,9 @@ encoder needs the codec's layout; a codec without one is read as one vector).
 
 Games come from the run's campaign, and for WWN with probability ``--generated`` from a campaign
 generated with a fresh seed of the same shape (so the policy learns to play any map of that
-shape). The work of each round is shared among ``--workers`` processes.
+shape), or with ``--generated-seeds LO HI`` a seed from LO to HI (the campaigns ``factionsim new
+--seed S`` makes: those a policy is measured on can be kept out of its training). The work of
+each round is shared among ``--workers`` processes.
 
 What the run folder holds is what ``--method ppo`` writes (``policy.json`` + ``.npz`` rewritten
 after every round, ``eval.json`` with every round in ``history`` and the final evaluation,
@@ -161,6 +163,7 @@ def train_league(args: Args) -> Path:
         codec = PriorCodec(codec, ruleset_of(state), args.prior, args.prior_weight)
         prior = codec.prior
     generated = args.generated if args.ruleset == "wwn" else 0.0
+    generated_seeds(args)  # a bad range fails here, before any game
     shape = NetShape(arch=args.arch, hidden=list(args.hidden), entity=args.entity,
                      head=args.head)
     spec, arrays = build_network(codec, args.arch, seed=args.seed, shape=shape)
@@ -197,7 +200,8 @@ def train_league(args: Args) -> Path:
             tasks = [CollectTask(args.ruleset, args.campaign, generated, args.max_turns,
                                  network, AgentRef.parse(args.expert),
                                  [AgentRef.parse(o) for o in args.imitation_opponents], seats,
-                                 beta, n, seed(), prior=prior)
+                                 beta, n, seed(), prior=prior,
+                                 generated_seeds=generated_seeds(args))
                      for n in _split(games, args.workers)]
             results = pool.map(collect, tasks)
             for res in results:
@@ -248,6 +252,20 @@ def train_league(args: Args) -> Path:
     return out / "policy.json"
 
 
+def generated_seeds(args: Args) -> tuple[int, int] | None:
+    """``--generated-seeds LO HI`` as a range (both included), or ``None`` (no option: any seed).
+
+    >>> generated_seeds(Args(generated_seeds=[1000, 1999])), generated_seeds(Args())
+    ((1000, 1999), None)
+    """
+    if not args.generated_seeds:
+        return None
+    if len(args.generated_seeds) != 2 or not 0 <= args.generated_seeds[0] <= args.generated_seeds[1]:
+        raise ValueError(f"--generated-seeds {' '.join(map(str, args.generated_seeds))}: give "
+                         "two seeds LO HI with 0 <= LO <= HI")
+    return int(args.generated_seeds[0]), int(args.generated_seeds[1])
+
+
 def _ppo_phase(args: Args, graph: Any, spec: dict[str, Any], codec: Any, generated: float,
                seats: tuple[int, int], pool: _Pool, rng: np.random.Generator, log: _Log,
                history: list[dict[str, Any]], save: Callable[[], Any], t0: float) -> None:
@@ -266,7 +284,8 @@ def _ppo_phase(args: Args, graph: Any, spec: dict[str, Any], codec: Any, generat
             frozen = {"self": learner}
         tasks = [RolloutTask(args.ruleset, args.campaign, generated, args.max_turns, learner,
                              league, frozen, seats, n, int(rng.integers(1 << 31)),
-                             prior=getattr(codec, "prior", None))
+                             prior=getattr(codec, "prior", None),
+                             generated_seeds=generated_seeds(args))
                  for n in _split(args.rollout_decisions, args.workers)]
         results = pool.map(rollout, tasks)
         buf = SampleBuffer(codec.obs_size, codec.n_actions, capacity=1 << 62)
