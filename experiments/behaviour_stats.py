@@ -16,7 +16,8 @@ independent of each other).
 ``--temperaments``: every faction plays every temperament once: campaign ``c`` is played five
 times, faction ``i`` with temperament ``(i + k) mod 5`` in play ``k``, so temperaments are
 compared on the same factions (paired). Reported per temperament: attacks per turn, final
-Treasure and asset value, hides and Cunning acts per turn, with bootstrap CIs over campaigns of
+Treasure and asset value, hides, Stealthed moves (moves of assets Stealthed when they arrive, read
+from the state as the game is played) and Cunning acts per turn, with bootstrap CIs over campaigns of
 each temperament's mean and of the differences the issue asks for (aggressive / cautious attacks,
 greedy's worth against the best other, scheming's Stealth and Cunning use against the best other).
 """
@@ -61,9 +62,21 @@ def play_one(job: dict[str, Any], index: int) -> dict[str, Any]:
     state = generated(job, campaign, rotation)
     start = state.to_dict()
     agents = agents_from_campaign(state)
-    events = play(state, job["turns"], agents)
-    return {"campaign": campaign, "factions": len(start["factions"]),
-            "behaviour": tally_run(state, events, start, 1, agents)}
+    stealth_moves: dict[str, int] = {}
+
+    def count_stealth_moves(events: list[Any]) -> None:
+        """Moves of assets Stealthed as they arrive (the events do not say; the state does)."""
+        for e in events:
+            if e.kind == "move" and (a := state.assets.get(e.data.get("asset"))) is not None \
+                    and a.stealth:
+                stealth_moves[e.faction] = stealth_moves.get(e.faction, 0) + 1
+
+    events = play(state, job["turns"], agents,
+                  on_events=count_stealth_moves if rotation is not None else None)
+    behaviour = tally_run(state, events, start, 1, agents)
+    for fid, entry in behaviour.items():
+        entry["tally"]["counts"]["stealth_moves"] = stealth_moves.get(fid, 0)
+    return {"campaign": campaign, "factions": len(start["factions"]), "behaviour": behaviour}
 
 
 def bootstrap(per_campaign: list[tuple[float, float]], reps: int = 2000, seed: int = 0
@@ -133,6 +146,7 @@ def temperament_figures(results: list[dict[str, Any]]) -> dict[str, Any]:
             "final_treasure": ("treasure_end", "runs"), "final_asset_value": ("value_end", "runs"),
             "final_worth": ("worth_end", "runs"), "hides_per_turn": ("hides", "turns"),
             "cunning_acts_per_turn": ("cunning_acts", "turns"),
+            "stealth_moves_per_turn": ("stealth_moves", "turns"),
             "stealth_and_cunning_per_turn": ("stealth_cunning", "turns"),
             "goals_per_10_turns": ("goals10", "turns"), "stall_rate": ("stalls", "turns")}
     by_campaign: dict[int, dict[str, dict[str, list[float]]]] = {}
@@ -143,7 +157,8 @@ def temperament_figures(results: list[dict[str, Any]]) -> dict[str, Any]:
             t = entry["tally"]
             c = dict(t["counts"])
             c["turns"], c["runs"] = len(t["turns"]), 1
-            c["stealth_cunning"] = c.get("hides", 0) + c.get("cunning_acts", 0)
+            c["stealth_cunning"] = c.get("hides", 0) + c.get("stealth_moves", 0) \
+                + c.get("cunning_acts", 0)
             c["goals10"] = 10 * len(t["goal_turns"] or [])
             sums = camp.setdefault(temp, {})
             for name, (num, den) in keys.items():
@@ -187,6 +202,8 @@ def temperament_figures(results: list[dict[str, Any]]) -> dict[str, Any]:
                                                 [t for t in TEMPERAMENTS if t != "greedy"]),
         "scheming hides per turn - best other": diff("hides_per_turn", "scheming",
                                                      [t for t in TEMPERAMENTS if t != "scheming"]),
+        "scheming Stealthed moves per turn - best other": diff(
+            "stealth_moves_per_turn", "scheming", [t for t in TEMPERAMENTS if t != "scheming"]),
         "scheming Cunning acts per turn - best other": diff(
             "cunning_acts_per_turn", "scheming", [t for t in TEMPERAMENTS if t != "scheming"]),
         "scheming Stealth+Cunning per turn - best other": diff(

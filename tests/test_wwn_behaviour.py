@@ -1,8 +1,9 @@
 """WWN behaviour counts (factionsim.rules.wwn.behaviour) on a campaign with its own asset types.
 
-The asset value a faction is measured by is "the listed cost of its non-Base assets"; a
-campaign's own (homebrew) types are listed in its ``asset_types:`` block, so they count at the
-cost written there, like the standard types at the table's.
+The asset value a faction is measured by is "the listed cost of its non-Base assets" (plus its
+planted Bases at their HP, see the last test); a campaign's own (homebrew) types are listed in its
+``asset_types:`` block, so they count at the cost written there, like the standard types at the
+table's.
 """
 
 from __future__ import annotations
@@ -27,3 +28,36 @@ def test_homebrew_assets_count_at_their_listed_cost():
         assert any(a["type"] not in ASSET_TYPES for a in f["assets"])  # the case under test
         assert tallies[f["id"]].counts["value_start"] == listed
         assert tallies[f["id"]].counts["value_end"] == listed
+
+
+def test_planted_bases_count_at_what_they_cost():
+    """Asset value counts a planted Base of Influence at what Expand Influence paid for it: "must
+    spend 1 Treasure for each hit point the new Base of Influence is to have" (WWN 6.2.0). The
+    headquarters was never bought and does not count."""
+    frame = {"factions": [{
+        "id": "guild", "headquarters": "port", "treasure": 4, "assets": [
+            {"id": 1, "type": "base-of-influence", "location": "port", "hp": 9, "max_hp": 20},
+            {"id": 2, "type": "base-of-influence", "location": "mill", "hp": 1, "max_hp": 3},
+            {"id": 3, "type": "farmers", "location": "mill", "hp": 4}]}]}
+    counts = count([], frame, frame, first_turn=1)["guild"].counts
+    assert counts["value_end"] == 3 + ASSET_TYPES["farmers"].cost  # 3 HP of Base + 2
+    assert counts["worth_end"] == 4 + 5
+
+
+def test_cunning_acts_count_abilities_used_not_income_received():
+    """A Cunning act is an attack by a Cunning asset or a use of a Cunning asset's ability the
+    faction chose. Court Patronage "earns its owner 1 extra Treasure at the start of each of its
+    turns" with no choice made: that income is not a use; Hired Friends' free action is."""
+    from factionsim.core.game import Event
+
+    frame = {"factions": [{"id": "hand", "headquarters": "port", "treasure": 0, "assets": []}]}
+    events = [
+        Event(1, "ability", "hand", {"source": "court-patronage#4", "effect": "patronage-income",
+                                     "amount": 1}),
+        Event(1, "ability", "hand", {"source": "hired-friends#5", "effect": "grant-subtle"}),
+        Event(1, "attack", "hand", {"attacker": "informers#6", "defender": "knights#1"}),
+        Event(1, "attack", "hand", {"attacker": "knights#7", "defender": "knights#1"}),
+    ]
+    counts = count(events, frame, frame, first_turn=1)["hand"].counts
+    assert counts["cunning_acts"] == 2  # Hired Friends' use and the Informers' attack
+    assert counts["attacks"] == 2

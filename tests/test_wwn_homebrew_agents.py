@@ -82,6 +82,24 @@ def test_an_own_assets_goal_makes_its_type_worth_buying_until_it_has_enough():
     assert hb.purchase_bonus(sit, "river-barges") == 0
 
 
+def test_the_purchase_that_completes_an_own_assets_goal_pays_all_its_xp():
+    """A Fleet of Barges (difficulty 1) asks for 2 River Barges: with one owned, the purchase
+    that completes it earns the goal's whole XP; with none owned each of the two earns half.
+    The greedy Bargemen (Wealth their best attribute), weighing the second barge's upkeep of 1
+    a turn, then value it above every other purchase at their headquarters (before, they
+    counted half the XP for it and never bought it: their River Barges never carried anything)."""
+    s, sit = _situation()
+    assert sit.p.temperament == "greedy"
+    assert hb.purchase_bonus(sit, "river-barges") == pytest.approx(1.0)
+    best = max(sit.state.buyable(sit.me, "weir"),
+               key=lambda t: sit.purchase_value(t, "weir"))
+    assert best == "river-barges"
+    for a in [a for a in s.assets.values() if a.type == "river-barges"]:
+        del s.assets[a.id]
+    sit = Situation(s.view("bargemen"), Personality.of(s.factions["bargemen"]))
+    assert hb.purchase_bonus(sit, "river-barges") == pytest.approx(0.5)
+
+
 def test_homebrew_goal_choices_are_encoded_in_the_reserved_other_slot():
     """The codec keeps the book's goal block; a campaign's own goals take the "other" block's
     reserved slot, the k-th one offered at index other + (MAX_OTHER_KINDS - 2) * K + k."""

@@ -46,7 +46,7 @@ from factionsim.rules.wwn.goals import goal_name
 
 from . import goals as goal_ai
 from . import homebrew as hb_goals
-from .abilities import answer_reaction, choose_free_ability
+from .abilities import NET_INCOME, answer_reaction, choose_free_ability
 from .personality import TEMPERAMENTS, Personality
 from .steering import STEERING_OPTIONS, Steering
 from .tactics import XP, Situation, income_of, pct
@@ -260,14 +260,14 @@ def _action_value(sit: Situation, kind: str) -> tuple[float, str, bool]:
         spots = sit.expansion_spots()
         if not spots:
             return -1.0, "", False
-        safe = max(sit.expand_score(s) for s in spots)
+        safe = max(sit.plant_score(s) for s in spots)
         value = 2.0 * sit.p.greed
         if g == "expand-influence":
             value += XP * 1.2
         if g == "wealth-of-kingdoms":
             value -= 4
         value = value * min(1.0, safe) - (1 - min(1.0, safe)) * 6
-        where = sit.place(max(spots, key=lambda s: (sit.expand_score(s), s)))
+        where = sit.place(max(spots, key=lambda s: (sit.plant_score(s), s)))
         return value, (f"plants a new Base: {where} looks safe enough"
                        + (f", and new Bases are what it is after{_progress(sit)}"
                           if g == "expand-influence" else "")), True
@@ -555,7 +555,7 @@ def _repair(sit: Situation, legal):
 
 # ====================================================================== expanding
 def _expand_where(sit: Situation, legal):
-    best = max(_of(legal, ExpandAt), key=lambda e: (sit.expand_score(e.location), e.location))
+    best = max(_of(legal, ExpandAt), key=lambda e: (sit.plant_score(e.location), e.location))
     return best, (f"founds a Base at {sit.place(best.location)}: "
                   f"{pct(min(1.0, sit.expand_score(best.location)))} likely to stand")
 
@@ -566,6 +566,8 @@ def _expand_hp(sit: Situation, legal):
     hps = sorted(b.hp for b in _of(legal, BaseHp))
     reserve = 0 if sit.p.greed < 1.2 else 2
     want = max(1, round(threat * 1.5) + 1) if threat else (2 if sit.p.caution > 1.2 else 1)
+    if reserve:  # a greedy faction builds to last: a Base is worth what it paid for its HP
+        want = max(want, 3)
     if want > sit.me.treasure - reserve:  # it could not hold anyway: risk as little as possible
         return BaseHp(1), "gives it a single HP: it could not hold against the rivals close by"
     want = min(want, hps[-1])
@@ -764,6 +766,13 @@ def _raise(sit: Situation, legal):
     another attribute when the focus cannot rise any more."""
     raises = {r.attribute: r for r in _of(legal, RaiseRating)}
     focus = sit.p.focus
+    first = sit.p.raises
+    if first == "income" and raises:
+        attr = max(raises, key=lambda a: (_income_gain(sit, a), a))
+        return raises[attr], f"raises its {attr.title()}: {_income_gain_why(sit, attr)}"
+    if first in raises and first != focus:
+        why = {"wealth": "more income", "cunning": "room for more agents"}.get(first, "its way")
+        return raises[first], f"raises its {first.title()} first: {why}"
     me = sit.me
     if "wealth" in raises and me.wealth <= me.wealth_at_last_kingdoms \
             and me.treasure >= 4 * (me.wealth + 1):
@@ -777,6 +786,34 @@ def _raise(sit: Situation, legal):
         attr = min(raises, key=lambda a: XP_TO_RAISE[me.rating(a) + 1])
         return raises[attr], f"raises its {attr.title()}"
     return _done(legal), "saves its experience"
+
+
+def _income_asset_opened(sit: Situation, attr: str):
+    """The asset type earning the most Treasure that raising ``attr`` one point would open
+    (None when it opens none that earns)."""
+    me = sit.me
+    new = me.rating(attr) + 1
+    opened = [k for k in sit.state.asset_types.values()
+              if k.attribute == attr and k.rating == new and k.magic_level <= me.magic_level
+              and NET_INCOME.get(k.id, 0) > 0]
+    return max(opened, key=lambda k: (NET_INCOME[k.id], k.id), default=None)
+
+
+def _income_gain(sit: Situation, attr: str) -> float:
+    """Treasure per turn per XP spent that raising ``attr`` brings: its share of income
+    (Wealth/2, Force and Cunning /4) and the best earning asset it opens."""
+    new = sit.me.rating(attr) + 1
+    gain = 0.5 if attr == "wealth" else 0.25
+    opened = _income_asset_opened(sit, attr)
+    if opened is not None:  # (it may hold as many as the new rating)
+        gain += NET_INCOME[opened.id] * 2
+    return gain / max(1, XP_TO_RAISE[new])
+
+
+def _income_gain_why(sit: Situation, attr: str) -> str:
+    opened = _income_asset_opened(sit, attr)
+    return (f"it opens the way to {opened.name}" if opened is not None
+            else "the surest way to more income")
 
 
 def _with_xp(f, xp):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from factionsim.rules.wwn.ability.wealth_movement import UPKEEP
 from factionsim.rules.wwn.actions import Decline, UseAbility
 
 #: asset type -> (policy, worst self-damage for "if-healthy")
@@ -21,6 +22,16 @@ FREE_POLICY: dict[str, tuple[str, int]] = {
     "golden-prosperity": ("if-damaged", 0), "magical-logistics": ("if-damaged", 0),
     "informers": ("if-enemy", 0), "monopoly": ("if-enemy", 0), "supply-interruption": ("if-enemy", 0),
     "shapeshifters": ("always", 0), "hired-friends": ("always", 0),
+}
+
+#: asset type -> Treasure it is expected to earn its owner each turn (its free action or income
+#: ability: Farmers 1d6, 5+ gains 1; Manufactory 1d6, 1 loses 1, 2-5 gain 1, 6 gains 2; Court
+#: Patronage 1; Trade Company 1d6-1; Ancient Workshop 1d6), less its upkeep (Free Company 1,
+#: Hired Legion 2). The self-damage of the Trade Company and the Workshop is left to repairs.
+NET_INCOME: dict[str, float] = {
+    "farmers": 2 / 6, "manufactory": (-1 + 4 + 2) / 6, "court-patronage": 1.0,
+    "trade-company": 2.5, "ancient-workshop": 3.5,
+    **{kind: -cost for kind, cost in UPKEEP.items()},
 }
 
 #: reaction source type -> whether to accept (given the asking situation)

@@ -70,13 +70,15 @@ def damage_bonus(sit: Situation) -> float:
 
 
 def purchase_bonus(sit: Situation, type_id: str) -> float:
-    """Extra XP of buying a ``type_id`` asset: an ``own-assets`` goal counting it pays its
-    share of the goal's XP while it still needs more."""
+    """Extra XP of buying a ``type_id`` asset: an ``own-assets`` goal counting it pays the
+    goal's XP shared among the purchases it still needs (the one that completes it, all of it).
+    Sharing it among all the goal asks for undervalued the last purchase: a greedy faction,
+    weighing the upkeep of a second River Barges against half the XP, never bought it."""
     kind = own_goal(sit)
     if kind is None or kind.counter != "own-assets" or kind.param("type") != type_id:
         return 0.0
-    owned = sum(a.type == type_id for a in sit.mine)
-    return kind.difficulty / kind.needed if owned < kind.needed else 0.0
+    left = kind.needed - sum(a.type == type_id for a in sit.mine)
+    return kind.difficulty / left if left > 0 else 0.0
 
 
 def expanding(sit: Situation) -> bool:
@@ -180,23 +182,29 @@ HORIZON = 8
 TREASURE_POINTS = 0.5
 
 
+def treasure_flow_value(sit: Situation, per_turn: float) -> float:
+    """What ``per_turn`` Treasure each turn (income, or upkeep when negative) is worth in the
+    points of ``Situation._type_value``: over :data:`HORIZON` turns (fewer when the campaign ends
+    sooner), weighed by the temperament's greed."""
+    left = HORIZON
+    if sit.state.max_turns:
+        left = max(1, min(HORIZON, sit.state.max_turns - sit.state.turn))
+    return per_turn * left * TREASURE_POINTS * sit.p.greed
+
+
 def effect_value(sit: Situation, kind, attack: float, defence: float) -> float:
     """What a campaign's own asset type's ability and upkeep are worth, in the points of
     ``Situation._type_value`` (``attack``, ``defence``: its stat line's worth there): income and
     upkeep as Treasure over :data:`HORIZON` turns, extra dice as a share of the attack or
     defence they improve, transport and Expand dice by how much the goal needs moving and new
     Bases, repair as the hit points it mends."""
-    left = HORIZON
-    if sit.state.max_turns:
-        left = max(1, min(HORIZON, sit.state.max_turns - sit.state.turn))
-    greed = sit.p.greed
-    value = -kind.upkeep * left * TREASURE_POINTS * greed
+    value = treasure_flow_value(sit, -kind.upkeep)
     effect = kind.effect
     if effect is None:
         return value
     n = next(iter(dict(kind.params).values()))
     if effect == "income":
-        value += n * left * TREASURE_POINTS * greed
+        value += treasure_flow_value(sit, n)
     elif effect == "attack-dice":
         value += attack * 0.3 * n * sit.p.aggression
     elif effect == "defense-dice":

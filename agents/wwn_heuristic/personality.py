@@ -8,6 +8,27 @@ and the weights the heuristic derives from it.
 ('aggressive', 'force')
 >>> Personality.of(f, "cautious").goal_weight["peaceable-kingdom"] > 1
 True
+>>> Personality.of(f, "greedy").raises, Personality.of(f, "scheming").arm_weight["cunning"]
+('income', 1.4)
+
+What each temperament does differently (beyond the weights of goals):
+
+- **aggressive**: values blows more (``aggression``), strikes at 25% odds;
+- **cautious**: values blows less and defence and repairs more (``aggression``, ``caution``),
+  strikes only at 50% odds;
+- **greedy**: values what an asset earns and costs each turn (``greed``: income abilities such
+  as Farmers, Manufactory, Court Patronage; upkeep such as a Free Company's), raises first the
+  attribute whose next point earns most (its share of income, an earning asset it opens),
+  plants sturdier Bases, and only away from its rivals' blows unless its goal asks for Bases
+  (``base_risk``: a Base's damage is the faction's own HP), cares less for Expand Influence and
+  Inside Enemy Territory (Bases and agents thrown among its rivals), weighs Wealth of Kingdoms
+  like any goal (its bribes are Treasure gone) and strikes only at 50% odds (a lost fight is lost
+  money);
+- **scheming**: buys Cunning and Subtle assets (``favoured``), raises Cunning first (room for
+  more Cunning assets), strikes with its Cunning assets rather than its soldiers
+  (``arm_weight``), hides and moves Stealthed (the weights of Inside Enemy Territory), and cares
+  less than others for what an asset earns (``greed`` 0.7: its Treasure is for its plots);
+- **balanced**: none of these.
 """
 
 from __future__ import annotations
@@ -26,15 +47,28 @@ _GOAL_WEIGHTS: dict[str, dict[str, float]] = {
                    "wealth-of-kingdoms": 0.6, "inside-enemy-territory": 0.7},
     "cautious": {**dict.fromkeys(WAR_GOALS, 0.6), "peaceable-kingdom": 1.6,
                  "expand-influence": 1.2, "wealth-of-kingdoms": 1.2},
-    "greedy": {**dict.fromkeys(WAR_GOALS, 0.8), "wealth-of-kingdoms": 1.8,
-               "expand-influence": 1.3},
+    "greedy": {**dict.fromkeys(WAR_GOALS, 0.8), "expand-influence": 0.7,
+               "inside-enemy-territory": 0.6},
     "scheming": {"inside-enemy-territory": 1.6, "eliminate-target": 1.3, "expand-influence": 1.1,
                  "blood-the-enemy": 0.9},
     "balanced": {},
 }
 #: temperament -> (aggression, caution, greed)
-_STYLE = {"aggressive": (1.5, 0.7, 0.8), "cautious": (0.6, 1.6, 1.0),
-          "greedy": (0.8, 1.0, 1.6), "scheming": (1.0, 1.1, 1.0), "balanced": (1.0, 1.0, 1.0)}
+_STYLE = {"aggressive": (1.5, 0.7, 0.8), "cautious": (0.45, 1.6, 1.0),
+          "greedy": (0.7, 1.0, 2.5), "scheming": (1.0, 1.1, 0.7), "balanced": (1.0, 1.0, 1.0)}
+#: temperament -> lowest chance to hit at which an attack is worth making (see
+#: ``Situation.attack_ready``)
+_ATTACK_FLOOR = {"aggressive": 0.25, "cautious": 0.5, "greedy": 0.5}
+#: temperament -> the attribute it raises before its focus ("income": the one whose next point
+#: earns most Treasure per XP, see ``_raise``)
+_RAISES = {"greedy": "income", "scheming": "cunning"}
+#: temperament -> {asset attribute or "subtle": points added to a purchase's value}
+_FAVOURED = {"scheming": {"cunning": 5.0, "subtle": 1.0}, "greedy": {"wealth": 2.0}}
+#: temperament -> share of a spot's worth for a new Base lost per point of damage a turn the
+#: rivals close by could deal it (``Situation.base_risk``)
+_BASE_RISK = {"greedy": 0.5}
+#: temperament -> {attacking asset's attribute: weight of what its blow gains}
+_ARM_WEIGHT = {"scheming": {"cunning": 1.4, "force": 0.8}}
 _TAG_TEMPERAMENT = {"martial": "aggressive", "rich": "greedy", "machiavellian": "scheming",
                     "concealed": "scheming", "imperialist": "greedy"}
 _FOCUS_TEMPERAMENT = {"force": "aggressive", "wealth": "greedy", "cunning": "scheming"}
@@ -48,6 +82,11 @@ class Personality:
     caution: float = 1.0
     greed: float = 1.0
     goal_weight: dict[str, float] = field(default_factory=dict)
+    attack_floor: float = 0.35
+    raises: str | None = None  # the attribute raised first (None: the focus)
+    favoured: dict[str, float] = field(default_factory=dict)
+    arm_weight: dict[str, float] = field(default_factory=dict)
+    base_risk: float = 0.0  # how much the rivals' blows close by spoil a spot for a new Base
 
     @classmethod
     def of(cls, faction, temperament: str | None = None) -> Personality:
@@ -64,4 +103,6 @@ class Personality:
                                 f"choose one of {', '.join(TEMPERAMENTS)}")
         aggression, caution, greed = _STYLE[temperament]
         return cls(temperament, focus, aggression, caution, greed,
-                   dict(_GOAL_WEIGHTS[temperament]))
+                   dict(_GOAL_WEIGHTS[temperament]), _ATTACK_FLOOR.get(temperament, 0.35),
+                   _RAISES.get(temperament), dict(_FAVOURED.get(temperament, {})),
+                   dict(_ARM_WEIGHT.get(temperament, {})), _BASE_RISK.get(temperament, 0.0))

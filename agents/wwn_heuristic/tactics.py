@@ -15,6 +15,7 @@ from factionsim.rules.wwn.data import ceil_div
 from factionsim.rules.wwn.goals import goal_name as name_of_goal
 
 from . import homebrew
+from .abilities import NET_INCOME
 from .odds import attack_chance, damage_at_least, damage_distribution, damage_mean
 from .personality import Personality
 from .steering import Steering
@@ -23,6 +24,7 @@ XP = 20.0  # points per XP: goals are what the score counts
 OWN_HP = 1.5  # points per faction HP of ours
 ENEMY_HP = 0.6  # points per faction HP taken from a rival
 GOOD_SPOT = 0.5  # expand_score from which a spot is worth planting a Base on
+PRICE_WEIGHT = 0.5  # points per Treasure of a purchase's price
 
 #: (asset type, ratings and tags of us and our rivals) -> mean damage of one attack.
 _ATTACK_WORTH: dict[tuple, float] = {}
@@ -180,7 +182,7 @@ class Situation:
             + kill * (self.asset_value(defender) * 1.5 + 3 + self.goal_kill_bonus(defender))
         if defender.is_base:
             gain += dealt * ENEMY_HP
-        gain *= self.target_weight(defender.owner)
+        gain *= self.target_weight(defender.owner) * self.p.arm_weight.get(attacker.attribute, 1.0)
         loss = taken * 0.3 + lost * self.asset_value(attacker)
         return (p * gain * self.p.aggression - (1 - p) * loss * self.p.caution
                 - self.stealth_value(attacker)), p, kill
@@ -231,8 +233,8 @@ class Situation:
         """Worth making: clearly positive, not a long shot (a sure kill is always worth it)."""
         if plan is None:
             return False
-        floor = 0.25 if self.p.aggression >= 1.4 else 0.35
-        return plan.value > 0.5 and (plan.chance >= floor or plan.chance * plan.kill > 0.2)
+        return plan.value > 0.5 and (plan.chance >= self.p.attack_floor
+                                     or plan.chance * plan.kill > 0.2)
 
     def threat_to(self, location: str) -> float:
         """Expected damage hostile visible attackers at ``location`` could deal per turn."""
@@ -243,6 +245,13 @@ class Situation:
                 p = attack_chance(self.state.factions[a.owner], line, self.me)
                 total += p * damage_mean(line.damage)
         return total
+
+    def base_risk(self, location: str) -> float:
+        """Expected damage per turn a Base of ours at ``location`` could take: from the hostile
+        visible attackers there, and half from those one move away (every point of it is a
+        point of our own HP: a Base's damage is the faction's)."""
+        near = self.state.map.adjacent.get(location, ())
+        return self.threat_to(location) + 0.5 * sum(self.threat_to(n) for n in near)
 
     # ------------------------------------------------------------ repairs
     def repair_value(self, asset, fixes: int) -> float:
@@ -283,7 +292,7 @@ class Situation:
     def gross_value(self, kind) -> float:
         """What an asset of ``kind`` is worth to us, its price left aside (for comparing one we
         own with one we could buy)."""
-        return self._type_value(kind) + kind.cost * (0.8 if self.p.greed > 1.2 else 0.5)
+        return self._type_value(kind) + kind.cost * PRICE_WEIGHT
 
     def _type_value(self, kind) -> float:
         """The part of :meth:`purchase_value` that does not depend on where it is bought."""
@@ -300,10 +309,14 @@ class Situation:
             value += 6.0 if kind.subtle else 3.0
         if kind.attribute == self.p.focus:
             value += 1.5
+        value += self.p.favoured.get(kind.attribute, 0.0) \
+            + (self.p.favoured.get("subtle", 0.0) if kind.subtle else 0.0)
         value += XP * homebrew.purchase_bonus(self, kind.id)
-        value -= kind.cost * (0.8 if self.p.greed > 1.2 else 0.5)
+        value -= kind.cost * PRICE_WEIGHT
         if kind.homebrew:  # a campaign's own type: its ability and upkeep
             value += homebrew.effect_value(self, kind, attack, defence)
+        elif kind.id in NET_INCOME:  # a book type that earns Treasure or costs upkeep
+            value += homebrew.treasure_flow_value(self, NET_INCOME[kind.id])
         return value
 
     def _attack_worth(self, kind) -> float:
@@ -430,6 +443,16 @@ class Situation:
         ruler = self.state.map.locations[loc].ruler
         return safe * bonus + (0.2 if ruler in (None, self.fid) else 0.0) \
             + homebrew.expand_bonus(self, loc)
+
+    def plant_score(self, loc: str) -> float:
+        """:meth:`expand_score`, less what the rivals' blows close by spoil for a temperament
+        that fears for its Bases (``base_risk``: greedy), unless its goal asks for new Bases:
+        every point of damage a Base takes is a point of the faction's own HP, and a Base
+        planted as an investment is Treasure at risk."""
+        score = self.expand_score(loc)
+        if self.p.base_risk and not homebrew.expanding(self) and not homebrew.hold_location(self):
+            score *= max(0.0, 1.0 - self.p.base_risk * self.base_risk(loc))
+        return score
 
     def good_expansion_spots(self) -> list[str]:
         """Expansion spots where a new Base is more likely kept than lost."""

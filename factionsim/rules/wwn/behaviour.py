@@ -10,10 +10,12 @@ A faction turn (from its ``faction-turn`` event to the next faction's) **stalls*
 
 Other counts: attacks (each ``attack`` event the faction strikes), Faction Actions by kind,
 creations, expansions (Bases planted), hides, Cunning acts (attacks by its Cunning assets and uses
-of its Cunning assets' abilities), income, Treasure and asset value (the listed cost of its
-non-Base assets) at the start and the end, assets lost to rivals (``destroyed`` by another
-faction) and to upkeep (``asset-lost`` for upkeep unpaid), goals completed (their turns),
-abandoned and failed, relation changes and collapse.
+of its Cunning assets' abilities, not the effects that come without a choice: Court Patronage's
+income, Interrupted Logistics' toll), income, Treasure and asset value at the start and the end
+(the listed cost of its non-Base assets, plus 1 per maximum HP of each Base of Influence but the
+one at its headquarters: what Expand Influence paid for it, "1 Treasure for each hit point"),
+assets lost to rivals (``destroyed`` by another faction) and to upkeep (``asset-lost`` for upkeep
+unpaid), goals completed (their turns), abandoned and failed, relation changes and collapse.
 """
 
 from __future__ import annotations
@@ -25,11 +27,15 @@ from factionsim.core.behaviour import BehaviourSpec, Tally, faction_turns, load_
 
 from . import homebrew
 from .actions import ACTION_KINDS
-from .data import AssetType
+from .data import BASE_OF_INFLUENCE, AssetType
 
 #: events of the goal step: they do not make a Faction Action do something
 GOAL_STEP = frozenset({"goal-complete", "goal-chosen", "goal-failed", "goal-abandoned", "bribe",
                        "raise"})
+#: ``ability`` effects that happen without the owner choosing them (income, upkeep, a toll on
+#: rivals): not counted as using an ability
+UNCHOSEN_EFFECTS = frozenset({"patronage-income", "entry-refused", "delay-entry", "homebrew-income",
+                              "homebrew-upkeep", "homebrew-upkeep-unpaid"})
 #: events that are not something happening (a decision is only its reason)
 NOT_EFFECTS = GOAL_STEP | {"decision"}
 
@@ -40,13 +46,20 @@ def _kind(asset_id: str, types: Mapping[str, AssetType]) -> AssetType | None:
 
 def _value(frame: Mapping[str, Any], fid: str,
            types: Mapping[str, AssetType]) -> tuple[float, float]:
-    """(Treasure, listed cost of the non-Base assets) of faction ``fid`` in a campaign frame."""
+    """(Treasure, asset value) of faction ``fid`` in a campaign frame: the listed cost of its
+    non-Base assets plus the maximum HP of its Bases but the one at its headquarters (a Base
+    costs 1 Treasure per HP to plant; the headquarters was never bought)."""
     for f in frame.get("factions", ()):
         if f["id"] == fid:
             if not f.get("alive", True):
                 return 0.0, 0.0
-            value = sum(types[a["type"]].cost for a in f.get("assets") or ()
-                        if a["type"] in types)
+            value = 0
+            for a in f.get("assets") or ():
+                if a["type"] == BASE_OF_INFLUENCE:
+                    if a.get("location") != f.get("headquarters"):
+                        value += a.get("max_hp") or 0
+                elif a["type"] in types:
+                    value += types[a["type"]].cost
             return float(f.get("treasure", 0)), float(value)
     return 0.0, 0.0
 
@@ -128,7 +141,7 @@ def _count_event(tallies: dict[str, Tally], e: Any, first_turn: int,
         k = _kind(d.get("attacker", ""), types)
         if k is not None and k.attribute == "cunning":
             t.add("cunning_acts")
-    elif kind == "ability":
+    elif kind == "ability" and d.get("effect") not in UNCHOSEN_EFFECTS:
         k = _kind(str(d.get("source", "")), types)
         if k is not None and k.attribute == "cunning":
             t.add("cunning_acts")
