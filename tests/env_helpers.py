@@ -26,6 +26,21 @@ def play_random_masked(env, seed: int, max_steps: int) -> None:
         env.step(int(rng.choice(legal)))
 
 
+def live_decisions(env, seeds):
+    """Walk random games of ``env``, one per seed, yielding at every decision an agent still in
+    play must take (the caller steps the env) a generator seeded by that game's seed; agents out
+    of the game are stepped with None here."""
+    for seed in seeds:
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for _agent in env.agent_iter():
+            _, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+            else:
+                yield rng
+
+
 def maskable_ppo_smoke(env, tmp_path, n_steps: int = 64, batch_size: int = 32):
     """Train MaskablePPO for 256 steps on a :class:`SingleAgentEnv`, save it, check the file
     exists, and return the model (skipped without torch / sb3-contrib)."""

@@ -20,6 +20,8 @@ import pytest
 pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
 
+from env_helpers import live_decisions  # noqa: E402
+
 from factionsim.envs import make_env  # noqa: E402
 from factionsim.rules.wwn import actions as A  # noqa: E402
 from factionsim.rules.wwn import goals  # noqa: E402
@@ -59,26 +61,19 @@ def test_every_rules_path_of_random_play_leaves_no_stale_cache():
     env = make_env(max_turns=12)
     applied: collections.Counter = collections.Counter()
     turns_ended = 0
-    for game in range(3):
-        env.reset(seed=game)
-        rng = np.random.default_rng(game)
-        for _agent in env.agent_iter():
-            _, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            by_kind = collections.defaultdict(list)
-            for i in np.flatnonzero(env.action_mask()):
-                a = env.legal_action(int(i))
-                by_kind[(type(a).__name__, getattr(a, "kind", ""))].append(int(i))
-            kinds = sorted(by_kind)
-            choices = by_kind[kinds[rng.integers(len(kinds))]]
-            choice = choices[rng.integers(len(choices))]
-            applied[type(env.legal_action(choice)).__name__] += 1
-            turn = env.state.turn
-            env.step(choice)
-            turns_ended += env.state.turn != turn
-            assert_caches_fresh(env)
+    for rng in live_decisions(env, range(3)):
+        by_kind = collections.defaultdict(list)
+        for i in np.flatnonzero(env.action_mask()):
+            a = env.legal_action(int(i))
+            by_kind[(type(a).__name__, getattr(a, "kind", ""))].append(int(i))
+        kinds = sorted(by_kind)
+        choices = by_kind[kinds[rng.integers(len(kinds))]]
+        choice = choices[rng.integers(len(choices))]
+        applied[type(env.legal_action(choice)).__name__] += 1
+        turn = env.state.turn
+        env.step(choice)
+        turns_ended += env.state.turn != turn
+        assert_caches_fresh(env)
     for kind in (A.Attack, A.Defend, A.Move, A.Create, A.Repair, A.RepairFaction, A.Hide,
                  A.Sell, A.UseAbility, A.ExpandAt, A.ChooseGoal, A.KeepGoal, A.Bribe):
         assert applied[kind.__name__], f"random play never applied {kind.__name__}"
