@@ -219,7 +219,7 @@ def test_inside_enemy_territory_counts_new_stealthed_assets_at_rival_bases(moved
                   assets=[*spies, {"type": "smugglers", "location": "b", "stealth": True}]),
              dict(assets=[{"type": "base-of-influence", "location": "b", "max_hp": 3}]))
     g = s.factions["x"].goal
-    assert g.needed == 2 and g.baseline == ["smugglers#3@b"]  # already there: does not count
+    assert g.needed == 2 and g.baseline == ["smugglers#3"]  # already there: does not count
     play_to(s, "action", "x")
     do(s, "action move", *[f"move smugglers#{i} -> b" for i in range(1, moved + 1)])
     if s.phase == "move":
@@ -227,6 +227,51 @@ def test_inside_enemy_territory_counts_new_stealthed_assets_at_rival_bases(moved
     assert xp_at_goal_step(s) == (2 if complete else 0)
     if not complete:
         assert g.progress == 1
+
+
+#: "Have a number of Stealthed assets in locations where there is a rival Base of Influence
+#: equal to your Cunning score. Units that are already Stealthed in locations when this goal is
+#: adopted don't count." Our reading: the *units* (asset ids) Stealthed in enemy ground at
+#: adoption never count for the goal, wherever they go; units Stealthed elsewhere (a) count once
+#: they stand in enemy ground. x has Cunning 2: smugglers #1 and #2 hidden at a, #3 hidden at b;
+#: y has Bases at b and c.
+@pytest.mark.parametrize("moves, progress", [
+    (["smugglers#3 -> c"], 0),                        # the unit already there, moved on: no
+    (["smugglers#1 -> b", "smugglers#3 -> c"], 1),    # one new unit; #3 still does not count
+    (["smugglers#1 -> b", "smugglers#2 -> b"], 2),    # two units hidden elsewhere: complete
+])
+@pytest.mark.parametrize("baseline", [
+    None,                 # adopted when the campaign loads: the goal writes the units it excludes
+    ["smugglers#3"],      # saved in this form
+    ["smugglers#3@b"],    # saved before this reading: (asset, location) pairs, read as the asset
+])
+def test_inside_enemy_territory_units_stealthed_in_enemy_ground_at_adoption_never_count(
+        moves, progress, baseline):
+    goal = ("inside-enemy-territory" if baseline is None else
+            {"id": "inside-enemy-territory", "needed": 2, "difficulty": 2,
+             "baseline": baseline})
+    spies = [{"type": "smugglers", "location": "a", "stealth": True}] * 2
+    base = {"type": "base-of-influence", "max_hp": 3}
+    s = duel(dict(cunning=2, goal=goal,
+                  assets=[*spies, {"type": "smugglers", "location": "b", "stealth": True}]),
+             dict(assets=[{**base, "location": "b"}, {**base, "location": "c"}]))
+    g = s.factions["x"].goal
+    assert goals.inside_excluded(s, g) == {"smugglers#3"}
+    play_to(s, "action", "x")
+    do(s, "action move", *[f"move {m}" for m in moves])
+    if s.phase == "move":
+        do(s, "done")
+    assert xp_at_goal_step(s) == (2 if progress == 2 else 0)
+    assert (g.progress, g.needed) == (progress, 2)  # as the goal step counted them
+
+
+def test_inside_enemy_territory_progress_now_follows_cunning_raised_after_the_goal_step():
+    """The goal needs "a number of Stealthed assets ... equal to your Cunning score": the
+    current score, also between goal steps (the chronicle's reasons and the status line)."""
+    s = duel(dict(cunning=2, goal={"id": "inside-enemy-territory", "needed": 2}), {})
+    x = s.factions["x"]
+    x.cunning = 3
+    assert goals.progress_now(s, x) == (0, 3)
 
 
 # ============================================================== Invincible Valor

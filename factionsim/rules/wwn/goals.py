@@ -14,8 +14,11 @@ and checked in the goal step at the end of the faction's turn. Our readings of t
 - Expand Influence completes when a Base this faction plants survives its rivals' answer; it is
   contested (+1 XP) when a hostile faction had an asset in the location.
 - Inside Enemy Territory counts own Stealthed assets in locations holding a hostile Base, except
-  the (asset, location) pairs that already qualified at adoption; the number needed is current
-  Cunning.
+  the *units* (asset ids) that were already Stealthed in such a location at adoption: those never
+  count for this goal, wherever they go ("Units that are already Stealthed in locations when this
+  goal is adopted don't count"); a unit Stealthed elsewhere at adoption counts once it stands in
+  enemy ground. The number needed is current Cunning. (Saves written before this reading keep
+  ``asset@location`` pairs in the goal's ``baseline``: each is read as its asset.)
 - Peaceable Kingdom counts this faction's turns without an Attack action since adoption; an
   Attack resets the count.
 - Root Out the Enemy names a hostile Base (``faction@location``); difficulty is half the average
@@ -164,7 +167,7 @@ def adopt(state: WwnState, faction: Faction, choice: ChooseGoal, started: int | 
     elif g.id == "root-out-the-enemy":
         g.difficulty = ceil_div(_avg_up(ruling_faction(state, g.target).ratings), 2)
     elif g.id == "inside-enemy-territory":
-        g.baseline = sorted(_inside_pairs(state, faction.id))
+        g.baseline = sorted(inside_units(state, faction.id))
         g.needed = faction.cunning
     faction.goal = g
     return g
@@ -178,11 +181,36 @@ def ruling_faction(state: WwnState, target: str) -> Faction:
     return ruler if ruler is not None and ruler.alive else state.factions[owner]
 
 
-def _inside_pairs(state: WwnState, fid: str) -> set[str]:
+def inside_units(state: WwnState, fid: str) -> set[str]:
+    """Ids of faction ``fid``'s Stealthed assets standing where a hostile Base stands."""
     hostile = set(state.hostile_factions(fid))  # (only living factions hold assets)
     hostile_bases = {a.location for a in state.assets.values() if a.is_base and a.owner in hostile}
-    return {f"{a.id}@{a.location}" for a in state.assets_of(fid)
-            if a.stealth and a.location in hostile_bases}
+    return {a.id for a in state.assets_of(fid) if a.stealth and a.location in hostile_bases}
+
+
+def inside_excluded(state: WwnState, g: Goal) -> set[str]:
+    """The units that never count for Inside Enemy Territory goal ``g``: those Stealthed in
+    enemy ground when it was adopted (``g.baseline``). An entry ``asset@location`` naming a place
+    on the map is the form saves kept before this reading (the pair that did not count): it is
+    read as its asset."""
+    out = set()
+    for entry in g.baseline:
+        unit, at, place = entry.rpartition("@")
+        out.add(unit if at and place in state.map.locations else entry)
+    return out
+
+
+def progress_now(state: WwnState, faction: Faction) -> tuple[int, int]:
+    """``(progress, needed)`` of the faction's goal as the rules count them at this moment:
+    Inside Enemy Territory's from the assets where they stand now and the current Cunning (the
+    stored figures are those of the last goal step); the stored figures for the others."""
+    g = faction.goal
+    if g is None:
+        return 0, 0
+    if g.id == "inside-enemy-territory":
+        return (len(inside_units(state, faction.id) - inside_excluded(state, g)),
+                faction.cunning)
+    return g.progress, g.needed
 
 
 # ---------------------------------------------------------------- progress as things happen
@@ -244,8 +272,7 @@ def evaluate(state: WwnState, faction: Faction, attacked_this_turn: bool) -> str
     if g.id == "peaceable-kingdom":
         g.progress = 0 if attacked_this_turn else g.progress + 1
     elif g.id == "inside-enemy-territory":
-        g.needed = faction.cunning
-        g.progress = len(_inside_pairs(state, faction.id) - set(g.baseline))
+        g.progress, g.needed = progress_now(state, faction)
     elif g.id in state.goal_types:
         homebrew_goals.evaluate(state, faction, g, state.goal_types[g.id])
     if g.progress >= g.needed:

@@ -18,7 +18,8 @@ class Goal:
     ``target`` is the goal's parameter (an asset id, ``faction@location``, an attribute or empty);
     ``progress`` counts toward completion; ``needed`` is the amount that completes it;
     ``difficulty`` the XP it pays (None when computed at completion); ``started`` the turn it was
-    adopted in; ``baseline`` what did not count at adoption (Inside Enemy Territory).
+    adopted in; ``baseline`` the asset ids that never count (Inside Enemy Territory: the units
+    Stealthed in enemy ground at adoption).
     """
 
     id: str
