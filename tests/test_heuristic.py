@@ -331,3 +331,36 @@ def test_inside_enemy_territory_counts_only_the_agents_it_has_room_for():
     full, roomy = estimate(1), estimate(4)
     assert full.turns == float("inf") and "no room" in full.why
     assert roomy.possible  # three new agents: Force 4 holds three more than its Thugs
+
+
+def test_inside_enemy_territory_moves_no_agent_the_goal_excluded():
+    """"Units that are already Stealthed in locations when this goal is adopted don't count":
+    the two Informers hidden in enemy ground (b) at adoption never count, so walking them to
+    the other enemy Base (c) is no progress (the heuristic used to swap such agents between
+    enemy locations turn after turn, each swap completing the goal again under the old pair
+    reading). The Smugglers hidden at home (a) still count once they reach b: they have the
+    route. The agent's figures are the rules' (``progress_now``)."""
+    from factionsim.agents.wwn_heuristic import _move_values
+    from factionsim.agents.wwn_heuristic import goals as goal_ai
+    from factionsim.rules.wwn import goals as rules_goals
+
+    agents = [{"type": "informers", "location": "b", "stealth": True}] * 2
+    s = make_state([faction("us", cunning=3, treasure=10, goal="inside-enemy-territory",
+                            assets=[*agents, {"type": "smugglers", "location": "a",
+                                              "stealth": True}]),
+                    faction("them", headquarters="c",
+                            assets=[{"type": "base-of-influence", "location": "b", "max_hp": 3},
+                                    {"type": "base-of-influence", "location": "c", "max_hp": 3}])])
+    us = s.factions["us"]
+    assert us.goal.baseline == ["informers#1", "informers#2"]
+    play_to(s, "action", "us")
+    sit = HeuristicAgent().situation(s.view("us"))
+    done, left, routes = goal_ai.inside_routes(sit)
+    assert (done, left) == (0, 3) and [r.asset for r in routes] == ["smugglers#3"]
+    moves = _move_values(sit)
+    assert not any(asset.startswith("informers") for asset, _ in moves)
+    assert ("smugglers#3", "b") in moves
+    assert goal_ai.progress_now(sit) == rules_goals.progress_now(s, us) == (0, 3)
+    s.assets["smugglers#3"].location = "b"
+    sit = HeuristicAgent().situation(s.view("us"))
+    assert goal_ai.progress_now(sit) == rules_goals.progress_now(s, us) == (1, 3)

@@ -147,7 +147,7 @@ def explain(agent: HeuristicAgent, view: Any, action: Any) -> str:
         return text + _steer_note(sit, action)
     if isinstance(action, KeepGoal) and sit.goal is not None:
         g = sit.goal
-        return f"keeps to its goal {goal_name(sit.state, g.id)} ({g.progress}/{g.needed})"
+        return f"keeps to its goal {_keeps(sit)}"
     return str(action)
 
 
@@ -348,11 +348,17 @@ def _war_goal_why(sit: Situation) -> str:
     return why + _progress(sit)
 
 
+def _keeps(sit: Situation) -> str:
+    """``Blood the Enemy (3/16)``: the goal kept and its progress as the rules count it now."""
+    progress, needed = goal_ai.progress_now(sit)
+    return f"{goal_name(sit.state, sit.goal.id)} ({progress}/{needed})"
+
+
 def _progress(sit: Situation) -> str:
-    """`` (2/6 so far)`` for a goal that counts its progress, else nothing."""
-    g = sit.goal
-    needed = g.needed if g is not None else 0
-    return f" ({g.progress}/{needed} so far)" if g is not None and needed else ""
+    """`` (2/6 so far)`` for a goal that counts its progress (as the rules count it now:
+    :func:`goals.progress_now`), else nothing."""
+    progress, needed = goal_ai.progress_now(sit)
+    return f" ({progress}/{needed} so far)" if needed else ""
 
 
 def _rival_attack(sit: Situation, legal):
@@ -715,7 +721,7 @@ def _goal(sit: Situation, legal):
             if bribe is not None:
                 return bribe, (f"spends {bribe.amount} Treasure on bribes and influence: "
                                f"Wealth of Kingdoms ({g.progress + bribe.amount}/{g.needed})")
-            return keep, f"keeps to its goal {goal_name(sit.state, g.id)} ({g.progress}/{g.needed})" + (
+            return keep, f"keeps to its goal {_keeps(sit)}" + (
                 ": the story it was given" if sit.steer.story else "")
         why_drop, choice, why = drop
         return choice, (f"abandons {goal_name(sit.state, g.id)} ({why_drop}) for {_goal_text(sit, choice)}: "

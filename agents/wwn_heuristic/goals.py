@@ -19,6 +19,7 @@ import math
 from dataclasses import dataclass
 
 from factionsim.rules.wwn.data import ATTRIBUTES
+from factionsim.rules.wwn import goals as rules_goals
 from factionsim.rules.wwn.goals import goal_name
 
 from . import homebrew
@@ -200,14 +201,31 @@ def _inside_locations(sit: Situation) -> set[str]:
     return {b.location for b in sit.hostile_bases()}
 
 
+def excluded_units(sit: Situation) -> frozenset[str]:
+    """The assets that can never count for Inside Enemy Territory: for the goal held, the units
+    Stealthed in enemy ground when it was adopted (the rules' reading,
+    :func:`factionsim.rules.wwn.goals.inside_excluded`); for the goal not yet adopted, those
+    Stealthed in enemy ground now (adoption would exclude them). Moving them is no progress;
+    buying and hiding new agents, or bringing in ones hidden elsewhere, is. Kept per decision."""
+    cached = sit.__dict__.get("_inside_excluded")
+    if cached is None:
+        g = sit.goal
+        if g is not None and g.id == "inside-enemy-territory":
+            cached = frozenset(rules_goals.inside_excluded(sit.state, g))
+        else:
+            ground = _inside_locations(sit)
+            cached = frozenset(a.id for a in sit.mine if a.stealth and a.location in ground)
+        sit._inside_excluded = cached
+    return cached
+
+
 def _counts_inside(sit: Situation, asset) -> bool:
     """Whether ``asset`` counts for Inside Enemy Territory now (Stealthed where a hostile Base
-    stands, and not one of the pairs that already counted when the goal was adopted)."""
+    stands, and not one of the units excluded at adoption)."""
     g = sit.goal
     if g is None or g.id != "inside-enemy-territory" or not asset.stealth:
         return False
-    return asset.location in _inside_locations(sit) and \
-        f"{asset.id}@{asset.location}" not in (g.baseline or ())
+    return asset.location in _inside_locations(sit) and asset.id not in excluded_units(sit)
 
 
 def _hide_spot(sit: Situation, location: str) -> bool:
@@ -231,11 +249,11 @@ def _moves(distance: float, reach: int) -> float:
     return math.ceil(distance / reach) if distance < math.inf else math.inf
 
 
-def _route(sit: Situation, asset, targets: set[str], baseline: set[str]) -> InsideRoute | None:
+def _route(sit: Situation, asset, targets: set[str]) -> InsideRoute | None:
     state, reach = sit.state, sit.state.move_range(sit.fid)
-    goals = [t for t in targets if f"{asset.id}@{t}" not in baseline]
-    if not goals:
-        return None
+    goals = sorted(targets)
+    if not goals or asset.id in excluded_units(sit):
+        return None  # (an excluded unit counts nowhere: moving it is no progress)
 
     def walk(frm: str) -> tuple[float, str]:  # Stealthed: every place may be entered
         return min((_moves(state.map.distance(frm, t), reach), t) for t in goals)
@@ -262,22 +280,34 @@ def _route(sit: Situation, asset, targets: set[str], baseline: set[str]) -> Insi
 def inside_routes(sit: Situation) -> tuple[int, int, list[InsideRoute]]:
     """(assets counting now, assets still needed, the quickest routes for as many of the
     others as are needed) for Inside Enemy Territory."""
-    g = sit.goal
-    baseline = set(g.baseline or ()) if g is not None and g.id == "inside-enemy-territory" else set()
     targets = _inside_locations(sit)
+    excluded = excluded_units(sit)
     done, routes = 0, []
     for a in sit.mine:
-        if a.is_base:
+        if a.is_base or a.id in excluded:
             continue
-        if a.stealth and a.location in targets and f"{a.id}@{a.location}" not in baseline:
+        if a.stealth and a.location in targets:
             done += 1
             continue
-        r = _route(sit, a, targets, baseline)
+        r = _route(sit, a, targets)
         if r is not None:
             routes.append(r)
     left = max(0, sit.me.cunning - done)
     routes.sort(key=lambda r: (r.turns, r.asset))
     return done, left, routes[:left]
+
+
+def progress_now(sit: Situation) -> tuple[int, int]:
+    """``(progress, needed)`` of the faction's goal as the rules would count them now, from
+    what the faction sees (:func:`factionsim.rules.wwn.goals.progress_now` reads the whole
+    state): Inside Enemy Territory's agents in place and the current Cunning, the stored
+    figures for the other goals; ``(0, 0)`` without a goal."""
+    g = sit.goal
+    if g is None:
+        return 0, 0
+    if g.id == "inside-enemy-territory":
+        return inside_routes(sit)[0], sit.me.cunning
+    return g.progress, g.needed
 
 
 def _room(sit: Situation) -> int:

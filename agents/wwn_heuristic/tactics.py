@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from factionsim.rules.wwn.data import ceil_div
 from factionsim.rules.wwn.goals import goal_name as name_of_goal
+from factionsim.rules.wwn.goals import inside_excluded
 
 from . import homebrew
 from .abilities import NET_INCOME
@@ -166,12 +167,14 @@ class Situation:
 
     def stealth_value(self, asset) -> float:
         """What keeping ``asset`` Stealthed is worth (an attack would reveal it): the Treasure
-        hiding it cost, and its share of Inside Enemy Territory where it counts for the goal."""
+        hiding it cost, and its share of Inside Enemy Territory where it may count for the goal
+        (not a unit the goal excluded at adoption)."""
         if not asset.stealth:
             return 0.0
         g = self.goal
         value = 2.0
-        if g is not None and g.id == "inside-enemy-territory":
+        if g is not None and g.id == "inside-enemy-territory" \
+                and asset.id not in inside_excluded(self.state, g):
             value += XP * 2 / max(1, g.needed) * 1.5
         return value
 

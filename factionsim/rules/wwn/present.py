@@ -29,6 +29,7 @@ from factionsim.core.presentation import (
 from .data import ASSET_TYPES, BASE_OF_INFLUENCE, income, max_faction_hp
 from .goals import GOALS
 from .goals import goal_name as goal_name_of
+from .goals import progress_now
 from .prose import goal_target
 
 CHARTS = (("hp", "Faction HP"), ("treasure", "Treasure"), ("assets", "Assets (not counting Bases)"))
@@ -194,13 +195,15 @@ def sheet(frame: Frame, faction: str) -> Sheet:
 # ------------------------------------------------------------------ the campaign now
 def goal_text(state: Any, f: Any, since: bool = True) -> str:
     """A faction's goal in words: ``Blood The Enemy 3/16, since turn 2`` (``since``: the turn
-    it was taken up)."""
+    it was taken up), with its progress as the rules count it now (:func:`.goals.progress_now`:
+    Inside Enemy Territory's from where the assets stand and the current Cunning)."""
     g = f.goal
     if g is None:
         return "none"
     text = goal_name_of(state, g.id) + (f" ({g.target})" if g.target else "")
-    if g.needed:
-        text += f" {g.progress}/{g.needed}"
+    progress, needed = progress_now(state, f)
+    if needed:
+        text += f" {progress}/{needed}"
     return text + f", since turn {g.started}" if g.started and since else text
 
 
