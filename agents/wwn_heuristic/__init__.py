@@ -146,7 +146,6 @@ def explain(agent: HeuristicAgent, view: Any, action: Any) -> str:
             text = f"abandons {goal_name(sit.state, sit.goal.id)} and " + text
         return text + _steer_note(sit, action)
     if isinstance(action, KeepGoal) and sit.goal is not None:
-        g = sit.goal
         return f"keeps to its goal {_keeps(sit)}"
     return str(action)
 

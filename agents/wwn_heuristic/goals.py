@@ -18,8 +18,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from factionsim.rules.wwn.data import ATTRIBUTES
 from factionsim.rules.wwn import goals as rules_goals
+from factionsim.rules.wwn.data import ATTRIBUTES
 from factionsim.rules.wwn.goals import goal_name
 
 from . import homebrew

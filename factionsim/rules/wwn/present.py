@@ -27,9 +27,8 @@ from factionsim.core.presentation import (
 )
 
 from .data import ASSET_TYPES, BASE_OF_INFLUENCE, income, max_faction_hp
-from .goals import GOALS
+from .goals import GOALS, progress_now
 from .goals import goal_name as goal_name_of
-from .goals import progress_now
 from .prose import goal_target
 
 CHARTS = (("hp", "Faction HP"), ("treasure", "Treasure"), ("assets", "Assets (not counting Bases)"))
