@@ -119,8 +119,11 @@ def behaviour_figures(results: list[dict[str, Any]]) -> dict[str, Any]:
             turns = t["turns"]
             c = t["counts"]
             acc("stall_rate", c.get("stalls", 0), len(turns))
-            for part in ("paralysed", "empty_actions", "idle_passes", "empty_move", "empty_attack",
-                         "empty_hide", "empty_repair", "empty_sell"):
+            # the definition before shuffles counted (issue 24 item 3), for comparison
+            acc("stall_rate_without_shuffles", c.get("stalls", 0) - c.get("shuffles", 0),
+                len(turns))
+            for part in ("paralysed", "empty_actions", "idle_passes", "shuffles", "empty_move",
+                         "empty_attack", "empty_hide", "empty_repair", "empty_sell"):
                 acc(part, c.get(part, 0), len(turns))
             goals = t["goal_turns"] or []
             early = [x for x in turns if x <= 20]

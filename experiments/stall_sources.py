@@ -11,7 +11,10 @@ Plays the generated campaigns :mod:`behaviour_stats` plays and sorts every stall
 - **idle pass, forced**: ``pass`` was the only legal Faction Action, so the rules applied it
   without asking the agent (a faction left with no asset at all: no Base to buy at, nothing to
   move). Not an agent choice;
-- **empty action**: a Faction Action that changed nothing.
+- **empty action**: a Faction Action that changed nothing;
+- **shuffle**: a Move whose moves only traded places (assets back where their previous turn's
+  move took them from, or swapped with assets of the same type), completing no goal, by the
+  reason the agent gave.
 
 Reported: each source's share of all faction turns (turns 1-20 and 21-40), and the stall rate
 with and without forced passes, with 95% intervals bootstrapped over campaigns.
@@ -27,44 +30,47 @@ from typing import Any
 from behaviour_stats import bootstrap, generated, run_histories
 
 
-def _source(fid: str, events: list[Any], abandoned: dict[str, str]) -> str | None:
-    """The stall source of one faction turn (None: it did not stall)."""
-    action, before, effects, bribed = None, None, False, False
-    for i, e in enumerate(events):
-        if e.kind == "paralysed" and e.faction == fid:
-            return "paralysed: " + abandoned.get(fid, "?")
-        if e.kind == "action" and e.faction == fid and action is None:
-            action = e.data.get("action")
-            before = events[i - 1] if i else None
-        elif action is not None and e.kind not in ("decision", "goal-complete", "goal-chosen",
-                                                     "goal-failed", "goal-abandoned", "bribe",
-                                                     "raise"):
-            effects = True
-        bribed |= e.kind == "bribe" and e.faction == fid
-    if action is None:
+def _source(fid: str, events: list[Any], abandoned: dict[str, str],
+            previous: list[Any]) -> str | None:
+    """The stall source of one faction turn (None: it did not stall), from the batch's own
+    classification (:func:`factionsim.rules.wwn.behaviour.turn_stall`; ``previous``: the
+    faction's moves in its previous turn)."""
+    from factionsim.rules.wwn.behaviour import turn_stall
+
+    stall = turn_stall(fid, events, previous)
+    if stall is None:
         return None
-    if action == "pass":
-        if bribed:
-            return None
-        if before is not None and before.kind == "decision" and before.faction == fid:
-            return "idle pass, chosen: " + re.sub(r"\d+", "N", before.data.get("reason", "?"))
-        return "idle pass, forced (pass was the only legal action)"
-    return None if effects else f"empty action: {action}"
+    if stall == "paralysed":
+        return "paralysed: " + abandoned.get(fid, "?")
+    i, action = next((i, e.data.get("action")) for i, e in enumerate(events)
+                     if e.kind == "action" and e.faction == fid)
+    before = events[i - 1] if i else None
+    chosen = before is not None and before.kind == "decision" and before.faction == fid
+    reason = re.sub(r"\d+", "N", before.data.get("reason", "?")) if chosen else ""
+    if stall == "shuffles":
+        return "shuffle (moves that only traded places): " + reason
+    if stall == "idle_passes":
+        return ("idle pass, chosen: " + reason if chosen
+                else "idle pass, forced (pass was the only legal action)")
+    return f"empty action: {action}"
 
 
 def play_one(job: dict[str, Any], index: int) -> dict[str, Any]:
     """Play campaign ``index``; return its faction turns and stalls by source and window."""
     from factionsim.core.behaviour import faction_turns
+    from factionsim.rules.wwn.behaviour import moves_of
     from factionsim.runner import agents_from_campaign, play
 
     state = generated(job, index)
     events = play(state, job["turns"], agents_from_campaign(state))
     abandoned: dict[str, str] = {}  # the goal each faction last gave up, and why
     out: Counter[str] = Counter()
+    last_moves: dict[str, list[Any]] = {}  # each faction's moves in its previous turn
     for fid, turn, turn_events in faction_turns(events):
         w = "early" if turn <= 20 else "late"
         out[f"{w} turns"] += 1
-        source = _source(fid, turn_events, abandoned)
+        source = _source(fid, turn_events, abandoned, last_moves.get(fid, []))
+        last_moves[fid] = moves_of(fid, turn_events)
         if source is not None:
             out[f"{w}|{source}"] += 1
         for e in turn_events:  # an abandon in this turn's goal step paralyses the next turn

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import yaml
 
 from factionsim.rules.wwn.behaviour import count
@@ -61,3 +62,35 @@ def test_cunning_acts_count_abilities_used_not_income_received():
     counts = count(events, frame, frame, first_turn=1)["hand"].counts
     assert counts["cunning_acts"] == 2  # Hired Friends' use and the Informers' attack
     assert counts["attacks"] == 2
+
+
+def _turns(*turns):
+    """Events of faction "hand"'s turns: each ``(action, [(asset, from, to)...], goal_done)``."""
+    from factionsim.core.game import Event
+
+    out = []
+    for n, (action, moves, goal_done) in enumerate(turns, start=1):
+        out += [Event(n, "faction-turn", "hand", {}), Event(n, "action", "hand", {"action": action})]
+        out += [Event(n, "move", "hand", {"asset": a, "from": f, "to": t}) for a, f, t in moves]
+        if goal_done:
+            out.append(Event(n, "goal-complete", "hand", {"goal": "inside-enemy-territory"}))
+    return out
+
+
+@pytest.mark.parametrize("second, shuffle", [
+    ([("thugs#1", "b", "a")], True),                          # back where it came from
+    ([("thugs#1", "b", "a"), ("scouts#2", "a", "b")], False),  # ... while another goes on
+    ([("thugs#1", "b", "c")], False),                         # onwards
+    ([("thugs#3", "a", "c"), ("thugs#4", "c", "a")], True),    # two Thugs swap places
+    ([("thugs#3", "a", "c"), ("scouts#4", "c", "a")], False),  # different assets swap
+])
+def test_a_move_that_only_trades_places_is_a_stall(second, shuffle):
+    """Issue 24: a turn whose only effect is to trade places (an asset back where the faction's
+    previous turn moved it from, or assets of a type swapping places) changes nothing a goal
+    counts; the stall rate counts it (``shuffles``), unless a goal was completed that turn."""
+    frame = {"factions": [{"id": "hand", "headquarters": "a", "treasure": 0, "assets": []}]}
+    for goal_done in (False, True):
+        events = _turns(("move", [("thugs#1", "a", "b")], False), ("move", second, goal_done))
+        counts = count(events, frame, frame, first_turn=1)["hand"].counts
+        expected = int(shuffle and not goal_done)
+        assert counts.get("shuffles", 0) == counts.get("stalls", 0) == expected

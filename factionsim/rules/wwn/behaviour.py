@@ -5,8 +5,14 @@ A faction turn (from its ``faction-turn`` event to the next faction's) **stalls*
 - it is paralysed (the faction abandoned its goal the turn before: ``paralysed``);
 - its Faction Action changed nothing: an ``action`` other than ``pass`` followed by no event of
   its own before the goal step (a Move that moved nothing...), an *empty action*;
-- or it passed and did nothing else with the turn: a ``pass`` not followed by a ``bribe`` (Wealth
-  of Kingdoms is paid in the goal step, so a pass that bribes is the goal's work), an *idle pass*.
+- it passed and did nothing else with the turn: a ``pass`` not followed by a ``bribe`` (Wealth
+  of Kingdoms is paid in the goal step, so a pass that bribes is the goal's work), an *idle pass*;
+- or its Faction Action was a Move whose only effect was to trade places, a *shuffle*
+  (:func:`shuffled`): every asset moved either went back to where its move of the faction's
+  previous turn took it from (A -> B, then B -> A), or, with the other moves, left as many assets
+  of each type in each place as before (two Thugs swapping places), and no goal was completed
+  that turn. Such moves change nothing a goal can count (Inside Enemy Territory does not count
+  the agents it excluded, wherever they go), nor what the faction holds where.
 
 Other counts: attacks (each ``attack`` event the faction strikes), Faction Actions by kind,
 creations, expansions (Bases planted), hides, Cunning acts (attacks by its Cunning assets and uses
@@ -20,6 +26,7 @@ unpaid), goals completed (their turns), abandoned and failed, relation changes a
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -64,6 +71,40 @@ def _value(frame: Mapping[str, Any], fid: str,
     return 0.0, 0.0
 
 
+#: a move: (asset id, from, to)
+Moved = tuple[str, str, str]
+
+
+def moves_of(fid: str, events: Sequence[Any]) -> list[Moved]:
+    """The moves of faction ``fid``'s assets among ``events`` (one faction turn's)."""
+    return [(e.data.get("asset", ""), e.data.get("from", ""), e.data.get("to", ""))
+            for e in events if e.kind == "move" and e.faction == fid]
+
+
+def shuffled(moves: Sequence[Moved], previous: Sequence[Moved]) -> bool:
+    """Whether ``moves`` (one faction turn's, not empty) only trade places: each either takes an
+    asset back where its move in ``previous`` (the faction's previous turn's moves) took it from,
+    or is one of moves that together leave as many assets of each type in each place.
+
+    >>> shuffled([("thugs#1", "b", "a")], [("thugs#1", "a", "b")])   # back where it was
+    True
+    >>> shuffled([("thugs#1", "a", "b"), ("thugs#2", "b", "a")], [])  # two Thugs swap
+    True
+    >>> shuffled([("thugs#1", "a", "b"), ("scouts#2", "b", "a")], [])  # different assets
+    False
+    >>> shuffled([("thugs#1", "b", "c")], [("thugs#1", "a", "b")])   # onwards
+    False
+    """
+    back = {(asset, to, frm) for asset, frm, to in previous}
+    rest = [m for m in moves if m not in back]
+
+    def kind(asset: str) -> str:
+        return asset.rsplit("#", 1)[0]
+
+    return bool(moves) and Counter((kind(a), frm) for a, frm, _ in rest) == \
+        Counter((kind(a), to) for a, _, to in rest)
+
+
 def count(events: Sequence[Any], start: Mapping[str, Any], end: Mapping[str, Any],
           first_turn: int) -> dict[str, Tally]:
     """Each faction's :class:`Tally` of one history (see the module docstring)."""
@@ -74,9 +115,12 @@ def count(events: Sequence[Any], start: Mapping[str, Any], end: Mapping[str, Any
         t.counts["treasure_start"], t.counts["value_start"] = _value(start, fid, types)
         t.counts["treasure_end"], t.counts["value_end"] = _value(end, fid, types)
         t.counts["worth_end"] = t.counts["treasure_end"] + t.counts["value_end"]
+    last_moves: dict[str, list[Moved]] = {}  # each faction's moves in its previous turn
     for fid, turn, turn_events in faction_turns(events):
         if fid in tallies:
-            _count_turn(tallies[fid], fid, turn - first_turn + 1, turn_events)
+            _count_turn(tallies[fid], fid, turn - first_turn + 1, turn_events,
+                        last_moves.get(fid, []))
+            last_moves[fid] = moves_of(fid, turn_events)
     for e in events:
         _count_event(tallies, e, first_turn, types)
     for t in tallies.values():
@@ -84,32 +128,48 @@ def count(events: Sequence[Any], start: Mapping[str, Any], end: Mapping[str, Any
     return tallies
 
 
-def _count_turn(t: Tally, fid: str, turn: int, events: list[Any]) -> None:
+def _count_turn(t: Tally, fid: str, turn: int, events: list[Any],
+                previous: Sequence[Moved]) -> None:
     t.turns.append(turn)
+    stall = turn_stall(fid, events, previous, t)
+    if stall is not None:
+        t.add(stall)
+        t.add("stalls")
+
+
+def turn_stall(fid: str, events: Sequence[Any], previous: Sequence[Moved],
+               t: Tally | None = None) -> str | None:
+    """How faction ``fid``'s turn (its ``events``) stalled: ``"paralysed"``, ``"idle_passes"``,
+    ``"empty_actions"`` (also counted as ``empty_<action>`` in ``t``) or ``"shuffles"`` (see the
+    module docstring; ``previous``: its previous turn's moves), else None. Counts its Faction
+    Action (``action_<kind>``) in ``t`` when given."""
     action = None
-    effects = bribed = False
+    effects = bribed = goal_done = False
+    only_moves = True
     for e in events:
         if e.kind == "paralysed" and e.faction == fid:
-            t.add("paralysed")
-            t.add("stalls")
-            return
+            return "paralysed"
         if e.kind == "action" and e.faction == fid:
             action = e.data.get("action")
-            t.add(f"action_{action}")
+            if t is not None:
+                t.add(f"action_{action}")
         elif action is not None and e.kind not in NOT_EFFECTS:
             effects = True
-        if e.kind == "bribe" and e.faction == fid:
-            bribed = True
+            only_moves = only_moves and e.kind == "move" and e.faction == fid
+        bribed |= e.kind == "bribe" and e.faction == fid
+        goal_done |= e.kind == "goal-complete" and e.faction == fid
     if action is None:
-        return  # it collapsed before it could act
+        return None  # it collapsed before it could act
     if action == "pass":
-        if not bribed:
-            t.add("idle_passes")
-            t.add("stalls")
-    elif not effects:
-        t.add("empty_actions")
-        t.add(f"empty_{action}")
-        t.add("stalls")
+        return None if bribed else "idle_passes"
+    if not effects:
+        if t is not None:
+            t.add(f"empty_{action}")
+        return "empty_actions"
+    if action == "move" and only_moves and not goal_done \
+            and shuffled(moves_of(fid, events), previous):
+        return "shuffles"
+    return None
 
 
 #: events counted once each for the faction whose event it is: event kind -> count
