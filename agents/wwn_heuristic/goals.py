@@ -377,7 +377,7 @@ def estimate(sit: Situation, goal: str, target: str = "") -> GoalEstimate:
         if a is not None and not a.stealth and a.owner in sit.target_ids:
             t = _target_turns(sit, a)
             turns, chance = t, (0.55 if t <= 2 else 0.3 if t <= 3 else 0.0)
-            why = f"the {sit.aname(a)} at {sit.place(a.location)} is within reach"
+            why = f"{sit.aname(a)} at {sit.place(a.location)} is within reach"
     elif goal == "expand-influence":
         spots = sit.good_expansion_spots()
         walk = _steps_to_new_ground(sit)
