@@ -364,3 +364,20 @@ def test_inside_enemy_territory_moves_no_agent_the_goal_excluded():
     s.assets["smugglers#3"].location = "b"
     sit = HeuristicAgent().situation(s.view("us"))
     assert goal_ai.progress_now(sit) == rules_goals.progress_now(s, us) == (1, 3)
+
+
+@pytest.mark.parametrize("prey, marches", [("base-of-influence", False), ("witch-hunters", True)])
+def test_occult_countermeasures_marches_only_on_prey_it_may_strike(prey, marches):
+    """Occult Countermeasures "can only Attack or inflict Counterattack damage on Assets that
+    require at least a Low Magic rating to purchase": the heuristic does not plan a blow, nor
+    march, at a Base of Influence it could never strike (it used to march on such a Base, find
+    no blow there and march back: a turn that only traded places, a stall)."""
+    from factionsim.agents.wwn_heuristic import _move_values
+
+    s = first_mover(us={"wealth": 5, "goal": "blood-the-enemy", "treasure": 10,
+                        "assets": [{"type": "occult-countermeasures", "location": "a"}]},
+                    them={"headquarters": "c", "magic": "medium",
+                          "assets": [{"type": prey, "location": "b"}]})
+    play_to(s, T.ACTION, "us")
+    moves = _move_values(HeuristicAgent().situation(s.view("us")))
+    assert (("occult-countermeasures#1", "b") in moves) == marches

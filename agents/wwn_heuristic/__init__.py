@@ -479,7 +479,8 @@ def _march(sit: Situation, asset, dests: list[str]) -> tuple[str, float, str] | 
     prey = goal_ai.war_prey(sit, sit.goal.id, sit.goal.target) if sit.war_goal() else []
     if not prey and sit.steer.enemy in sit.target_ids:
         prey = [e for e in sit.enemies if e.owner == sit.steer.enemy and not e.stealth]
-    reachable = sorted((sit.steps_to(asset, e.location), e.location, e.id) for e in prey)
+    reachable = sorted((sit.steps_to(asset, e.location), e.location, e.id) for e in prey
+                       if sit.state.can_defend(e, asset))  # prey it may strike at all
     reachable = [r for r in reachable if 0 < r[0] < float("inf")]
     if not reachable:
         return None

@@ -85,7 +85,8 @@ def _damage_rate(sit: Situation, predicate, guarded: bool = False) -> float:
             continue
         best = 0.0
         for e in sit.enemies:
-            if e.stealth or e.owner not in sit.target_ids or not predicate(e):
+            if e.stealth or e.owner not in sit.target_ids or not predicate(e) \
+                    or not sit.state.can_defend(e, a):  # (Occult Countermeasures: Magic only)
                 continue
             steps = sit.steps_to(a, e.location)
             if steps == math.inf:
@@ -111,7 +112,7 @@ def _target_turns(sit: Situation, asset) -> float:
     best = math.inf
     guards = 1 + _guards(sit, asset)
     for a in sit.mine:
-        if not a.kind.can_attack_normally:
+        if not a.kind.can_attack_normally or not sit.state.can_defend(asset, a):
             continue
         steps = sit.steps_to(a, asset.location)
         if steps == math.inf:

@@ -201,11 +201,13 @@ class Situation:
         return p * loss - (1 - p) * gain
 
     def likely_defender(self, attacker, target: str, location: str | None = None):
-        """The asset faction ``target`` would sensibly send against ``attacker``."""
+        """The asset faction ``target`` would sensibly send against ``attacker`` (where it
+        stands, or at ``location`` once it has moved there): only assets it may strike at all
+        (Occult Countermeasures only those that need Magic; planning a blow at the others sent
+        it marching back and forth, a stall)."""
         loc = location or attacker.location
-        cands = [a for a in self.by_loc.get(loc, ()) if a.owner == target and not a.stealth]
-        if location is None:
-            cands = [a for a in cands if self.state.can_defend(a, attacker)]
+        cands = [a for a in self.by_loc.get(loc, ()) if a.owner == target and not a.stealth
+                 and self.state.can_defend(a, attacker)]
         if not cands:
             return None
         return min(cands, key=lambda d: (self.defence_loss(attacker, d), d.id))
