@@ -272,6 +272,9 @@ def test_inside_enemy_territory_progress_now_follows_cunning_raised_after_the_go
     x = s.factions["x"]
     x.cunning = 3
     assert goals.progress_now(s, x) == (0, 3)
+    # the status line after ``run`` and ``show`` say the same as the chronicle's reasons
+    from factionsim.rules.wwn.present import status_line
+    assert status_line(s, "x").endswith("goal Inside Enemy Territory 0/3")
 
 
 # ============================================================== Invincible Valor
