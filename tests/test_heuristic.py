@@ -381,3 +381,22 @@ def test_occult_countermeasures_marches_only_on_prey_it_may_strike(prey, marches
     play_to(s, T.ACTION, "us")
     moves = _move_values(HeuristicAgent().situation(s.view("us")))
     assert (("occult-countermeasures#1", "b") in moves) == marches
+
+
+@pytest.mark.parametrize("their_cunning, marches", [(1, True), (8, False)])
+def test_marches_only_on_prey_it_would_strike_once_there(their_cunning, marches):
+    """An attacker marches on what its war goal wants struck only when, once there, it would
+    strike (a blow worth making, not a long shot, against the defender the owner would send):
+    Thugs (Force vs Cunning) against a Cunning 8 faction would find no blow on arrival (they
+    used to march there anyway, then on to other prey and back: turns that only traded
+    places)."""
+    from factionsim.agents.wwn_heuristic import _march
+
+    s = first_mover(us={"force": 1, "goal": "blood-the-enemy",
+                        "assets": [{"type": "thugs", "location": "a"}]},
+                    them={"headquarters": "c", "cunning": their_cunning,
+                          "assets": [{"type": "informers", "location": "b"}]})
+    play_to(s, T.ACTION, "us")
+    sit = HeuristicAgent().situation(s.view("us"))
+    march = _march(sit, s.assets["thugs#1"], s.view("us").destinations(s.assets["thugs#1"]))
+    assert (march is not None and march[0] == "b") == marches

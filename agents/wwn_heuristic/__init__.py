@@ -472,7 +472,10 @@ def _toward_new_ground(sit: Situation, asset, dests: list[str]) -> tuple[str, fl
 def _march(sit: Situation, asset, dests: list[str]) -> tuple[str, float, str] | None:
     """``(destination, value, reason)`` of the step that brings ``asset`` (an attacker with no
     blow worth striking where it stands) closer to what its war goal wants struck, or to the
-    GM's ``enemy``; None when there is nothing to march on."""
+    GM's ``enemy``; None when there is nothing to march on. Only prey it would strike once
+    there counts (one it may strike at all, with a blow worth making against the defender its
+    owner would send there): marching on the others, it found no blow on arrival, marched on
+    to other prey and back, turn after turn (a shuffle, issue 24)."""
     if not asset.kind.can_attack_normally or (asset.stealth and sit.goal is not None
                                               and sit.goal.id == "inside-enemy-territory"):
         return None
@@ -481,7 +484,8 @@ def _march(sit: Situation, asset, dests: list[str]) -> tuple[str, float, str] | 
         prey = [e for e in sit.enemies if e.owner == sit.steer.enemy and not e.stealth]
     reachable = sorted((sit.steps_to(asset, e.location), e.location, e.id) for e in prey
                        if sit.state.can_defend(e, asset))  # prey it may strike at all
-    reachable = [r for r in reachable if 0 < r[0] < float("inf")]
+    reachable = [r for r in reachable if 0 < r[0] < float("inf") and sit.attack_ready(
+        sit.attack_plan(asset, sit.state.asset(r[2]).owner, r[1]))]
     if not reachable:
         return None
     steps, location, target = reachable[0]
