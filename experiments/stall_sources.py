@@ -25,13 +25,14 @@ from __future__ import annotations
 import re
 import sys
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from behaviour_stats import bootstrap, generated, run_histories
 
 
 def _source(fid: str, events: list[Any], abandoned: dict[str, str],
-            previous: list[Any]) -> str | None:
+            previous: Sequence[Any] = ()) -> str | None:
     """The stall source of one faction turn (None: it did not stall), from the batch's own
     classification (:func:`factionsim.rules.wwn.behaviour.turn_stall`; ``previous``: the
     faction's moves in its previous turn)."""

@@ -38,3 +38,12 @@ def test_turns_that_did_something_are_no_stall():
     assert stall_sources._source("us", turn(move, moved), {}) is None
     bribe = Event(7, "bribe", "us", {"amount": 3})  # Wealth of Kingdoms: the goal's work
     assert stall_sources._source("us", turn(PASS, bribe), {}) is None
+
+
+def test_a_move_that_only_undoes_the_last_one_is_a_shuffle():
+    """A Move whose moves only trade places (back where the previous turn's move came from)."""
+    move = Event(7, "action", "us", {"action": "move"})
+    back = Event(7, "move", "us", {"asset": "thugs#1", "from": "b", "to": "a"})
+    assert stall_sources._source("us", turn(move, back), {}, [("thugs#1", "a", "b")]) \
+        .startswith("shuffle")
+    assert stall_sources._source("us", turn(move, back), {}, [("thugs#1", "c", "b")]) is None
