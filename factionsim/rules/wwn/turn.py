@@ -321,14 +321,13 @@ def _goal_options(state: WwnState) -> Sequence[Action]:
     """Keep (or advance) the current goal, or adopt any other (a list: built at most decisions)."""
     f = acting(state)
     g = f.goal
-    choices = goals.options(state, f)
     if g is None:
-        return choices
+        return goals.options(state, f)
     out: list[Action] = []
     if g.id == "wealth-of-kingdoms" and f.treasure > 0:
         out.append(A.Bribe(min(f.treasure, g.needed - g.progress)))
     out.append(_KEEP_GOAL)
-    out += [c for c in choices if c.goal != g.id or c.target != g.target]
+    out += goals.options_besides(state, f, g)
     return out
 
 
