@@ -253,3 +253,26 @@ def test_upkeep_groups_follow_the_faction_assets():
             a.id for attr in ATTRIBUTES for a in state.assets.values()
             if a.owner == fid and not a.is_base and a.kind.attribute == attr]
     assert pickle.loads(pickle.dumps(state)).upkeep_cache == {}
+
+
+@pytest.mark.parametrize("xp_cost", ["example", "table"])
+def test_raise_options_shortcut_matches_every_attribute_checked(xp_cost):
+    """The raise step skips checking each attribute when the lowest rating's next step costs
+    more XP than the faction has (a step never costs less at a higher rating): the options are
+    the same as checking each attribute with ``can_raise``, for every rating, XP and tag."""
+    from factionsim.rules.wwn import turn
+    from factionsim.rules.wwn.data import XP_AT_NEW_RATING, XP_TO_RAISE
+
+    for table in (XP_TO_RAISE, XP_AT_NEW_RATING):
+        assert list(table) == sorted(table)
+    env = _warm_env()
+    state = env.state
+    state.house_rules.xp_cost = xp_cost
+    f = turn.acting(state)
+    for tags in ((), ("martial",), ("rich", "machiavellian")):
+        for ratings in ((1, 1, 1), (3, 5, 2), (8, 8, 7), (8, 8, 8), (2, 8, 4)):
+            for xp in (0, 1, 2, 3, 5, 9, 12, 16, 20, 40):
+                f.tags, (f.force, f.cunning, f.wealth), f.xp = tags, ratings, xp
+                expected = [A.RaiseRating(a) for a in ATTRIBUTES
+                            if turn.can_raise(f, a, state.house_rules)] + [A.Done()]
+                assert list(turn._raise_options(state)) == expected, (tags, ratings, xp)

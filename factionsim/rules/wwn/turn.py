@@ -338,6 +338,12 @@ def _react_options(state: WwnState) -> Iterator[Action]:
 
 def _raise_options(state: WwnState) -> Iterator[Action]:
     f = acting(state)
+    lowest = min(f.force, f.cunning, f.wealth)
+    if lowest >= 8 or f.xp < state.house_rules.xp_to_raise(lowest + 1):
+        # (most goal steps: the cheapest step, the lowest rating's, is beyond the XP; a step
+        # never costs less at a higher rating, see data.XP_TO_RAISE, so none is open)
+        yield _DONE
+        return
     for attr in ATTRIBUTES:
         if can_raise(f, attr, state.house_rules):
             yield A.RaiseRating(attr)
