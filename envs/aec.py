@@ -115,14 +115,20 @@ class FactionEnv(AECEnv):
         return illegal
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
-        """int8 mask of ``agent``'s legal actions (all zero when it is not deciding now)."""
-        mask = np.zeros(self.codec.n_actions, dtype=np.int8)
+        """int8 mask of ``agent``'s legal actions (all zero when it is not deciding now).
+
+        Written into a ``bytearray`` one index at a time and handed out as an int8 array over
+        it (a decision has a few dozen legal actions: cheaper than numpy converting the list of
+        indices for one fancy-index write)."""
         agent = self.agent_selection if agent is None else agent
         if (agent == self.agent_selection and agent == self._actor
                 and not self.terminations.get(agent) and not self.truncations.get(agent)):
             self._legal()
-            mask[self._mask_indices] = 1
-        return mask
+            mask = bytearray(self.codec.n_actions)
+            for i in self._mask_indices:
+                mask[i] = 1
+            return np.frombuffer(mask, np.int8)
+        return np.zeros(self.codec.n_actions, dtype=np.int8)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         obs = np.empty(self.codec.obs_size, dtype=np.float32)  # the codec writes every entry
