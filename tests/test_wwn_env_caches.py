@@ -276,3 +276,24 @@ def test_raise_options_shortcut_matches_every_attribute_checked(xp_cost):
                 expected = [A.RaiseRating(a) for a in ATTRIBUTES
                             if turn.can_raise(f, a, state.house_rules)] + [A.Done()]
                 assert list(turn._raise_options(state)) == expected, (tags, ratings, xp)
+
+
+def test_a_new_asset_counts_no_change_and_is_set_up_as_the_dataclass_was():
+    """``Asset.__init__`` (written out, bypassing the counting ``__setattr__``) counts nothing,
+    keeps an ``AssetStatus`` it is given, turns a plain dict or nothing into one, and works out
+    ``kind`` (the standard table's when left out) and ``is_base`` from the type."""
+    from factionsim.rules.wwn.data import ASSET_TYPES
+
+    before = ASSET_CHANGES[0]
+    status = AssetStatus(subtle=True)
+    kept = Asset("base-of-influence#1", BASE_OF_INFLUENCE, "f", "x", 2, 3, status=status)
+    plain = Asset("scouts#2", "scouts", "f", "x", 1, 1, True, True, {"subtle": "y#3"})
+    bare = Asset("scouts#3", "scouts", "f", "x", 1, 1)
+    assert ASSET_CHANGES[0] == before
+    assert kept.status is status and kept.is_base and kept.kind is ASSET_TYPES[BASE_OF_INFLUENCE]
+    assert type(plain.status) is AssetStatus and plain.status == {"subtle": "y#3"}
+    assert (plain.stealth, plain.exposed, plain.is_base) == (True, True, False)
+    assert type(bare.status) is AssetStatus and bare.status == {} and bare.kind.id == "scouts"
+    assert bare.status is not Asset("scouts#4", "scouts", "f", "x", 1, 1).status
+    bare.hp = 2
+    assert ASSET_CHANGES[0] == before + 1
