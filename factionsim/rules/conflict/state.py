@@ -91,10 +91,10 @@ class ConflictState(DecisionState):
         Worked out again only after a character's health changed (:data:`.model.HEALTH_WRITES`)
         or the winner did; the answer is a new dict each time, the caller's to keep."""
         writes, chars, winner, out = self._scores
-        if writes == HEALTH_WRITES[0] and chars is self.chars and winner == self.winner:
+        if writes == HEALTH_WRITES.count and chars is self.chars and winner == self.winner:
             return dict(out)
         out = self._work_out_scores()
-        self._scores = (HEALTH_WRITES[0], self.chars, self.winner, out)
+        self._scores = (HEALTH_WRITES.count, self.chars, self.winner, out)
         return dict(out)
 
     def _work_out_scores(self) -> dict[str, float]:

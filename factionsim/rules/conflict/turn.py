@@ -37,12 +37,12 @@ from .model import (
     FALLEN,
     FLED,
     HARM_SKILLS,
+    HEALTH_WRITES,
     MOVE_SKILLS,
     PARLEY_SKILL,
     REMOVE_SKILLS,
     YIELDED,
     Character,
-    health_changed,
 )
 
 if TYPE_CHECKING:
@@ -230,7 +230,7 @@ def damage(state: ConflictState, t: Character, pool: str, amount: int,
     while excess > 0 and any(t.approaches.values()):
         name = t.best_approach_name()
         t.approaches[name] -= 1
-        health_changed()
+        HEALTH_WRITES.bump()
         lost[name] = lost.get(name, 0) + 1
         excess -= 1
     out = {"damage": amount, "left": t.pool(pool)}
