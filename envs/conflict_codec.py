@@ -45,6 +45,7 @@ _BONUS = itemgetter(1)
 _CHAR_FIELDS = attrgetter("position", "blood", "max_blood", "guts", "max_guts", "opportunity",
                           "attacks_taken", "status", "acted", "standing", "targeted",
                           "concentration_broken", "plan")
+_CATEGORY_AT = {cat: i for i, cat in enumerate(CATEGORIES)}
 _CHAR_ROWS = 16384  # most distinct character rows the bank keeps before it starts afresh
 
 PHASES = ("turn-start", "plan", "act", "question", "replan")
@@ -101,7 +102,7 @@ class ConflictCodec(Codec):
         tail = self.row - 14
         #: where a character row's changing numbers go, in :meth:`_char_row`'s order
         self._numbers_at = np.asarray([6, 7, 8, 17, 18, *range(19, 19 + len(APPROACHES)),
-                                       *(tail + j for j in (4, 6, 7, 8, 10))], np.intp)
+                                       *(tail + j for j in (4, 10))], np.intp)
         self._plan_at = 19 + len(APPROACHES) + len(SKILLS)  # a row's plan one-hot
         self._static_rows: list[tuple[np.ndarray, bool]] = []  # (template row, own side)
         self._static_of: dict[tuple[bytes, bool], int] = {}
@@ -242,7 +243,8 @@ class ConflictCodec(Codec):
             statics.append(static)
         own = {cid: i for i, cid in enumerate(view.factions[agent].characters)}
         return _Seating(order, {cid: i for i, cid in enumerate(order)}, own, template, statics,
-                        [0] * len(order))
+                        [0] * len(order),
+                        {cid: self.global_size + i * self.row for i, cid in enumerate(order)})
 
     def observe(self, view: Any, out: np.ndarray,
                 scores: dict[str, float] | None = None) -> np.ndarray:
@@ -297,45 +299,61 @@ class ConflictCodec(Codec):
                 numbers.append(item.get("position", 0) / self.length)
             else:
                 ones.append(g + (1 if view.chars[holder].side == agent else 2))
-        known_plans = view.known_plans()
         acting = view.current if phase == "act" else (question["char"] if question else None)
-        # the Advantages on each character, for and against the observer
-        friendly: dict[str, int] = {}
-        hostile: dict[str, int] = {}
-        for adv in view.advantages:
-            on = friendly if adv["side"] == agent else hostile
-            for target in set(adv["targets"]):
-                on[target] = on.get(target, 0) + adv["bonus"]
-        bonds = view.bonds
-        chars = view.chars
         # character rows: copied from a bank of already-built rows, one per distinct static row
-        # (the template's) and what changes (the key below; :meth:`_char_row` builds it)
+        # (the template's) and what the character shows by itself (the key below;
+        # :meth:`_char_row` builds it); what depends on the observer or the decision (the
+        # Advantages for and against the observer, the Bond with the one deciding, a rival's
+        # plan announced before it acts, who decides, who carries the item) is written on top
+        chars = view.chars
         row_of = self._char_row_of
         if len(row_of) + self.n_chars > len(self._char_bank):
             self._char_bank = grow_bank(self._char_bank, row_of, _CHAR_ROWS)
         rows = seating.rows  # (refilled: one list per observer)
-        bonded = acting if acting and bonds else None
         for i, (cid, static) in enumerate(zip(seating.order, seating.statics, strict=True)):
             c = chars[cid]
-            # (the sums, lookups and the Bond's pair are skipped where they would give 0: most
-            # characters have no spells, assists, Advantages or Bond with the one deciding)
+            # (the sums are skipped where they would give 0: most characters have no spells
+            # or assists)
             spells, assists = c.spells, c.assists
             key = (static, _CHAR_FIELDS(c), _APPROACHES_OF(c.approaches),
                    sum(map(_USES, spells)) if spells else 0,
-                   friendly.get(cid, 0) if friendly else 0,
-                   hostile.get(cid, 0) if hostile else 0,
-                   bonds.get(frozenset((cid, bonded)), 0) if bonded else 0,
-                   sum(map(_BONUS, assists)) if assists else 0,
-                   known_plans[cid], cid == acting, holder == cid)
+                   sum(map(_BONUS, assists)) if assists else 0)
             b = row_of.get(key)
             if b is None:
                 b = self._char_row(key)
             rows[i] = b
+        self._char_bank.take(rows, axis=0,
+                             out=out[self.global_size:].reshape(self.n_chars, self.row))
+        at_char = seating.at  # where each character's row begins, by id
+        tail = self.row - 14
+        if view.advantages:  # the Advantages on each character, for and against the observer
+            bonuses: dict[int, int] = {}
+            for adv in view.advantages:
+                side = tail + (6 if adv["side"] == agent else 7)
+                for target in set(adv["targets"]):
+                    k = at_char[target] + side
+                    bonuses[k] = bonuses.get(k, 0) + adv["bonus"]
+            for k, bonus in bonuses.items():
+                numbers_at.append(k)
+                numbers.append(bonus / 6)
+        if acting is not None:
+            ones.append(at_char[acting] + tail + 5)
+            bonds = view.bonds
+            if bonds:  # each character's Bond with the one deciding
+                for pair, steps in bonds.items():
+                    if acting in pair:
+                        for cid in pair:
+                            if cid != acting or len(pair) == 1:
+                                numbers_at.append(at_char[cid] + tail + 8)
+                                numbers.append(steps / 6)
+        if holder is not None:
+            ones.append(at_char[holder] + tail + 9)
+        plan_at = self._plan_at
+        for cid, plan in view.announced_plans().items():
+            ones.append(at_char[cid] + plan_at + _CATEGORY_AT[plan])
         for at, value in zip(numbers_at, numbers, strict=True):  # a few: one by one
             out[at] = value
         out[ones] = 1.0
-        self._char_bank.take(rows, axis=0,
-                             out=out[self.global_size:].reshape(self.n_chars, self.row))
         np.minimum(out, 1.0, out=out)  # as np.clip(out, 0, 1), in two cheaper calls
         np.maximum(out, 0.0, out=out)
         return out
@@ -343,20 +361,19 @@ class ConflictCodec(Codec):
     def _char_row(self, key: tuple) -> int:
         """Build one character row (see :meth:`observe`'s key) into the bank: its static row
         with the numbers that change (position, Blood, Guts, spell uses, opportunity,
-        Approaches, attacks taken, Advantages for and against the observer, Bond with the
-        character deciding, assists) and its flags (status, known plan, acted, standing,
-        targeted, concentration broken, deciding, carrying the item, own plan still to make)."""
+        Approaches, attacks taken, assists) and its flags (status, its plan where the observer
+        knows it: on the observer's side, or once it acted; acted, standing, targeted,
+        concentration broken, own plan still to make)."""
         (static, (position, blood, max_blood, guts, max_guts, opportunity, attacks_taken, status,
                   acted, standing, targeted, broken, plan),
-         approaches, uses, friendly, hostile, bond, assists, known, deciding, holds) = key
+         approaches, uses, assists) = key
         template_row, own_side = self._static_rows[static]
         b = len(self._char_row_of)
         row = self._char_bank[b]
         row[:] = template_row
         row[self._numbers_at] = float32s([
             position / self.length, blood / max(1, max_blood), guts / max(1, max_guts), uses / 5,
-            opportunity, *map(truediv, approaches, _THREES), attacks_taken / 3, friendly / 6,
-            hostile / 6, bond / 6, assists / 6])
+            opportunity, *map(truediv, approaches, _THREES), attacks_taken / 3, assists / 6])
         tail = self.row - 14
         ones = []
         if status == ACTIVE:
@@ -365,10 +382,10 @@ class ConflictCodec(Codec):
             ones.append(4)
         elif status in ("fled", "yielded"):
             ones.append(5)
-        if known is not None:
-            ones.append(self._plan_at + CATEGORIES.index(known))
-        for flag, at in ((acted, 0), (standing, 1), (targeted, 2), (broken, 3), (deciding, 5),
-                         (holds, 9), (plan is None and own_side, 11)):
+        if plan is not None and (own_side or acted):
+            ones.append(self._plan_at + _CATEGORY_AT[plan])
+        for flag, at in ((acted, 0), (standing, 1), (targeted, 2), (broken, 3),
+                         (plan is None and own_side, 11)):
             if flag:
                 ones.append(tail + at)
         row[ones] = 1.0
@@ -389,3 +406,4 @@ class _Seating:
     template: np.ndarray
     statics: list[int]
     rows: list[int]
+    at: dict[str, int]

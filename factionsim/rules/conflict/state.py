@@ -331,27 +331,34 @@ class ConflictView(View):
         return None
 
     def known_plans(self) -> dict[str, str | None]:
-        """:meth:`known_plan` of every character. Before the act and replan phases no category
-        has begun (:func:`turn.is_ahead`), so a plan is known only on its own side or once its
-        character acted; in them the round's passes are worked out once."""
+        """:meth:`known_plan` of every character: its plan on this side or once it acted,
+        and the :meth:`announced_plans`."""
+        me = self.faction_id
+        out = {cid: c.plan if c.side == me or c.acted else None
+               for cid, c in self._state.chars.items()}
+        out.update(self.announced_plans())
+        return out
+
+    def announced_plans(self) -> dict[str, str]:
+        """The plans this side knows of other sides' characters that have not acted yet: those
+        whose category has begun (:func:`turn.is_ahead`; the queue was announced). Before the
+        act and replan phases no category has begun; in them the round's passes are worked out
+        once for every character."""
         s, me = self._state, self.faction_id
         if s.phase not in (turn.ACT, turn.REPLAN):
-            return {cid: c.plan if c.side == me or c.acted else None
-                    for cid, c in s.chars.items()}
-        # :func:`turn.is_ahead` for every character at once: its side's pass, the category now
-        pass_of: dict[str, int] = {}
+            return {}
+        pass_of: dict[str, int] = {}  # each side's pass
         for i, sides in enumerate(turn.passes(s)):
             for sid in sides:
                 pass_of.setdefault(sid, i)
         now, category = divmod(s.category, turn.N_CATEGORIES)
-        out: dict[str, str | None] = {}
+        out: dict[str, str] = {}
         for cid, c in s.chars.items():
             plan = c.plan
             if plan is not None and c.side != me and not c.acted:
                 p = pass_of[c.side]
-                if p > now or (p == now and _CATEGORY_INDEX[plan] > category):
-                    plan = None  # its category is still ahead: not announced yet
-            out[cid] = plan
+                if p < now or (p == now and _CATEGORY_INDEX[plan] <= category):
+                    out[cid] = plan
         return out
 
     def to_state(self, rng: np.random.Generator) -> ConflictState:
