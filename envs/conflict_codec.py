@@ -40,6 +40,8 @@ from .codec import Codec, EncodingError, Layout, action_offsets, float32s, grow_
 _APPROACHES_OF = itemgetter(*APPROACHES)
 _THREES = (3,) * len(APPROACHES)
 _USES = attrgetter("uses")
+#: what the observation shows of an Advantage (a copy of them tells whether they changed)
+_ADVANTAGE_FIELDS = itemgetter("side", "targets", "bonus")
 _BONUS = itemgetter(1)
 #: what a character row shows of the character (one C call reads them)
 _CHAR_FIELDS = attrgetter("position", "blood", "max_blood", "guts", "max_guts", "opportunity",
@@ -47,6 +49,7 @@ _CHAR_FIELDS = attrgetter("position", "blood", "max_blood", "guts", "max_guts", 
                           "concentration_broken", "plan")
 _CATEGORY_AT = {cat: i for i, cat in enumerate(CATEGORIES)}
 _CHAR_ROWS = 16384  # most distinct character rows the bank keeps before it starts afresh
+_UNSEEN = [(None, -1)]  # a character row not kept yet
 
 PHASES = ("turn-start", "plan", "act", "question", "replan")
 OBJECTIVES = ("survive", "carry", "ritual")
@@ -244,7 +247,8 @@ class ConflictCodec(Codec):
         own = {cid: i for i, cid in enumerate(view.factions[agent].characters)}
         return _Seating(order, {cid: i for i, cid in enumerate(order)}, own, template, statics,
                         [0] * len(order),
-                        {cid: self.global_size + i * self.row for i, cid in enumerate(order)})
+                        {cid: self.global_size + i * self.row for i, cid in enumerate(order)},
+                        _UNSEEN * len(order), [None, None])
 
     def observe(self, view: Any, out: np.ndarray,
                 scores: dict[str, float] | None = None) -> np.ndarray:
@@ -302,40 +306,48 @@ class ConflictCodec(Codec):
         acting = view.current if phase == "act" else (question["char"] if question else None)
         # character rows: copied from a bank of already-built rows, one per distinct static row
         # (the template's) and what the character shows by itself (the key below;
-        # :meth:`_char_row` builds it); what depends on the observer or the decision (the
-        # Advantages for and against the observer, the Bond with the one deciding, a rival's
-        # plan announced before it acts, who decides, who carries the item) is written on top
+        # :meth:`_char_row` builds it), the bank row of each character kept from this
+        # observer's last observation while the character counts no write since
+        # (``Character.writes``); what depends on the observer or the decision (the Advantages
+        # for and against the observer, the Bond with the one deciding, a rival's plan
+        # announced before it acts, who decides, who carries the item) is written on top
         chars = view.chars
         row_of = self._char_row_of
         if len(row_of) + self.n_chars > len(self._char_bank):
             self._char_bank = grow_bank(self._char_bank, row_of, _CHAR_ROWS)
-        rows = seating.rows  # (refilled: one list per observer)
-        for i, (cid, static) in enumerate(zip(seating.order, seating.statics, strict=True)):
-            c = chars[cid]
+            if not row_of:  # started afresh: no kept bank row holds any longer
+                for other in self._seatings.values():
+                    other.seen[:] = _UNSEEN * len(other.seen)
+        rows, seen, statics = seating.rows, seating.seen, seating.statics  # (one per observer)
+        for i, c in enumerate(map(chars.__getitem__, seating.order)):
+            kept = seen[i]
+            if kept[0] is c and kept[1] == c.writes:
+                continue  # rows[i] holds
             # (the sums are skipped where they would give 0: most characters have no spells
             # or assists)
             spells, assists = c.spells, c.assists
-            key = (static, _CHAR_FIELDS(c), _APPROACHES_OF(c.approaches),
+            key = (statics[i], _CHAR_FIELDS(c), _APPROACHES_OF(c.approaches),
                    sum(map(_USES, spells)) if spells else 0,
                    sum(map(_BONUS, assists)) if assists else 0)
             b = row_of.get(key)
             if b is None:
                 b = self._char_row(key)
             rows[i] = b
+            seen[i] = (c, c.writes)
         self._char_bank.take(rows, axis=0,
                              out=out[self.global_size:].reshape(self.n_chars, self.row))
         at_char = seating.at  # where each character's row begins, by id
         tail = self.row - 14
-        if view.advantages:  # the Advantages on each character, for and against the observer
-            bonuses: dict[int, int] = {}
-            for adv in view.advantages:
-                side = tail + (6 if adv["side"] == agent else 7)
-                for target in set(adv["targets"]):
-                    k = at_char[target] + side
-                    bonuses[k] = bonuses.get(k, 0) + adv["bonus"]
-            for k, bonus in bonuses.items():
-                numbers_at.append(k)
-                numbers.append(bonus / 6)
+        advantages = view.advantages
+        if advantages:  # the Advantages on each character, for and against the observer
+            kept_advantages = seating.advantages
+            now = list(map(_ADVANTAGE_FIELDS, advantages))
+            if kept_advantages[0] != now:  # (by value: a bonus may change in place)
+                kept_advantages[:] = ([(side, list(targets), bonus) for side, targets, bonus in now],
+                                      self._advantage_numbers(advantages, agent, at_char))
+            at, values = kept_advantages[1]
+            numbers_at += at
+            numbers += values
         if acting is not None:
             ones.append(at_char[acting] + tail + 5)
             bonds = view.bonds
@@ -357,6 +369,19 @@ class ConflictCodec(Codec):
         np.minimum(out, 1.0, out=out)  # as np.clip(out, 0, 1), in two cheaper calls
         np.maximum(out, 0.0, out=out)
         return out
+
+    def _advantage_numbers(self, advantages: list[dict[str, Any]], agent: str,
+                           at_char: dict[str, int]) -> tuple[list[int], list[float]]:
+        """Where the Advantages' sums go in an observation of ``agent`` (each character's, for
+        and against it) and their values."""
+        tail = self.row - 14
+        bonuses: dict[int, int] = {}
+        for adv in advantages:
+            side = tail + (6 if adv["side"] == agent else 7)
+            for target in set(adv["targets"]):
+                k = at_char[target] + side
+                bonuses[k] = bonuses.get(k, 0) + adv["bonus"]
+        return list(bonuses), [bonus / 6 for bonus in bonuses.values()]
 
     def _char_row(self, key: tuple) -> int:
         """Build one character row (see :meth:`observe`'s key) into the bank: its static row
@@ -397,8 +422,12 @@ class ConflictCodec(Codec):
 class _Seating:
     """One observer's facts for a game: the characters in its numbering (``order``, ``slot``:
     its index of every character, ``own``: of its own side's), its observation template,
-    each character's static row (``statics``: its index in the codec's static rows), and the
-    list :meth:`ConflictCodec.observe` fills with each character's bank row (``rows``)."""
+    each character's static row (``statics``: its index in the codec's static rows), the
+    list :meth:`ConflictCodec.observe` fills with each character's bank row (``rows``), where
+    each character's row begins in an observation (``at``), the character object and its
+    count of writes each row was built for (``seen``), and the Advantages in play at its last
+    observation (a copy of their sides, targets and bonuses) with where their sums went in it
+    and their values (``advantages``)."""
 
     order: list[str]
     slot: dict[str, int]
@@ -407,3 +436,5 @@ class _Seating:
     statics: list[int]
     rows: list[int]
     at: dict[str, int]
+    seen: list[tuple[Any, int]]
+    advantages: list[Any]

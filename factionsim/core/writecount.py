@@ -44,8 +44,8 @@ class WriteCounter:
 
 
 def counting_setattr(counter: WriteCounter, *, only: Iterable[str] | None = None,
-                     skip: Iterable[str] | None = None,
-                     changes_only: bool = False) -> Callable[[Any, str, Any], None]:
+                     skip: Iterable[str] | None = None, changes_only: bool = False,
+                     own: str | None = None) -> Callable[[Any, str, Any], None]:
     """A ``__setattr__`` for a class whose attribute writes count in ``counter``.
 
     ``only``: count writes of these fields alone; ``skip``: count every field's writes but
@@ -54,9 +54,21 @@ def counting_setattr(counter: WriteCounter, *, only: Iterable[str] | None = None
     value a field already has is no change, nor is ``__init__``'s first write of each field.
     The function is built for its options, so that a write pays only for the tests it needs;
     it works with ``@dataclass(slots=True)`` classes (``__setattr__ = counting_setattr(...)``
-    in the class body)."""
+    in the class body).
+
+    ``own``: the name of an attribute in which each object also counts every write of its
+    fields, whatever ``only``/``skip`` say, so that a cache per object can tell that this
+    object changed (its in-place changes: :func:`bump_own`; the code that writes should skip
+    writes that would leave a value as it is, since each one makes such a cache miss). For
+    classes with a ``__dict__`` (no slots); the attribute is not a dataclass field (``eq``,
+    ``repr`` and ``asdict`` leave it out) and never goes back, also in a copy."""
     if only is not None and skip is not None:
         raise ValueError("counting_setattr takes only= or skip=, not both")
+    if own is not None:
+        if changes_only:
+            raise ValueError("counting_setattr takes own= without changes_only")
+        return _counting_own(counter, own, None if only is None else frozenset(only),
+                             None if skip is None else frozenset(skip))
     set_field = object.__setattr__
     if changes_only:
         counted = _field_test(only, skip)
@@ -89,6 +101,36 @@ def counting_setattr(counter: WriteCounter, *, only: Iterable[str] | None = None
         set_field(self, name, value)
         counter.count += 1
     return setattr_all
+
+
+def bump_own(obj: Any, own: str) -> None:
+    """Count an in-place change of ``obj`` (one no attribute write sees) in its ``own`` count
+    (see :func:`counting_setattr`)."""
+    d = obj.__dict__
+    d[own] = d.get(own, 0) + 1
+
+
+def _counting_own(counter: WriteCounter, own: str, only: frozenset[str] | None,
+                  skip: frozenset[str] | None) -> Callable[[Any, str, Any], None]:
+    set_field = object.__setattr__
+    left_out = frozenset() if skip is None else skip
+
+    if only is not None:
+        def setattr_own_only(self: Any, name: str, value: Any) -> None:
+            set_field(self, name, value)
+            d = self.__dict__
+            d[own] = d.get(own, 0) + 1
+            if name in only:
+                counter.count += 1
+        return setattr_own_only
+
+    def setattr_own(self: Any, name: str, value: Any) -> None:
+        set_field(self, name, value)
+        d = self.__dict__
+        d[own] = d.get(own, 0) + 1
+        if name not in left_out:
+            counter.count += 1
+    return setattr_own
 
 
 def _field_test(only: Iterable[str] | None,

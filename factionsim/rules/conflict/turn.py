@@ -37,7 +37,6 @@ from .model import (
     FALLEN,
     FLED,
     HARM_SKILLS,
-    HEALTH_WRITES,
     MOVE_SKILLS,
     PARLEY_SKILL,
     REMOVE_SKILLS,
@@ -201,8 +200,11 @@ def take_bonuses(c: Character, skill: str, state: ConflictState) -> dict[str, in
     """Assist and opportunity bonuses for ``c``'s next check (used up now)."""
     assist = sum(bonus for helper, bonus in c.assists
                  if state.chars[helper].rank(skill) >= 1)
-    c.assists = []
-    opp, c.opportunity = c.opportunity, 0
+    opp = c.opportunity
+    if c.assists:  # (written only where it changes: see clear_round)
+        c.assists = []
+    if opp:
+        c.opportunity = 0
     return {"assist": assist, "opportunity": opp}
 
 
@@ -230,7 +232,7 @@ def damage(state: ConflictState, t: Character, pool: str, amount: int,
     while excess > 0 and any(t.approaches.values()):
         name = t.best_approach_name()
         t.approaches[name] -= 1
-        HEALTH_WRITES.bump()
+        t.changed()
         lost[name] = lost.get(name, 0) + 1
         excess -= 1
     out = {"damage": amount, "left": t.pool(pool)}
@@ -321,10 +323,20 @@ def settle(state: ConflictState, start_turn: bool = True) -> list[Event]:
             return events
 
 
-def start_round(state: ConflictState, events: list[Event]) -> None:
+def clear_round(state: ConflictState) -> None:
+    """Every character's round in progress back to its start: no plan, not acted, targeted or
+    standing, no attack taken, concentration whole, no assist. Written only where a value
+    differs: each write of a character counts (``Character.writes``) and makes the env build
+    its row again."""
     for c in state.chars.values():
-        c.plan, c.acted, c.targeted, c.standing = None, False, False, False
-        c.attacks_taken, c.concentration_broken, c.assists = 0, False, []
+        if c.plan is not None or c.acted or c.targeted or c.standing:
+            c.plan, c.acted, c.targeted, c.standing = None, False, False, False
+        if c.attacks_taken or c.concentration_broken or c.assists:
+            c.attacks_taken, c.concentration_broken, c.assists = 0, False, []
+
+
+def start_round(state: ConflictState, events: list[Event]) -> None:
+    clear_round(state)
     state.plan_order = []
     order = [sid for p in passes(state) for sid in p]
     labels = {}
@@ -422,9 +434,7 @@ def close_round(state: ConflictState, events: list[Event]) -> None:
             end(state, obj["side"], "survived", events)
     state.jobs, state.question, state.queue, state.current = [], None, [], None
     state.ctx = {}  # a saved file keeps no in-round context between rounds: nor does play
-    for c in state.chars.values():
-        c.plan, c.acted, c.targeted, c.standing = None, False, False, False
-        c.attacks_taken, c.concentration_broken, c.assists = 0, False, []
+    clear_round(state)
     state.plan_order = []
     state.turn += 1
     state.phase = TURN_START
@@ -681,6 +691,7 @@ def _assist(state: ConflictState, c: Character, a: A.Assist, events: list[Event]
     approach(state, c, ally, state.settings["aid_range"], events)
     bonus = major_bond(state, c.id, ally.id)
     ally.assists.append([c.id, bonus])
+    ally.changed()
     events.append(ev(state, "assist", c, ally=ally.id, bonus=bonus))
 
 
@@ -722,6 +733,7 @@ def _cast(state: ConflictState, c: Character, a: A.Cast, events: list[Event]) ->
         return
     approach(state, c, t, spell.range, events)
     spell.uses -= 1
+    c.changed()
     data: dict[str, Any] = {"spell": spell.id, "target": t.id, "effect": spell.effect,
                             "power": spell.power, "uses_left": spell.uses}
     if spell.effect == "heal":
