@@ -50,6 +50,12 @@ _CHAR_FIELDS = attrgetter("position", "blood", "max_blood", "guts", "max_guts", 
 _CATEGORY_AT = {cat: i for i, cat in enumerate(CATEGORIES)}
 _CHAR_ROWS = 16384  # most distinct character rows the bank keeps before it starts afresh
 _UNSEEN = [(None, -1)]  # a character row not kept yet
+#: the action kinds whose catalogue index depends on the action alone (not Remove's: the
+#: Advantages in play number it); the rules make one object of each choice (``turn._choice``)
+_KEPT_KINDS = frozenset({A.Plan, A.Replan, A.Hold, A.Stand, A.Harm, A.Advantage, A.Trick,
+                         A.Assist, A.Ritual, A.Parley, A.Cast, A.Dash, A.TieChoice, A.Reroll,
+                         A.Accept, A.Proceed})
+_KEPT_CODES = 4096  # most action objects an observer's table keeps before it starts afresh
 
 PHASES = ("turn-start", "plan", "act", "question", "replan")
 OBJECTIVES = ("survive", "carry", "ritual")
@@ -97,11 +103,10 @@ class ConflictCodec(Codec):
         self.global_size = self.layout.start["characters"]
         self._seatings: dict[str, _Seating] = {}
         self._seated_for: Any = None  # the game's ``chars`` the seatings were built for
+        #: per observer and numbering of the characters: the action objects' indices (they
+        #: hold from game to game: they depend only on the numbering)
+        self._codes: dict[tuple[Any, ...], tuple[dict[int, int], list[Any]]] = {}
         self._encoders = self._encoder_table()
-        # (the entries :meth:`encode_actions` writes without the table, as the table does)
-        self._plan_at_slot = {c: self.offset["plan"] + i for i, c in enumerate(CATEGORIES)}
-        self._replan_at_slot = {c: self.offset["replan"] + i for i, c in enumerate(CATEGORIES)}
-        self._hold_at_slot = self.offset["hold"] + self.fm
         tail = self.row - 14
         #: where a character row's changing numbers go, in :meth:`_char_row`'s order
         self._numbers_at = np.asarray([6, 7, 8, 17, 18, *range(19, 19 + len(APPROACHES)),
@@ -112,6 +117,14 @@ class ConflictCodec(Codec):
         self._char_bank = np.zeros((64, self.row), np.float32)  # built character rows
         self._char_row_of: dict[tuple, int] = {}
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled and copied without what it kept per observer: the character rows (keyed on
+        the characters' own counts of writes, which a copy's characters do not continue) and
+        the actions' indices (keyed on ``id``, which another process gives other objects)."""
+        d = dict(self.__dict__)
+        d["_seatings"], d["_seated_for"], d["_codes"] = {}, None, {}
+        return d
+
     # ------------------------------------------------------------------ numbering
     def order(self, view: Any, agent: str) -> list[str]:
         own = list(view.factions[agent].characters)
@@ -119,40 +132,47 @@ class ConflictCodec(Codec):
 
     # ------------------------------------------------------------------ actions
     def encode_actions(self, view: Any, legal: list[Any]) -> list[int]:
-        actor = view.faction_id
-        seating = self._seating(view, actor)
-        own, per_slot = seating.own, self.per_slot
-        encoders = self._encoders
-        enemy_advs: list[str] | None = None  # worked out for the first Remove only
-        plan, replan, hold = self._plan_at_slot, self._replan_at_slot, self._hold_at_slot
-        out = []
-        for a in legal:
-            t = type(a)
-            # the three actions random play meets most, without a call: 6 in 10 of them
-            if t is A.Plan:
-                out.append(own[a.char] * per_slot + plan[a.category])
-                continue
-            if t is A.Hold:
-                out.append(own[a.char] * per_slot + hold + a.shift)
-                continue
-            if t is A.Replan:
-                out.append(own[a.char] * per_slot + replan[a.category])
-                continue
-            if t is A.Proceed:  # a side's decision: the first slot's entry
-                out.append(self.offset["proceed"])
-                continue
-            encode = encoders.get(t)
-            if encode is None:
-                if t is not A.Remove:
-                    raise EncodingError(f"no catalogue entry for {a!r}")
-                if enemy_advs is None:
-                    enemy_advs = [x["id"] for x in view.advantages if x["side"] != actor]
-                out.append(own[a.char] * per_slot + self._remove(a, enemy_advs))
-                continue
-            out.append(own[a.char] * per_slot + encode(view, a, seating.slot))
+        """The catalogue index of each legal action. The rules offer one object per choice
+        (``turn._choice``), so most actions are looked up by identity in the observer's table
+        of objects met before (the table keeps each object alive: an id never stands for
+        another object); the others are encoded one by one."""
+        seating = self._seating(view, view.faction_id)
+        out = list(map(seating.codes.get, map(id, legal)))
+        if None in out:
+            self._encode_new(view, legal, out, seating)
         if len(set(out)) != len(out):
             raise EncodingError("two legal actions share an index (an encoding bug)")
         return out
+
+    def _encode_new(self, view: Any, legal: list[Any], out: list[Any], seating: _Seating) -> None:
+        """Encode the actions whose entry in ``out`` is None; remember the index of each object
+        of a kind the rules keep one object of (:data:`_KEPT_KINDS`)."""
+        actor = view.faction_id
+        own, per_slot, encoders = seating.own, self.per_slot, self._encoders
+        codes, kept = seating.codes, seating.kept
+        if len(codes) > _KEPT_CODES:  # (objects made elsewhere, one by one: start afresh)
+            codes.clear()
+            kept.clear()
+        enemy_advs: list[str] | None = None  # worked out for the first Remove only
+        for i, a in enumerate(legal):
+            if out[i] is not None:
+                continue
+            t = type(a)
+            if t is A.Proceed:  # a side's decision: the first slot's entry
+                index = self.offset["proceed"]
+            elif t is A.Remove:
+                if enemy_advs is None:
+                    enemy_advs = [x["id"] for x in view.advantages if x["side"] != actor]
+                index = own[a.char] * per_slot + self._remove(a, enemy_advs)
+            else:
+                encode = encoders.get(t)
+                if encode is None:
+                    raise EncodingError(f"no catalogue entry for {a!r}")
+                index = own[a.char] * per_slot + encode(view, a, seating.slot)
+            out[i] = index
+            if t in _KEPT_KINDS:
+                codes[id(a)] = index
+                kept.append(a)
 
     def _encoder_table(self) -> dict[type, Any]:
         """Action class -> ``f(view, action, slot)``, its index within its character's block
@@ -248,7 +268,8 @@ class ConflictCodec(Codec):
         return _Seating(order, {cid: i for i, cid in enumerate(order)}, own, template, statics,
                         [0] * len(order),
                         {cid: self.global_size + i * self.row for i, cid in enumerate(order)},
-                        _UNSEEN * len(order), [None, None])
+                        _UNSEEN * len(order), [None, None],
+                        *self._codes.setdefault((agent, tuple(own), tuple(order)), ({}, [])))
 
     def observe(self, view: Any, out: np.ndarray,
                 scores: dict[str, float] | None = None) -> np.ndarray:
@@ -427,7 +448,9 @@ class _Seating:
     each character's row begins in an observation (``at``), the character object and its
     count of writes each row was built for (``seen``), and the Advantages in play at its last
     observation (a copy of their sides, targets and bonuses) with where their sums went in it
-    and their values (``advantages``)."""
+    and their values (``advantages``), and the catalogue index of each action object met
+    before (``codes``, by ``id``; ``kept`` holds the objects, so that no id is reused; the
+    two are shared by the seatings of every game with the same numbering)."""
 
     order: list[str]
     slot: dict[str, int]
@@ -438,3 +461,5 @@ class _Seating:
     at: dict[str, int]
     seen: list[tuple[Any, int]]
     advantages: list[Any]
+    codes: dict[int, int]
+    kept: list[Any]

@@ -113,6 +113,47 @@ def test_kept_character_rows_are_never_stale(monkeypatch):
     assert sum(afresh) > 10
 
 
+def _fresh_indices(env) -> None:
+    """The env's catalogue indices of the legal actions equal a new codec's."""
+    actor = env.state.current_actor()
+    if actor is None:
+        return
+    legal, indices = env._legal()
+    fresh = type(env.codec)(env.state, env.codec.limits)
+    assert indices == fresh.encode_actions(env.view(actor), legal)
+
+
+def test_kept_action_indices_are_never_stale():
+    """The codec keeps the catalogue index of each action object the rules offer (one object
+    per choice, looked up by ``id``) per observer and numbering of the characters: through
+    random games every decision's indices equal a new codec's; a game whose side lists its
+    characters in another order (another numbering) gets its own indices from the same codec;
+    a copied codec keeps none (a pickled one would meet other objects under those ids)."""
+    import copy
+
+    from factionsim.rules.conflict.state import ConflictState
+
+    env = make_env(ruleset="conflict", max_turns=8)
+    assert assert_observations_fresh(env, range(3), check=_fresh_indices) > 300
+    env.reset(seed=0)
+    s = env.state
+    side = s.current_actor()
+    d = s.to_dict()
+    for sd in d["sides"]:
+        sd["characters"].reverse()
+    other = ConflictState.from_dict(d)
+    codec = env.codec
+
+    def indices(codec, state):
+        legal = state.legal_actions()
+        return dict(zip(legal, codec.encode_actions(state.view(side), legal), strict=True))
+
+    mine, theirs = indices(codec, s), indices(codec, other)
+    assert other.current_actor() == side and set(mine) == set(theirs) and mine != theirs
+    assert theirs == indices(type(codec)(other, codec.limits), other)
+    assert codec._codes and copy.deepcopy(codec)._codes == {}
+
+
 def test_in_place_changes_outside_the_rules_are_seen_once_counted():
     """A character's own writes are seen at once; an in-place change (an Approach point, an
     assist, a spell's use, an Advantage's bonus) after ``Character.changed()`` (the Advantages
