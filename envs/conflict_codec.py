@@ -62,6 +62,11 @@ OBJECTIVES = ("survive", "carry", "ritual")
 MODES = ("free", "check", "break")
 
 
+def _unit(x: float) -> float:
+    """``x`` clipped to [0, 1] as ``np.clip`` clips it (NaN and -0.0 stay as they are)."""
+    return 1.0 if x > 1.0 else 0.0 if x < 0.0 else x
+
+
 def _positions(names: tuple[str, ...] | list[str]) -> dict[str, int]:
     return {name: i for i, name in enumerate(names)}
 
@@ -306,10 +311,10 @@ class ConflictCodec(Codec):
             if obj["type"] == "ritual":
                 numbers_at += [g + 4, g + 5]
                 numbers += [min(1.0, obj.get("progress", 0) / max(1, obj["needed"])),
-                            obj["at"] / self.length]
+                            _unit(obj["at"] / self.length)]
             elif obj["type"] == "carry":
                 numbers_at.append(g + 5)
-                numbers.append(obj["to"] / self.length)
+                numbers.append(_unit(obj["to"] / self.length))
             else:
                 numbers_at.append(g + 4)
                 numbers.append(min(1.0, view.turn / max(1, obj["rounds"])))
@@ -321,7 +326,7 @@ class ConflictCodec(Codec):
             holder = item.get("holder")
             if holder is None:
                 numbers_at.append(g)
-                numbers.append(item.get("position", 0) / self.length)
+                numbers.append(_unit(item.get("position", 0) / self.length))
             else:
                 ones.append(g + (1 if view.chars[holder].side == agent else 2))
         acting = view.current if phase == "act" else (question["char"] if question else None)
@@ -378,17 +383,18 @@ class ConflictCodec(Codec):
                         for cid in pair:
                             if cid != acting or len(pair) == 1:
                                 numbers_at.append(at_char[cid] + tail + 8)
-                                numbers.append(steps / 6)
+                                numbers.append(_unit(steps / 6))
         if holder is not None:
             ones.append(at_char[holder] + tail + 9)
         plan_at = self._plan_at
         for cid, plan in view.announced_plans().items():
             ones.append(at_char[cid] + plan_at + _CATEGORY_AT[plan])
-        for at, value in zip(numbers_at, numbers, strict=True):  # a few: one by one
+        # (a few values: one by one, each already within [0, 1] as every value of the template
+        # and of the bank rows, so the observation needs no clipping)
+        for at, value in zip(numbers_at, numbers, strict=True):
             out[at] = value
-        out[ones] = 1.0
-        np.minimum(out, 1.0, out=out)  # as np.clip(out, 0, 1), in two cheaper calls
-        np.maximum(out, 0.0, out=out)
+        for at in ones:
+            out[at] = 1.0
         return out
 
     def _advantage_numbers(self, advantages: list[dict[str, Any]], agent: str,
@@ -402,7 +408,7 @@ class ConflictCodec(Codec):
             for target in set(adv["targets"]):
                 k = at_char[target] + side
                 bonuses[k] = bonuses.get(k, 0) + adv["bonus"]
-        return list(bonuses), [bonus / 6 for bonus in bonuses.values()]
+        return list(bonuses), [_unit(bonus / 6) for bonus in bonuses.values()]
 
     def _char_row(self, key: tuple) -> int:
         """Build one character row (see :meth:`observe`'s key) into the bank: its static row
@@ -417,9 +423,9 @@ class ConflictCodec(Codec):
         b = len(self._char_row_of)
         row = self._char_bank[b]
         row[:] = template_row
-        row[self._numbers_at] = float32s([
+        row[self._numbers_at] = float32s(list(map(_unit, (
             position / self.length, blood / max(1, max_blood), guts / max(1, max_guts), uses / 5,
-            opportunity, *map(truediv, approaches, _THREES), attacks_taken / 3, assists / 6])
+            opportunity, *map(truediv, approaches, _THREES), attacks_taken / 3, assists / 6))))
         tail = self.row - 14
         ones = []
         if status == ACTIVE:
@@ -434,7 +440,8 @@ class ConflictCodec(Codec):
                          (plan is None and own_side, 11)):
             if flag:
                 ones.append(tail + at)
-        row[ones] = 1.0
+        for at in ones:
+            row[at] = 1.0
         self._char_row_of[key] = b
         return b
 
