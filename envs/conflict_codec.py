@@ -270,11 +270,13 @@ class ConflictCodec(Codec):
                 self._static_rows.append((rows[i].copy(), own_side))
             statics.append(static)
         own = {cid: i for i, cid in enumerate(view.factions[agent].characters)}
+        work = template.copy()
         return _Seating(order, {cid: i for i, cid in enumerate(order)}, own, template, statics,
                         [0] * len(order),
                         {cid: self.global_size + i * self.row for i, cid in enumerate(order)},
                         _UNSEEN * len(order), [None, None],
-                        *self._codes.setdefault((agent, tuple(own), tuple(order)), ({}, [])))
+                        *self._codes.setdefault((agent, tuple(own), tuple(order)), ({}, [])),
+                        work, work[self.global_size:].reshape(self.n_chars, self.row))
 
     def observe(self, view: Any, out: np.ndarray,
                 scores: dict[str, float] | None = None) -> np.ndarray:
@@ -286,7 +288,8 @@ class ConflictCodec(Codec):
         :meth:`_char_row`)."""
         agent = view.faction_id
         seating = self._seating(view, agent)
-        out[:] = seating.template
+        work = seating.work  # (built in the observer's own array, then copied whole into out)
+        work[:self.global_size] = seating.template[:self.global_size]
         ones: list[int] = []
         numbers: list[float] = []
         numbers_at: list[int] = []
@@ -360,8 +363,7 @@ class ConflictCodec(Codec):
                 b = self._char_row(key)
             rows[i] = b
             seen[i] = (c, c.writes)
-        self._char_bank.take(rows, axis=0,
-                             out=out[self.global_size:].reshape(self.n_chars, self.row))
+        self._char_bank.take(rows, axis=0, out=seating.work_rows)
         at_char = seating.at  # where each character's row begins, by id
         tail = self.row - 14
         advantages = view.advantages
@@ -392,9 +394,10 @@ class ConflictCodec(Codec):
         # (a few values: one by one, each already within [0, 1] as every value of the template
         # and of the bank rows, so the observation needs no clipping)
         for at, value in zip(numbers_at, numbers, strict=True):
-            out[at] = value
+            work[at] = value
         for at in ones:
-            out[at] = 1.0
+            work[at] = 1.0
+        out[:] = work
         return out
 
     def _advantage_numbers(self, advantages: list[dict[str, Any]], agent: str,
@@ -457,7 +460,8 @@ class _Seating:
     observation (a copy of their sides, targets and bonuses) with where their sums went in it
     and their values (``advantages``), and the catalogue index of each action object met
     before (``codes``, by ``id``; ``kept`` holds the objects, so that no id is reused; the
-    two are shared by the seatings of every game with the same numbering)."""
+    two are shared by the seatings of every game with the same numbering), and the array its
+    observations are built in (``work``; ``work_rows``: its character rows)."""
 
     order: list[str]
     slot: dict[str, int]
@@ -470,3 +474,5 @@ class _Seating:
     advantages: list[Any]
     codes: dict[int, int]
     kept: list[Any]
+    work: np.ndarray
+    work_rows: np.ndarray
