@@ -32,6 +32,8 @@ from .model import (
 )
 
 _CATEGORY_INDEX = {cat: i for i, cat in enumerate(CATEGORIES)}
+#: the categories that have begun while category ``i`` of a pass is acting
+_BEGUN = [frozenset(CATEGORIES[:i + 1]) for i in range(len(CATEGORIES))]
 
 
 class ConflictState(DecisionState):
@@ -347,8 +349,13 @@ class ConflictView(View):
         s, me = self._state, self.faction_id
         if s.phase not in (turn.ACT, turn.REPLAN):
             return {}
+        passes = turn.passes(s)
+        if len(passes) == 1:  # (most rounds) one pass: the categories up to this one began
+            begun = _BEGUN[s.category % turn.N_CATEGORIES]
+            return {cid: plan for cid, c in s.chars.items()
+                    if (plan := c.plan) in begun and c.side != me and not c.acted}
         pass_of: dict[str, int] = {}  # each side's pass
-        for i, sides in enumerate(turn.passes(s)):
+        for i, sides in enumerate(passes):
             for sid in sides:
                 pass_of.setdefault(sid, i)
         now, category = divmod(s.category, turn.N_CATEGORIES)
