@@ -16,7 +16,10 @@ plays its heuristic's choice, which a residual policy's prior already is): the o
 of the learner's seats are played by the policy's own sample (by the expert in behaviour
 cloning) and not labelled. For a residual policy the labels then say exactly where the expert
 departs from the prior and where it agrees, and :func:`fit` reports its accuracy on the
-departures apart.
+departures apart. Nothing then holds the network's output at the unlabelled decisions: fitting
+the searched ones moves it there too (measured in docs/training.md, "Imitating the planner
+where it searches": far worse than labelling every decision, where the planner's label is its
+heuristic's choice, i.e. the prior's).
 """
 
 from __future__ import annotations
