@@ -18,8 +18,8 @@ cloning) and not labelled. For a residual policy the labels then say exactly whe
 departs from the prior and where it agrees, and :func:`fit` reports its accuracy on the
 departures apart. Nothing then holds the network's output at the unlabelled decisions: fitting
 the searched ones moves it there too (measured in docs/training.md, "Imitating the planner
-where it departs from the heuristic": far worse than labelling every decision, where the planner's label is its
-heuristic's choice, i.e. the prior's).
+where it departs from the heuristic": far worse than labelling every decision, where the
+planner's label is its heuristic's choice, i.e. the prior's).
 """
 
 from __future__ import annotations
