@@ -24,6 +24,7 @@ from pathlib import Path
 from factionsim.commands import batch, forecast, foundry, gm, record, show, tools, tournament, train
 from factionsim.commands.options import add_command, add_quiet_and_json, seed
 from factionsim.core.game import CampaignError, FactionsimError
+from factionsim.core.prose import plural
 from factionsim.core.ruleset import DEFAULT_RULESET
 from factionsim.models.trust import add_trust_argument, trusting_pickled_models
 
@@ -77,7 +78,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary, indent=2))
     elif not args.quiet:
-        print(f"Played {summary['turns_played']} turn(s) of {state.name or path.name} "
+        print(f"Played {plural(summary['turns_played'], 'turn')} of {state.name or path.name} "
               f"(now turn {state.turn}, seed {state.seed}); wrote {out}/campaign.yaml, "
               f"events.jsonl ({len(events)} events), chronicle.md")
         present = ruleset_of(state).present

@@ -66,3 +66,13 @@ def test_the_wording_slips_the_issue_found(ruleset, kind, data, faction, sentenc
     """"1 dice", "Its the setbacks of its hitches eases", "a Impose" (issue 20, item 16)."""
     names = Names({"a": "A", "b": "B"}, {}, {"ash": "Ash"}, ruleset)
     assert describe(Event(1, kind, faction, data), names) == sentence
+
+
+@pytest.mark.parametrize("seed", [2, 7])
+def test_the_wwn_chronicle_and_its_reasons_read_well(seed):
+    """The main ruleset too, with the heuristic's reasons (the italic lines): "1 blow(s) it
+    expects to win" and "for 1 Wealth asset(s) beyond its rating" were slips of this kind."""
+    md = chronicle("wwn", "heuristic", seed)
+    assert "  - *" in md  # the reasons are in it
+    for slip in SLIPS:
+        assert not re.search(slip, md), (slip, re.search(slip, md))

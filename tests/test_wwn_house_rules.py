@@ -292,13 +292,23 @@ def test_house_rules_head_the_chronicles(tmp_path):
             "(* differs from factionsim's reading).")
     assert main(["run", str(campaign), "--turns", "1", "--out", str(tmp_path / "out"),
                  "--quiet"]) == 0
-    assert (tmp_path / "out" / "chronicle.md").read_text().split("\n")[2:5] == [line, "", played]
+    lines = (tmp_path / "out" / "chronicle.md").read_text().split("\n")
+    assert lines[2:7] == [line, "", played, "", "## Turn 1"]  # the header is its own paragraph
     assert main(["turn", str(campaign), "--quiet"]) == 0
     for name in ("c.chronicle.md", "c.players.md"):
         text = (tmp_path / name).read_text()
         assert text.split("\n")[2:5] == [line, "", played] and text.count("House rules:") == 1
     assert main(["turn", str(campaign), "--quiet"]) == 0     # a second turn: still one header
     assert Path(tmp_path / "c.chronicle.md").read_text().count("House rules:") == 1
+
+
+def test_a_header_with_nothing_starred_has_no_legend():
+    """The legend explains a star; with every option at our reading there is none to explain."""
+    line = HouseRules().summary()
+    assert "*" not in line and "differs" not in line
+    assert line == ("House rules: xp_cost example, transport_once_per_turn false, "
+                    "paralysis_blocks_abilities true, relations_default hostile, "
+                    "relations_change attacks, max_turns none.")
 
 
 def test_the_documented_example_block_loads(tmp_path):

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from factionsim.core.game import Agent, OptionSpec
+from factionsim.core.prose import plural
 from factionsim.rules.wwn import flow
 from factionsim.rules.wwn import turn as T
 from factionsim.rules.wwn.actions import (
@@ -181,7 +182,7 @@ def _asset_name(sit, aid):
 # ====================================================================== the faction action
 def _action(sit: Situation, legal):
     """The most valuable Faction Action among those that would *do* something (a Move with
-    somewhere worth going, an Attack it expects to win...) and the steering allows. When none
+    somewhere worth going, an Attack worth making...) and the steering allows. When none
     is worth its cost, a deliberate pass with its reason (saving for a named purchase, lying low
     before a stronger rival, bribing for Wealth of Kingdoms)."""
     best, best_value, best_why = None, -1e9, ""
@@ -206,7 +207,7 @@ def _pass_value(sit: Situation) -> tuple[float, str]:
     if want is not None and want[2] <= 2:
         kind, cost, wait = want
         return 0.5, (f"saves its Treasure for {kind.name} ({sit.me.treasure}/{cost}, "
-                     f"{wait} turn(s) of income away)")
+                     f"{plural(wait, 'turn of income', 'turns of income')} away)")
     return 0.0, _pass_reason(sit)
 
 
@@ -235,7 +236,7 @@ def _pass_reason(sit: Situation) -> str:
 
 def _action_value(sit: Situation, kind: str) -> tuple[float, str, bool]:
     """(value, reason, useful) of Faction Action ``kind``: ``useful`` is False when taking it
-    would change nothing (no move worth making, no attack it expects to win...)."""
+    would change nothing (no move worth making, no attack worth making...)."""
     g = sit.goal.id if sit.goal else ""
     if kind == "pass":
         value, why = _pass_value(sit)
@@ -249,7 +250,7 @@ def _action_value(sit: Situation, kind: str) -> tuple[float, str, bool]:
             value -= XP * (1 + sit.goal.progress)
         best = max(plans, key=lambda p: p.value)
         return value, (f"goes to war on {sit.fname(best.target)}: {_why_fight(sit, best.target)}, "
-                       f"{len(plans)} blow(s) it expects to win"), True
+                       f"{plural(len(plans), 'blow')} worth striking"), True
     if kind == "repair":
         vals = [sit.repair_value(a, 0) for a in sit.mine if a.damaged]
         if sit.me.hp < sit.me.max_hp:
@@ -283,7 +284,7 @@ def _action_value(sit: Situation, kind: str) -> tuple[float, str, bool]:
     if kind == "hide":
         worth = [(v, why) for v, why in _hide_values(sit).values() if v > 0]
         value = sum(v for v, _ in worth[:sit.me.treasure // 2])
-        return value, (f"has {len(worth)} asset(s) worth hiding; first, it {worth[0][1]}" if worth
+        return value, (f"has {plural(len(worth), 'asset')} worth hiding; first, it {worth[0][1]}" if worth
                        else "nothing worth hiding"), value > 0 and sit.me.treasure >= 2
     if kind == "sell":
         values = _sell_values(sit)
@@ -310,7 +311,7 @@ def _attack(sit: Situation, legal):
         if plan and sit.attack_ready(plan) and (best_plan is None or plan.value > best_plan.value):
             best, best_plan = a, plan
     if best is None:
-        return _done(legal), "no further attack it expects to win"
+        return _done(legal), "no further attack worth making"
     d = sit.state.asset(best_plan.defender)
     kill = f", {pct(best_plan.kill)} to destroy it" if best_plan.kill >= 0.5 else ""
     return best, (f"attacks {sit.aname(d)} with its {sit.state.asset(best.asset).kind.name}: "
@@ -328,7 +329,7 @@ def _why_fight(sit: Situation, target: str | None = None) -> str:
         return f"{sit.fname(target)} threatens its friends"
     if target in sit.rival_ids:
         return f"{sit.fname(target)} is its rival"
-    return "an opening too good to miss"
+    return "an opening worth taking"
 
 
 def _war_goal_why(sit: Situation) -> str:

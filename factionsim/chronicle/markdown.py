@@ -72,4 +72,4 @@ def render_markdown(events: Iterable[Event], names: Names, title: str = "Chronic
     for note in names.notes:  # each its own paragraph
         lines += [markdown_line(note), ""]
     blocks = [story_markdown(s) for s in stories(events, names, audience, frame)]
-    return "\n".join(lines) + "\n".join(blocks)
+    return "\n".join(lines) + "\n" + "\n".join(blocks)

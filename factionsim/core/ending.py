@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from factionsim.core.game import Event
+from factionsim.core.prose import plural
 
 #: what one ``turn`` is called in each ruleset's chronicle
 UNITS = {"houses": "season", "engagements": "round", "conflict": "round"}
@@ -51,15 +52,11 @@ def how_it_ended(events: Any, state: Any) -> str:
     return "last-standing" if standing < 2 else "turn-limit"
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
 def game_end_text(e: Event, n: Any) -> str:
     """``**The game ends after 12 seasons, the scenario's limit. House A wins** with a score of
     14.5 (House B 9.0).``"""
     d = e.data
-    span = _plural(d["turns"], d.get("unit", "turn"))
+    span = plural(d["turns"], d.get("unit", "turn"))
     if d["reason"] == "cap":
         why = f"after {span}, the scenario's limit"
     elif d["standing"]:

@@ -39,3 +39,9 @@ class Told(str):
 def told(sentence: str) -> Told:
     """``sentence`` as a :class:`Told` (a plain string has no dice)."""
     return sentence if isinstance(sentence, Told) else Told(sentence)
+
+
+def plural(k: int, word: str, many: str | None = None) -> str:
+    """``1 asset``, ``2 assets``; ``plural(2, "complication")``, ``plural(2, "turn of income",
+    "turns of income")``."""
+    return f"{k} {word if k == 1 else (many or word + 's')}"

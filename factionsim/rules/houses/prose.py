@@ -20,6 +20,7 @@ from typing import Any
 from factionsim.core.ending import game_end_text
 from factionsim.core.game import Event
 from factionsim.core.names import Names
+from factionsim.core.prose import plural
 
 KIND_VERB = {
     "create-asset": "works to create an asset",
@@ -73,11 +74,6 @@ def trait_name(trait: str | None, n: Names, owner: str | None = None) -> str:
         return "the setbacks of its hitches" if src == "hitch" else \
             f"the complication laid by {n.faction(src)}"
     return trait.replace("-", " ").title()
-
-
-def plural(k: int, word: str, many: str | None = None) -> str:
-    """``1 asset``, ``2 assets``; ``plural(2, "complication")``."""
-    return f"{k} {word if k == 1 else (many or word + 's')}"
 
 
 def its(trait: str | None, n: Names) -> tuple[str, bool]:

@@ -96,14 +96,15 @@ class HouseRules:
 
     def summary(self) -> str:
         """One line for the chronicle's header: every option and its value, ``*`` marking the
-        ones that differ from our reading."""
+        ones that differ from our reading (the legend only where one does)."""
         changed = self.to_data()
         parts = []
         for f in fields(self):
             value = getattr(self, f.name)
             shown = "none" if value is None else str(value).lower()
             parts.append(f"{f.name} {shown}" + ("*" if f.name in changed else ""))
-        return "House rules: " + ", ".join(parts) + " (* differs from factionsim's reading)."
+        legend = " (* differs from factionsim's reading)" if changed else ""
+        return "House rules: " + ", ".join(parts) + legend + "."
 
 
 # ---------------------------------------------------------------------- checking a file

@@ -17,7 +17,7 @@ from typing import Any
 
 from factionsim.core.game import Event
 from factionsim.core.names import Names
-from factionsim.core.prose import Told
+from factionsim.core.prose import Told, plural
 from factionsim.core.text import markdown_code, markdown_text
 
 from .data import ATTRIBUTES
@@ -129,9 +129,10 @@ def _goal(d: dict[str, Any], n: Names) -> str:
 PROSE: dict[str, Callable[[Event, Names], str]] = {
     "income": lambda e, n: f"Earns {e.data['amount']} Treasure (now {e.data['treasure']}).",
     "upkeep": lambda e, n: (
-        f"Pays {e.data['paid']} Treasure upkeep for {e.data['excess']} {e.data['attribute']} "
-        f"asset(s) beyond its rating" + (f"; loses {', '.join(n.asset(a) for a in e.data['lost'])}"
-                                         if e.data["lost"] else "") + "."),
+        f"Pays {e.data['paid']} Treasure upkeep for "
+        f"{plural(e.data['excess'], e.data['attribute'] + ' asset')} beyond its rating"
+        + (f"; loses {', '.join(n.asset(a) for a in e.data['lost'])}" if e.data["lost"] else "")
+        + "."),
     "exposed": lambda e, n: (f"Its {n.asset(e.data['asset'])} stands exposed in "
                              f"{n.place(e.data['location'])} and must withdraw."),
     "paralysed": lambda e, n: "Reorganising after abandoning its goal, it " + (
