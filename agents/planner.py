@@ -119,6 +119,13 @@ class PlannerAgent(Agent):
                             f"against {len(candidates) - 1} other option(s))")
         return best
 
+    def searches(self, view: Any, legal_actions: list[Any]) -> bool:
+        """Whether :meth:`act` would search this decision (two candidates or more: a faction
+        action, or a goal its heuristic would abandon); elsewhere it plays its heuristic's
+        choice. Imitation uses this to take the planner's labels only where it looks ahead
+        (``factionsim train --expert-labels searched``)."""
+        return len(self._candidates(view, legal_actions)) >= 2
+
     def _heuristic_choice(self, view: Any, legal_actions: list[Any], rng: Any) -> Any:
         """What its heuristic would do here (its reason kept aside)."""
         reason = self.heuristic.last_reason

@@ -115,14 +115,20 @@ class FactionEnv(AECEnv):
         return illegal
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
-        """int8 mask of ``agent``'s legal actions (all zero when it is not deciding now)."""
-        mask = np.zeros(self.codec.n_actions, dtype=np.int8)
+        """int8 mask of ``agent``'s legal actions (all zero when it is not deciding now).
+
+        Written into a ``bytearray`` one index at a time and handed out as an int8 array over
+        it (a decision has a few dozen legal actions: cheaper than numpy converting the list of
+        indices for one fancy-index write)."""
         agent = self.agent_selection if agent is None else agent
         if (agent == self.agent_selection and agent == self._actor
                 and not self.terminations.get(agent) and not self.truncations.get(agent)):
             self._legal()
-            mask[self._mask_indices] = 1
-        return mask
+            mask = bytearray(self.codec.n_actions)
+            for i in self._mask_indices:
+                mask[i] = 1
+            return np.frombuffer(mask, np.int8)
+        return np.zeros(self.codec.n_actions, dtype=np.int8)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         obs = np.empty(self.codec.obs_size, dtype=np.float32)  # the codec writes every entry
@@ -174,6 +180,7 @@ class FactionEnv(AECEnv):
         self._potential[agent] = phi
         over = self.state.is_over()
         factions = self.state.factions
+        finished = self._finished
         for a in self.agents:
             if not factions[a].alive and not self.terminations[a]:
                 self._finish(a, -1.0, truncated=False)
@@ -182,7 +189,12 @@ class FactionEnv(AECEnv):
             for a, outcome in self.outcomes().items():
                 if a in self.agents and not (self.terminations[a] or self.truncations[a]):
                     self._finish(a, outcome, truncated=capped)
-        self._accumulate_rewards()
+        if self._finished == finished:
+            # only the actor's reward can be other than 0.0 (adding 0.0 to the others' sums
+            # changes none: a sum is never -0.0, as it starts at 0.0)
+            self._cumulative_rewards[agent] += rewards[agent]
+        else:
+            self._accumulate_rewards()
         self._select()
 
     def _finish(self, agent: str, outcome: float, truncated: bool) -> None:
@@ -205,8 +217,12 @@ class FactionEnv(AECEnv):
     def _phi(self, agent: str) -> float:
         """Standing: own score minus the best rival's score."""
         scores = self.current_scores()
+        own = scores[agent]
+        best = max(scores.values())
+        if own < best:  # (most calls: then a rival holds the best score)
+            return own - best
         rivals = [v for k, v in scores.items() if k != agent]
-        return scores[agent] - (max(rivals) if rivals else 0.0)
+        return own - (max(rivals) if rivals else 0.0)
 
     # ------------------------------------------------------------------ results
     def scores(self) -> dict[str, float]:

@@ -40,16 +40,31 @@ from .codec import Codec, EncodingError, Layout, action_offsets, float32s, grow_
 _APPROACHES_OF = itemgetter(*APPROACHES)
 _THREES = (3,) * len(APPROACHES)
 _USES = attrgetter("uses")
+#: what the observation shows of an Advantage (a copy of them tells whether they changed)
+_ADVANTAGE_FIELDS = itemgetter("side", "targets", "bonus")
 _BONUS = itemgetter(1)
 #: what a character row shows of the character (one C call reads them)
 _CHAR_FIELDS = attrgetter("position", "blood", "max_blood", "guts", "max_guts", "opportunity",
                           "attacks_taken", "status", "acted", "standing", "targeted",
                           "concentration_broken", "plan")
+_CATEGORY_AT = {cat: i for i, cat in enumerate(CATEGORIES)}
 _CHAR_ROWS = 16384  # most distinct character rows the bank keeps before it starts afresh
+_UNSEEN = [(None, -1)]  # a character row not kept yet
+#: the action kinds whose catalogue index depends on the action alone (not Remove's: the
+#: Advantages in play number it); the rules make one object of each choice (``turn._choice``)
+_KEPT_KINDS = frozenset({A.Plan, A.Replan, A.Hold, A.Stand, A.Harm, A.Advantage, A.Trick,
+                         A.Assist, A.Ritual, A.Parley, A.Cast, A.Dash, A.TieChoice, A.Reroll,
+                         A.Accept, A.Proceed})
+_KEPT_CODES = 4096  # most action objects an observer's table keeps before it starts afresh
 
 PHASES = ("turn-start", "plan", "act", "question", "replan")
 OBJECTIVES = ("survive", "carry", "ritual")
 MODES = ("free", "check", "break")
+
+
+def _unit(x: float) -> float:
+    """``x`` clipped to [0, 1] as ``np.clip`` clips it (NaN and -0.0 stay as they are)."""
+    return 1.0 if x > 1.0 else 0.0 if x < 0.0 else x
 
 
 def _positions(names: tuple[str, ...] | list[str]) -> dict[str, int]:
@@ -93,20 +108,27 @@ class ConflictCodec(Codec):
         self.global_size = self.layout.start["characters"]
         self._seatings: dict[str, _Seating] = {}
         self._seated_for: Any = None  # the game's ``chars`` the seatings were built for
+        #: per observer and numbering of the characters: the action objects' indices (they
+        #: hold from game to game: they depend only on the numbering)
+        self._codes: dict[tuple[Any, ...], tuple[dict[int, int], list[Any]]] = {}
         self._encoders = self._encoder_table()
-        # (the entries :meth:`encode_actions` writes without the table, as the table does)
-        self._plan_at_slot = {c: self.offset["plan"] + i for i, c in enumerate(CATEGORIES)}
-        self._replan_at_slot = {c: self.offset["replan"] + i for i, c in enumerate(CATEGORIES)}
-        self._hold_at_slot = self.offset["hold"] + self.fm
         tail = self.row - 14
         #: where a character row's changing numbers go, in :meth:`_char_row`'s order
         self._numbers_at = np.asarray([6, 7, 8, 17, 18, *range(19, 19 + len(APPROACHES)),
-                                       *(tail + j for j in (4, 6, 7, 8, 10))], np.intp)
+                                       *(tail + j for j in (4, 10))], np.intp)
         self._plan_at = 19 + len(APPROACHES) + len(SKILLS)  # a row's plan one-hot
         self._static_rows: list[tuple[np.ndarray, bool]] = []  # (template row, own side)
         self._static_of: dict[tuple[bytes, bool], int] = {}
         self._char_bank = np.zeros((64, self.row), np.float32)  # built character rows
         self._char_row_of: dict[tuple, int] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled and copied without what it kept per observer: the character rows (keyed on
+        the characters' own counts of writes, which a copy's characters do not continue) and
+        the actions' indices (keyed on ``id``, which another process gives other objects)."""
+        d = dict(self.__dict__)
+        d["_seatings"], d["_seated_for"], d["_codes"] = {}, None, {}
+        return d
 
     # ------------------------------------------------------------------ numbering
     def order(self, view: Any, agent: str) -> list[str]:
@@ -115,40 +137,47 @@ class ConflictCodec(Codec):
 
     # ------------------------------------------------------------------ actions
     def encode_actions(self, view: Any, legal: list[Any]) -> list[int]:
-        actor = view.faction_id
-        seating = self._seating(view, actor)
-        own, per_slot = seating.own, self.per_slot
-        encoders = self._encoders
-        enemy_advs: list[str] | None = None  # worked out for the first Remove only
-        plan, replan, hold = self._plan_at_slot, self._replan_at_slot, self._hold_at_slot
-        out = []
-        for a in legal:
-            t = type(a)
-            # the three actions random play meets most, without a call: 6 in 10 of them
-            if t is A.Plan:
-                out.append(own[a.char] * per_slot + plan[a.category])
-                continue
-            if t is A.Hold:
-                out.append(own[a.char] * per_slot + hold + a.shift)
-                continue
-            if t is A.Replan:
-                out.append(own[a.char] * per_slot + replan[a.category])
-                continue
-            if t is A.Proceed:  # a side's decision: the first slot's entry
-                out.append(self.offset["proceed"])
-                continue
-            encode = encoders.get(t)
-            if encode is None:
-                if t is not A.Remove:
-                    raise EncodingError(f"no catalogue entry for {a!r}")
-                if enemy_advs is None:
-                    enemy_advs = [x["id"] for x in view.advantages if x["side"] != actor]
-                out.append(own[a.char] * per_slot + self._remove(a, enemy_advs))
-                continue
-            out.append(own[a.char] * per_slot + encode(view, a, seating.slot))
+        """The catalogue index of each legal action. The rules offer one object per choice
+        (``turn._choice``), so most actions are looked up by identity in the observer's table
+        of objects met before (the table keeps each object alive: an id never stands for
+        another object); the others are encoded one by one."""
+        seating = self._seating(view, view.faction_id)
+        out = list(map(seating.codes.get, map(id, legal)))
+        if None in out:
+            self._encode_new(view, legal, out, seating)
         if len(set(out)) != len(out):
             raise EncodingError("two legal actions share an index (an encoding bug)")
         return out
+
+    def _encode_new(self, view: Any, legal: list[Any], out: list[Any], seating: _Seating) -> None:
+        """Encode the actions whose entry in ``out`` is None; remember the index of each object
+        of a kind the rules keep one object of (:data:`_KEPT_KINDS`)."""
+        actor = view.faction_id
+        own, per_slot, encoders = seating.own, self.per_slot, self._encoders
+        codes, kept = seating.codes, seating.kept
+        if len(codes) > _KEPT_CODES:  # (objects made elsewhere, one by one: start afresh)
+            codes.clear()
+            kept.clear()
+        enemy_advs: list[str] | None = None  # worked out for the first Remove only
+        for i, a in enumerate(legal):
+            if out[i] is not None:
+                continue
+            t = type(a)
+            if t is A.Proceed:  # a side's decision: the first slot's entry
+                index = self.offset["proceed"]
+            elif t is A.Remove:
+                if enemy_advs is None:
+                    enemy_advs = [x["id"] for x in view.advantages if x["side"] != actor]
+                index = own[a.char] * per_slot + self._remove(a, enemy_advs)
+            else:
+                encode = encoders.get(t)
+                if encode is None:
+                    raise EncodingError(f"no catalogue entry for {a!r}")
+                index = own[a.char] * per_slot + encode(view, a, seating.slot)
+            out[i] = index
+            if t in _KEPT_KINDS:
+                codes[id(a)] = index
+                kept.append(a)
 
     def _encoder_table(self) -> dict[type, Any]:
         """Action class -> ``f(view, action, slot)``, its index within its character's block
@@ -241,8 +270,13 @@ class ConflictCodec(Codec):
                 self._static_rows.append((rows[i].copy(), own_side))
             statics.append(static)
         own = {cid: i for i, cid in enumerate(view.factions[agent].characters)}
+        work = template.copy()
         return _Seating(order, {cid: i for i, cid in enumerate(order)}, own, template, statics,
-                        [0] * len(order))
+                        [0] * len(order),
+                        {cid: self.global_size + i * self.row for i, cid in enumerate(order)},
+                        _UNSEEN * len(order), [None, None],
+                        *self._codes.setdefault((agent, tuple(own), tuple(order)), ({}, [])),
+                        work, work[self.global_size:].reshape(self.n_chars, self.row))
 
     def observe(self, view: Any, out: np.ndarray,
                 scores: dict[str, float] | None = None) -> np.ndarray:
@@ -254,7 +288,8 @@ class ConflictCodec(Codec):
         :meth:`_char_row`)."""
         agent = view.faction_id
         seating = self._seating(view, agent)
-        out[:] = seating.template
+        work = seating.work  # (built in the observer's own array, then copied whole into out)
+        work[:self.global_size] = seating.template[:self.global_size]
         ones: list[int] = []
         numbers: list[float] = []
         numbers_at: list[int] = []
@@ -279,10 +314,10 @@ class ConflictCodec(Codec):
             if obj["type"] == "ritual":
                 numbers_at += [g + 4, g + 5]
                 numbers += [min(1.0, obj.get("progress", 0) / max(1, obj["needed"])),
-                            obj["at"] / self.length]
+                            _unit(obj["at"] / self.length)]
             elif obj["type"] == "carry":
                 numbers_at.append(g + 5)
-                numbers.append(obj["to"] / self.length)
+                numbers.append(_unit(obj["to"] / self.length))
             else:
                 numbers_at.append(g + 4)
                 numbers.append(min(1.0, view.turn / max(1, obj["rounds"])))
@@ -294,69 +329,106 @@ class ConflictCodec(Codec):
             holder = item.get("holder")
             if holder is None:
                 numbers_at.append(g)
-                numbers.append(item.get("position", 0) / self.length)
+                numbers.append(_unit(item.get("position", 0) / self.length))
             else:
                 ones.append(g + (1 if view.chars[holder].side == agent else 2))
-        known_plans = view.known_plans()
         acting = view.current if phase == "act" else (question["char"] if question else None)
-        # the Advantages on each character, for and against the observer
-        friendly: dict[str, int] = {}
-        hostile: dict[str, int] = {}
-        for adv in view.advantages:
-            on = friendly if adv["side"] == agent else hostile
-            for target in set(adv["targets"]):
-                on[target] = on.get(target, 0) + adv["bonus"]
-        bonds = view.bonds
-        chars = view.chars
         # character rows: copied from a bank of already-built rows, one per distinct static row
-        # (the template's) and what changes (the key below; :meth:`_char_row` builds it)
+        # (the template's) and what the character shows by itself (the key below;
+        # :meth:`_char_row` builds it), the bank row of each character kept from this
+        # observer's last observation while the character counts no write since
+        # (``Character.writes``); what depends on the observer or the decision (the Advantages
+        # for and against the observer, the Bond with the one deciding, a rival's plan
+        # announced before it acts, who decides, who carries the item) is written on top
+        chars = view.chars
         row_of = self._char_row_of
         if len(row_of) + self.n_chars > len(self._char_bank):
             self._char_bank = grow_bank(self._char_bank, row_of, _CHAR_ROWS)
-        rows = seating.rows  # (refilled: one list per observer)
-        bonded = acting if acting and bonds else None
-        for i, (cid, static) in enumerate(zip(seating.order, seating.statics, strict=True)):
-            c = chars[cid]
-            # (the sums, lookups and the Bond's pair are skipped where they would give 0: most
-            # characters have no spells, assists, Advantages or Bond with the one deciding)
+            if not row_of:  # started afresh: no kept bank row holds any longer
+                for other in self._seatings.values():
+                    other.seen[:] = _UNSEEN * len(other.seen)
+        rows, seen, statics = seating.rows, seating.seen, seating.statics  # (one per observer)
+        for i, c in enumerate(map(chars.__getitem__, seating.order)):
+            kept = seen[i]
+            if kept[0] is c and kept[1] == c.writes:
+                continue  # rows[i] holds
+            # (the sums are skipped where they would give 0: most characters have no spells
+            # or assists)
             spells, assists = c.spells, c.assists
-            key = (static, _CHAR_FIELDS(c), _APPROACHES_OF(c.approaches),
+            key = (statics[i], _CHAR_FIELDS(c), _APPROACHES_OF(c.approaches),
                    sum(map(_USES, spells)) if spells else 0,
-                   friendly.get(cid, 0) if friendly else 0,
-                   hostile.get(cid, 0) if hostile else 0,
-                   bonds.get(frozenset((cid, bonded)), 0) if bonded else 0,
-                   sum(map(_BONUS, assists)) if assists else 0,
-                   known_plans[cid], cid == acting, holder == cid)
+                   sum(map(_BONUS, assists)) if assists else 0)
             b = row_of.get(key)
             if b is None:
                 b = self._char_row(key)
             rows[i] = b
-        for at, value in zip(numbers_at, numbers, strict=True):  # a few: one by one
-            out[at] = value
-        out[ones] = 1.0
-        self._char_bank.take(rows, axis=0,
-                             out=out[self.global_size:].reshape(self.n_chars, self.row))
-        np.minimum(out, 1.0, out=out)  # as np.clip(out, 0, 1), in two cheaper calls
-        np.maximum(out, 0.0, out=out)
+            seen[i] = (c, c.writes)
+        self._char_bank.take(rows, axis=0, out=seating.work_rows)
+        at_char = seating.at  # where each character's row begins, by id
+        tail = self.row - 14
+        advantages = view.advantages
+        if advantages:  # the Advantages on each character, for and against the observer
+            kept_advantages = seating.advantages
+            now = list(map(_ADVANTAGE_FIELDS, advantages))
+            if kept_advantages[0] != now:  # (by value: a bonus may change in place)
+                kept_advantages[:] = ([(side, list(targets), bonus) for side, targets, bonus in now],
+                                      self._advantage_numbers(advantages, agent, at_char))
+            at, values = kept_advantages[1]
+            numbers_at += at
+            numbers += values
+        if acting is not None:
+            ones.append(at_char[acting] + tail + 5)
+            bonds = view.bonds
+            if bonds:  # each character's Bond with the one deciding
+                for pair, steps in bonds.items():
+                    if acting in pair:
+                        for cid in pair:
+                            if cid != acting or len(pair) == 1:
+                                numbers_at.append(at_char[cid] + tail + 8)
+                                numbers.append(_unit(steps / 6))
+        if holder is not None:
+            ones.append(at_char[holder] + tail + 9)
+        plan_at = self._plan_at
+        for cid, plan in view.announced_plans().items():
+            ones.append(at_char[cid] + plan_at + _CATEGORY_AT[plan])
+        # (a few values: one by one, each already within [0, 1] as every value of the template
+        # and of the bank rows, so the observation needs no clipping)
+        for at, value in zip(numbers_at, numbers, strict=True):
+            work[at] = value
+        for at in ones:
+            work[at] = 1.0
+        out[:] = work
         return out
+
+    def _advantage_numbers(self, advantages: list[dict[str, Any]], agent: str,
+                           at_char: dict[str, int]) -> tuple[list[int], list[float]]:
+        """Where the Advantages' sums go in an observation of ``agent`` (each character's, for
+        and against it) and their values."""
+        tail = self.row - 14
+        bonuses: dict[int, int] = {}
+        for adv in advantages:
+            side = tail + (6 if adv["side"] == agent else 7)
+            for target in set(adv["targets"]):
+                k = at_char[target] + side
+                bonuses[k] = bonuses.get(k, 0) + adv["bonus"]
+        return list(bonuses), [_unit(bonus / 6) for bonus in bonuses.values()]
 
     def _char_row(self, key: tuple) -> int:
         """Build one character row (see :meth:`observe`'s key) into the bank: its static row
         with the numbers that change (position, Blood, Guts, spell uses, opportunity,
-        Approaches, attacks taken, Advantages for and against the observer, Bond with the
-        character deciding, assists) and its flags (status, known plan, acted, standing,
-        targeted, concentration broken, deciding, carrying the item, own plan still to make)."""
+        Approaches, attacks taken, assists) and its flags (status, its plan where the observer
+        knows it: on the observer's side, or once it acted; acted, standing, targeted,
+        concentration broken, own plan still to make)."""
         (static, (position, blood, max_blood, guts, max_guts, opportunity, attacks_taken, status,
                   acted, standing, targeted, broken, plan),
-         approaches, uses, friendly, hostile, bond, assists, known, deciding, holds) = key
+         approaches, uses, assists) = key
         template_row, own_side = self._static_rows[static]
         b = len(self._char_row_of)
         row = self._char_bank[b]
         row[:] = template_row
-        row[self._numbers_at] = float32s([
+        row[self._numbers_at] = float32s(list(map(_unit, (
             position / self.length, blood / max(1, max_blood), guts / max(1, max_guts), uses / 5,
-            opportunity, *map(truediv, approaches, _THREES), attacks_taken / 3, friendly / 6,
-            hostile / 6, bond / 6, assists / 6])
+            opportunity, *map(truediv, approaches, _THREES), attacks_taken / 3, assists / 6))))
         tail = self.row - 14
         ones = []
         if status == ACTIVE:
@@ -365,13 +437,14 @@ class ConflictCodec(Codec):
             ones.append(4)
         elif status in ("fled", "yielded"):
             ones.append(5)
-        if known is not None:
-            ones.append(self._plan_at + CATEGORIES.index(known))
-        for flag, at in ((acted, 0), (standing, 1), (targeted, 2), (broken, 3), (deciding, 5),
-                         (holds, 9), (plan is None and own_side, 11)):
+        if plan is not None and (own_side or acted):
+            ones.append(self._plan_at + _CATEGORY_AT[plan])
+        for flag, at in ((acted, 0), (standing, 1), (targeted, 2), (broken, 3),
+                         (plan is None and own_side, 11)):
             if flag:
                 ones.append(tail + at)
-        row[ones] = 1.0
+        for at in ones:
+            row[at] = 1.0
         self._char_row_of[key] = b
         return b
 
@@ -380,8 +453,15 @@ class ConflictCodec(Codec):
 class _Seating:
     """One observer's facts for a game: the characters in its numbering (``order``, ``slot``:
     its index of every character, ``own``: of its own side's), its observation template,
-    each character's static row (``statics``: its index in the codec's static rows), and the
-    list :meth:`ConflictCodec.observe` fills with each character's bank row (``rows``)."""
+    each character's static row (``statics``: its index in the codec's static rows), the
+    list :meth:`ConflictCodec.observe` fills with each character's bank row (``rows``), where
+    each character's row begins in an observation (``at``), the character object and its
+    count of writes each row was built for (``seen``), and the Advantages in play at its last
+    observation (a copy of their sides, targets and bonuses) with where their sums went in it
+    and their values (``advantages``), and the catalogue index of each action object met
+    before (``codes``, by ``id``; ``kept`` holds the objects, so that no id is reused; the
+    two are shared by the seatings of every game with the same numbering), and the array its
+    observations are built in (``work``; ``work_rows``: its character rows)."""
 
     order: list[str]
     slot: dict[str, int]
@@ -389,3 +469,10 @@ class _Seating:
     template: np.ndarray
     statics: list[int]
     rows: list[int]
+    at: dict[str, int]
+    seen: list[tuple[Any, int]]
+    advantages: list[Any]
+    codes: dict[int, int]
+    kept: list[Any]
+    work: np.ndarray
+    work_rows: np.ndarray

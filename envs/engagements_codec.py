@@ -297,11 +297,11 @@ class EngagementsCodec(Codec):
         # engagement's marks (committed, dice allocated, attacked) on the few pillars it names
         pillars = view.pillars
         seen = self._pillar_rows_seen.get(agent)
-        if seen is not None and seen[0] is pillars and seen[1] == SCORE_WRITES[0]:
+        if seen is not None and seen[0] is pillars and seen[1] == SCORE_WRITES.count:
             rows, slot_of = seen[2], seen[3]
         else:
             rows, slot_of = self._pillar_rows(view, rels)
-            self._pillar_rows_seen[agent] = (pillars, SCORE_WRITES[0], rows, slot_of)
+            self._pillar_rows_seen[agent] = (pillars, SCORE_WRITES.count, rows, slot_of)
         self._pillar_bank.take(rows, axis=0, out=out[k:].reshape(F * P, PILLAR_FEATURES))
         for marked, column in ((committed, 7), (attacked, 9)):
             for pid in marked:

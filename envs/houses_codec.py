@@ -263,7 +263,7 @@ class HousesCodec(Codec):
         committed = pool.get("committed", ())
         out[:len(head)] = float32s(head)
         houses, assets = view.houses, view.assets
-        key = (WRITES[0], cap, tuple(scores.values()))
+        key = (WRITES.count, cap, tuple(scores.values()))
         seen = self._rows_seen.get(agent)
         if seen is not None and seen[0] is houses and seen[1] is assets and seen[2] == key:
             rows, seated, flag_at = seen[3], seen[4], seen[5]

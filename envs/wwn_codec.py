@@ -497,6 +497,14 @@ class WwnCodec(Codec):
         #: the value of "n assets in a location" (n / 8, at most 1)
         self._count_value = [min(n, 8) / 8 for n in range(self.asset_slots + 1)]
         self._seated_for: tuple[Any, Any] = (None, None)  # the map and relations they were built for
+        # where observe() writes its ones: each phase's flag, the first flag of each one-hot
+        st = self.layout.start
+        self._phase_one = {phase: st["phase"] + i for i, phase in enumerate(PHASES)}
+        self._other_phase_one = st["phase"] + len(PHASES)
+        self._turn_of_one, self._clock_one = st["turn_of"], st["clock"]
+        self._expand_one, self._tags_one, self._goal_one = st["expand_at"], st["tags"], st["goal"]
+        self._attacker_at_one, self._attacker_seat_one = st["attacker_at"], st["attacker_seat"]
+        self._tag_ones: dict[tuple[str, ...], list[int]] = {}  # a faction's tags -> their flags
 
     def _features_of(self, type_id: str) -> np.ndarray:
         """The stat features of asset type ``type_id`` (:func:`type_features`), built once."""
@@ -568,37 +576,40 @@ class WwnCodec(Codec):
         part = self._current_part(view, agent, seating)
         out[:] = part.base if part.base is not None else self._part_base(part, seating)
         F = self.F
-        st = self.layout.start
         me = seating.seat
         seat, locs = self.seat, self.loc
         factions = view.factions
         f = factions[agent]
         ctx = view.decision
-        ones: list[int] = []  # positions that hold a 1 this time
-        # global: the decision point
-        phase = view.phase
-        ones.append(st["phase"] + (PHASES.index(phase) if phase in PHASES else len(PHASES)))
+        # positions that hold a 1 this time: the decision point, then the own sheet
+        ones = [self._phase_one.get(view.phase, self._other_phase_one)]
         order, order_index = view.order, view.order_index
         if order and order_index < len(order):
             turn_of = order[order_index]
-            ones.append(st["turn_of"] + (seat[turn_of] - me) % F)
+            ones.append(self._turn_of_one + (seat[turn_of] - me) % F)
             if turn_of == agent:
-                ones.append(st["clock"])
-        if ctx.get("expand") in locs:
-            ones.append(st["expand_at"] + locs[ctx["expand"]])
+                ones.append(self._clock_one)
+        expand = ctx.get("expand")
+        if expand in locs:
+            ones.append(self._expand_one + locs[expand])
         pending = ctx.get("pending")
-        attacker = pending.get("attacker") if isinstance(pending, dict) else None
-        atk = view.asset(attacker)
-        if atk is not None:
-            ones += [st["attacker_at"] + locs[atk.location],
-                     st["attacker_seat"] + (seat[atk.owner] - me) % F]
-        # own sheet
-        ones += [st["tags"] + _TAG_INDEX[tag] for tag in f.tags if tag in _TAG_INDEX]
+        if pending is not None:
+            atk = view.asset(pending.get("attacker") if isinstance(pending, dict) else None)
+            if atk is not None:
+                ones += [self._attacker_at_one + locs[atk.location],
+                         self._attacker_seat_one + (seat[atk.owner] - me) % F]
+        tags = f.tags
+        if tags:
+            tag_ones = self._tag_ones.get(tags)
+            if tag_ones is None:
+                tag_ones = self._tag_ones[tags] = [self._tags_one + _TAG_INDEX[tag]
+                                                   for tag in tags if tag in _TAG_INDEX]
+            ones += tag_ones
         goal = f.goal
         progress = 0.0
         if goal is not None:  # a campaign's own goal: no one-hot, its progress only
             if goal.id in self.goal_index:
-                ones.append(st["goal"] + self.goal_index[goal.id])
+                ones.append(self._goal_one + self.goal_index[goal.id])
             progress = min(1.0, goal.progress / goal.needed) if goal.needed else 0.0
         # the values with a fixed position, in _build_seating's order
         max_hp = f.max_hp
@@ -609,7 +620,8 @@ class WwnCodec(Codec):
                   min(1.0, view.turn / max_turns) if (max_turns := view.max_turns) else 0.0]
         values += self._faction_values(factions, view.scores() if scores is None else scores)
         out[seating.fixed] = float32s(values)
-        out[ones] = 1.0
+        for i in ones:  # (a handful: one scalar write each costs less than an index array)
+            out[i] = 1.0
         return out
 
     def _part_base(self, part: _AssetPart, seating: _Seating) -> np.ndarray:

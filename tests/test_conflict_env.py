@@ -11,6 +11,7 @@ pytest.importorskip("pettingzoo")
 from env_helpers import (  # noqa: E402
     assert_copies_carry_no_kept_answers,
     assert_observations_fresh,
+    fresh_observation,
     maskable_ppo_smoke,
     play_random_masked,
 )
@@ -65,6 +66,125 @@ def test_kept_scores_are_never_stale(monkeypatch):
     env = make_env(ruleset="conflict", max_turns=8)
     assert assert_observations_fresh(env, range(4), check=_fresh_answers) > 500
     assert {"attack", "approaches_lost", "fallen", "cast"} <= seen, seen
+
+
+def test_kept_character_rows_are_never_stale(monkeypatch):
+    """The codec keeps each observer's character rows while the character counts no write
+    (``Character.writes``), and the Advantages' sums while their sides, targets and bonuses
+    are the same: through random games in which characters move, plan, act, are targeted, take
+    damage, lose Approach points, get assists and spend spells (in-place changes, counted by
+    ``Character.changed``) and Advantages are made, raised and removed (checked: all of these
+    happen), every observation of every agent equals a fresh encoding, also with a bank of 8
+    rows that starts afresh again and again under the kept rows."""
+    from factionsim.envs import conflict_codec
+    from factionsim.rules.conflict.state import ConflictState
+
+    seen = set()
+    apply = ConflictState.apply
+
+    def counting_apply(self, action):
+        raised = {a["id"]: a["bonus"] for a in self.advantages}
+        events = apply(self, action)
+        for e in events:
+            seen.add(e.kind)
+            if "approaches_lost" in str(e.data):
+                seen.add("approaches_lost")
+        if any(a["bonus"] != raised.get(a["id"], a["bonus"]) for a in self.advantages):
+            seen.add("advantage-raised")
+        return events
+
+    afresh = []
+    grow_bank = conflict_codec.grow_bank
+
+    def counting_grow_bank(bank, index, limit):
+        afresh.append(len(bank) >= limit)
+        return grow_bank(bank, index, limit)
+
+    monkeypatch.setattr(ConflictState, "apply", counting_apply)
+    env = make_env(ruleset="conflict", max_turns=8)
+    assert assert_observations_fresh(env, range(6)) > 500
+    assert {"hold", "dash", "attack", "approaches_lost", "assist", "cast", "advantage",
+            "remove", "fallen"} <= seen, seen
+    monkeypatch.setattr(conflict_codec, "_CHAR_ROWS", 8)
+    monkeypatch.setattr(conflict_codec, "grow_bank", counting_grow_bank)
+    env = make_env(ruleset="conflict", max_turns=8)
+    env.codec._char_bank = np.zeros((8, env.codec.row), np.float32)
+    assert_observations_fresh(env, range(2))
+    assert sum(afresh) > 10
+
+
+def _fresh_indices(env) -> None:
+    """The env's catalogue indices of the legal actions equal a new codec's."""
+    actor = env.state.current_actor()
+    if actor is None:
+        return
+    legal, indices = env._legal()
+    fresh = type(env.codec)(env.state, env.codec.limits)
+    assert indices == fresh.encode_actions(env.view(actor), legal)
+
+
+def test_kept_action_indices_are_never_stale():
+    """The codec keeps the catalogue index of each action object the rules offer (one object
+    per choice, looked up by ``id``) per observer and numbering of the characters: through
+    random games every decision's indices equal a new codec's; a game whose side lists its
+    characters in another order (another numbering) gets its own indices from the same codec;
+    a copied codec keeps none (a pickled one would meet other objects under those ids)."""
+    import copy
+
+    from factionsim.rules.conflict.state import ConflictState
+
+    env = make_env(ruleset="conflict", max_turns=8)
+    assert assert_observations_fresh(env, range(3), check=_fresh_indices) > 300
+    env.reset(seed=0)
+    s = env.state
+    side = s.current_actor()
+    d = s.to_dict()
+    for sd in d["sides"]:
+        sd["characters"].reverse()
+    other = ConflictState.from_dict(d)
+    codec = env.codec
+
+    def indices(codec, state):
+        legal = state.legal_actions()
+        return dict(zip(legal, codec.encode_actions(state.view(side), legal), strict=True))
+
+    mine, theirs = indices(codec, s), indices(codec, other)
+    assert other.current_actor() == side and set(mine) == set(theirs) and mine != theirs
+    assert theirs == indices(type(codec)(other, codec.limits), other)
+    assert codec._codes and copy.deepcopy(codec)._codes == {}
+
+
+def test_in_place_changes_outside_the_rules_are_seen_once_counted():
+    """A character's own writes are seen at once; an in-place change (an Approach point, an
+    assist, a spell's use, an Advantage's bonus) after ``Character.changed()`` (the Advantages
+    are compared by value: no call needed)."""
+    env = make_env(ruleset="conflict")
+    env.reset(seed=0)
+    agent = env.agent_selection
+    s = env.state
+
+    def observed():
+        view = env.view(agent)
+        return env.codec.observe(view, np.empty(env.codec.obs_size, np.float32), s.scores())
+
+    c = s.chars[s.factions[agent].characters[0]]
+    changes = [
+        lambda: setattr(c, "position", c.position + 1),
+        lambda: setattr(c, "standing", True),
+        lambda: (c.approaches.update({next(iter(c.approaches)): 0}), c.changed()),
+        lambda: (c.assists.append(["x", 2]), c.changed()),
+        lambda: s.advantages.append({"id": "adv-t", "side": agent, "by": c.id,
+                                     "targets": [c.id], "bonus": 1, "until": None}),
+        lambda: s.advantages[-1].update(bonus=3),
+    ]
+    if c.spells:
+        changes.append(lambda: (setattr(c.spells[0], "uses", 0), c.changed()))
+    for change in changes:
+        before = observed().copy()
+        change()
+        after = observed()
+        assert not np.array_equal(before, after)
+        np.testing.assert_array_equal(after, fresh_observation(env, agent))
 
 
 def test_a_health_write_outside_the_rules_is_seen():

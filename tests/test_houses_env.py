@@ -84,9 +84,9 @@ def test_kept_rows_scores_and_asset_ids_are_never_stale(monkeypatch):
 
 def test_in_place_changes_outside_the_rules_are_seen_once_counted():
     """A House's dicts changed in place (not an attribute write) are seen after
-    ``model.changed()``, as the rules call it; attribute writes are seen at once. (The codec
+    ``model.WRITES.bump()``, as the rules call it; attribute writes are seen at once. (The codec
     is asked directly: the env's own scores are worked out once per step.)"""
-    from factionsim.rules.houses.model import changed
+    from factionsim.rules.houses.model import WRITES
 
     env = make_env(ruleset="houses")
     env.reset(seed=0)
@@ -98,7 +98,7 @@ def test_in_place_changes_outside_the_rules_are_seen_once_counted():
 
     observed()
     s.houses[agent].skills["might"] = 12
-    changed()
+    WRITES.bump()
     np.testing.assert_array_equal(observed(), fresh_observation(env, agent))
     assert s.scores() == s._work_out_scores()
     s.houses[agent].plot_points = 0  # (not counted: read afresh at every observation)

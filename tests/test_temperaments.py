@@ -136,3 +136,46 @@ def test_greedy_plants_where_its_goal_asks_whatever_the_risk():
     s = _spots_state("expand-influence")
     greedy = _situation(s, "greedy")
     assert greedy.plant_score("d") == greedy.expand_score("d") == greedy.plant_score("b")
+
+
+def _expand_state(treasure):
+    """Us with Informers at B (quiet ground, no Base of ours there) and ``treasure``."""
+    return make_state([faction("us", force=4, cunning=4, wealth=4, treasure=treasure, assets=[
+        {"type": "informers", "location": "b"}]), faction("them", headquarters="c")],
+        [{"id": "a", "neighbors": ["b"]}, {"id": "b"}, {"id": "c"}])
+
+
+def test_greedy_builds_its_bases_to_last():
+    """Expand Influence: "the faction may pay 1 Treasure for each hit point it wishes the Base
+    to have" (at most its own maximum HP). A Base keeps the Treasure paid for its HP while it
+    stands, so a greedy faction puts up to half its spare Treasure (its Treasure less 2) into a
+    new Base, 3 HP at least and 6 at most; a balanced faction gives quiet ground 1 HP."""
+    from factionsim.agents.wwn_heuristic import _expand_hp
+    from factionsim.rules.wwn.actions import BaseHp, ChooseAction, ExpandAt
+
+    for treasure, greedy_hp in ((6, 3), (10, 4), (20, 6)):  # (Treasure after income, HP)
+        s = _expand_state(treasure - 4)  # income: Wealth 4 / 2 + (Force 4 + Cunning 4) / 4
+        play_to(s, T.ACTION, "us")
+        assert s.factions["us"].treasure == treasure
+        s.apply(ChooseAction("expand"))
+        if s.phase == T.EXPAND_WHERE:
+            s.apply(ExpandAt("b"))
+        assert s.phase == T.EXPAND_HP
+        legal = s.legal_actions()
+        assert _expand_hp(_situation(s, "greedy"), legal)[0] == BaseHp(greedy_hp)
+        assert _expand_hp(_situation(s, "balanced"), legal)[0] == BaseHp(1)
+
+
+def test_greedy_does_not_buy_xp_with_bribes():
+    """Wealth of Kingdoms: "spend Treasure equal to four times the faction's Wealth rating on
+    bribes and influence" for 2 XP. With the 12 Treasure it needs in hand, a balanced faction
+    sets out for it at once; a greedy one keeps its Treasure and takes Expand Influence (an
+    asset already stands on ground with no Base of its)."""
+    s = make_state([faction("us", treasure=12, assets=[{"type": "informers", "location": "a"}]),
+                    faction("them", headquarters="c", assets=[{"type": "infantry",
+                                                               "location": "c"}])])
+    play_to(s, T.GOAL, "us")
+    legal = s.legal_actions()
+    picks = {t: HeuristicAgent(temperament=t).act(s.view("us"), legal, RNG).goal
+             for t in ("greedy", "balanced")}
+    assert picks == {"greedy": "expand-influence", "balanced": "wealth-of-kingdoms"}

@@ -2,7 +2,9 @@
 
 The codec keeps each observer's asset part (rows, counts, Base flags, and a copy of its template
 with them written in), the faction rows, and the indices of the goal choices by object; the rules
-keep each faction's goal options (``goals.options``). They are reused while the assets' stamp
+keep each faction's goal options (``goals.options``, and where each choice stands among them for
+``goals.options_besides``) and its assets by attribute for upkeep (``economy.owned_by_attribute``,
+kept with the tuple ``state.assets_of`` gave). They are reused while the assets' stamp
 (``WwnView.assets_stamp``: the table's version and ``model.ASSET_CHANGES``) and their other
 inputs are unchanged. These tests change the state through every rules path random play takes
 and through direct writes, and compare each cached answer with one worked out afresh.
@@ -24,8 +26,9 @@ from env_helpers import live_decisions  # noqa: E402
 
 from factionsim.envs import make_env  # noqa: E402
 from factionsim.rules.wwn import actions as A  # noqa: E402
-from factionsim.rules.wwn import goals  # noqa: E402
-from factionsim.rules.wwn.model import ASSET_CHANGES, Asset, AssetStatus  # noqa: E402
+from factionsim.rules.wwn import economy, goals  # noqa: E402
+from factionsim.rules.wwn.data import ATTRIBUTES, BASE_OF_INFLUENCE  # noqa: E402
+from factionsim.rules.wwn.model import ASSET_CHANGES, Asset, AssetStatus, Goal  # noqa: E402
 from factionsim.rules.wwn.state import WwnState  # noqa: E402
 
 
@@ -50,7 +53,19 @@ def assert_caches_fresh(env) -> None:
             codec.encode_actions(state.view(actor), legal)
     for f in state.factions.values():
         hostile = set(state.hostile_factions(f.id))
-        assert goals.options(state, f) == goals._options(state, f, hostile), f.id
+        fresh = goals._options(state, f, hostile)
+        assert goals.options(state, f) == fresh, f.id
+        # the options a faction holding a goal may switch to: its own goal's, and others'
+        for g in (f.goal, *(Goal(c.goal, c.target) for c in fresh[::4])):
+            if g is not None:
+                assert goals.options_besides(state, f, g) == [
+                    c for c in fresh if c.goal != g.id or c.target != g.target], (f.id, g)
+        grouped = economy.owned_by_attribute(state, f.id)
+        for attr in ATTRIBUTES:
+            expected = [a for a in state.assets.values()
+                        if a.owner == f.id and not a.is_base and a.kind.attribute == attr]
+            assert len(grouped[attr]) == len(expected), (f.id, attr)
+            assert all(x is y for x, y in zip(grouped[attr], expected, strict=True)), (f.id, attr)
 
 
 def test_every_rules_path_of_random_play_leaves_no_stale_cache():
@@ -197,3 +212,88 @@ def test_goal_options_come_back_as_new_lists_of_the_same_choices():
     first.clear()
     assert goals.options(state, f) == again
     assert pickle.loads(pickle.dumps(state)).goal_options_cache == {}
+
+
+def test_goal_options_besides_two_alike_choices():
+    """Two Bases of one faction in one place give two alike Root Out the Enemy choices: switching
+    away from that goal leaves both out (as comparing every choice with the goal does)."""
+    env = _warm_env()
+    state = env.state
+    f = next(f for f in state.factions.values() if state.hostile_factions(f.id))
+    rival = state.hostile_factions(f.id)[0]
+    base = next(a for a in state.assets_of(rival) if a.is_base)
+    state.new_asset(BASE_OF_INFLUENCE, rival, base.location, max_hp=1)
+    target = f"{rival}@{base.location}"
+    choices = goals.options(state, f)
+    assert sum(c.goal == "root-out-the-enemy" and c.target == target for c in choices) == 2
+    besides = goals.options_besides(state, f, Goal("root-out-the-enemy", target))
+    assert besides == [c for c in choices
+                       if (c.goal, c.target) != ("root-out-the-enemy", target)]
+    assert len(besides) == len(choices) - 2
+
+
+def test_upkeep_groups_follow_the_faction_assets():
+    """``economy.owned_by_attribute`` hands back the same lists while the faction's assets are
+    the same, and new ones once an asset of it enters play, leaves it or changes hands."""
+    env = _warm_env()
+    state = env.state
+    fid = env.agents[0]
+    first = economy.owned_by_attribute(state, fid)
+    assert economy.owned_by_attribute(state, fid) is first
+    mine = next(a for a in state.assets_of(fid) if not a.is_base)
+    other = next(f for f in state.factions if f != fid)
+    for change in (lambda: state.new_asset(mine.type, fid, mine.location),
+                   lambda: state.assets.reassign(mine, other),
+                   lambda: state.assets.pop(mine.id)):
+        before = economy.owned_by_attribute(state, fid)
+        change()
+        after = economy.owned_by_attribute(state, fid)
+        assert after is not before
+        assert [a.id for attr in ATTRIBUTES for a in after[attr]] == [
+            a.id for attr in ATTRIBUTES for a in state.assets.values()
+            if a.owner == fid and not a.is_base and a.kind.attribute == attr]
+    assert pickle.loads(pickle.dumps(state)).upkeep_cache == {}
+
+
+@pytest.mark.parametrize("xp_cost", ["example", "table"])
+def test_raise_options_shortcut_matches_every_attribute_checked(xp_cost):
+    """The raise step skips checking each attribute when the lowest rating's next step costs
+    more XP than the faction has (a step never costs less at a higher rating): the options are
+    the same as checking each attribute with ``can_raise``, for every rating, XP and tag."""
+    from factionsim.rules.wwn import turn
+    from factionsim.rules.wwn.data import XP_AT_NEW_RATING, XP_TO_RAISE
+
+    for table in (XP_TO_RAISE, XP_AT_NEW_RATING):
+        assert list(table) == sorted(table)
+    env = _warm_env()
+    state = env.state
+    state.house_rules.xp_cost = xp_cost
+    f = turn.acting(state)
+    for tags in ((), ("martial",), ("rich", "machiavellian")):
+        for ratings in ((1, 1, 1), (3, 5, 2), (8, 8, 7), (8, 8, 8), (2, 8, 4)):
+            for xp in (0, 1, 2, 3, 5, 9, 12, 16, 20, 40):
+                f.tags, (f.force, f.cunning, f.wealth), f.xp = tags, ratings, xp
+                expected = [A.RaiseRating(a) for a in ATTRIBUTES
+                            if turn.can_raise(f, a, state.house_rules)] + [A.Done()]
+                assert list(turn._raise_options(state)) == expected, (tags, ratings, xp)
+
+
+def test_a_new_asset_counts_no_change_and_is_set_up_as_the_dataclass_was():
+    """``Asset.__init__`` (written out, bypassing the counting ``__setattr__``) counts nothing,
+    keeps an ``AssetStatus`` it is given, turns a plain dict or nothing into one, and works out
+    ``kind`` (the standard table's when left out) and ``is_base`` from the type."""
+    from factionsim.rules.wwn.data import ASSET_TYPES
+
+    before = ASSET_CHANGES[0]
+    status = AssetStatus(subtle=True)
+    kept = Asset("base-of-influence#1", BASE_OF_INFLUENCE, "f", "x", 2, 3, status=status)
+    plain = Asset("scouts#2", "scouts", "f", "x", 1, 1, True, True, {"subtle": "y#3"})
+    bare = Asset("scouts#3", "scouts", "f", "x", 1, 1)
+    assert ASSET_CHANGES[0] == before
+    assert kept.status is status and kept.is_base and kept.kind is ASSET_TYPES[BASE_OF_INFLUENCE]
+    assert type(plain.status) is AssetStatus and plain.status == {"subtle": "y#3"}
+    assert (plain.stealth, plain.exposed, plain.is_base) == (True, True, False)
+    assert type(bare.status) is AssetStatus and bare.status == {} and bare.kind.id == "scouts"
+    assert bare.status is not Asset("scouts#4", "scouts", "f", "x", 1, 1).status
+    bare.hp = 2
+    assert ASSET_CHANGES[0] == before + 1

@@ -575,16 +575,20 @@ def _expand_hp(sit: Situation, legal):
     loc = sit.view.decision["expand"]
     threat = sit.threat_to(loc)
     hps = sorted(b.hp for b in _of(legal, BaseHp))
-    reserve = 0 if sit.p.greed < 1.2 else 2
+    least, most = sit.p.base_hp
+    reserve = 2 if least else 0
     want = max(1, round(threat * 1.5) + 1) if threat else (2 if sit.p.caution > 1.2 else 1)
-    if reserve:  # a greedy faction builds to last: a Base is worth what it paid for its HP
-        want = max(want, 3)
+    if least:  # a greedy faction builds to last: a Base keeps the Treasure paid for its HP as
+        # long as it stands, and a sturdier one stands longer: up to half its spare Treasure
+        want = max(want, least, min(most, (sit.me.treasure - reserve) // 2))
     if want > sit.me.treasure - reserve:  # it could not hold anyway: risk as little as possible
         return BaseHp(1), "gives it a single HP: it could not hold against the rivals close by"
     want = min(want, hps[-1])
     choice = BaseHp(max(h for h in hps if h <= want))
-    return choice, (f"gives it {choice.hp} HP" + (" against the rivals close by" if threat
-                                                    else ", enough for quiet ground"))
+    why = (" against the rivals close by" if threat else ", enough for quiet ground")
+    if least and choice.hp > least:
+        why = ": built to last, a Base keeps the Treasure paid for its HP while it stands"
+    return choice, f"gives it {choice.hp} HP{why}"
 
 
 # ====================================================================== buying

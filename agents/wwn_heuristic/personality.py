@@ -19,11 +19,13 @@ What each temperament does differently (beyond the weights of goals):
 - **greedy**: values what an asset earns and costs each turn (``greed``: income abilities such
   as Farmers, Manufactory, Court Patronage; upkeep such as a Free Company's), raises first the
   attribute whose next point earns most (its share of income, an earning asset it opens),
-  plants sturdier Bases, and only away from its rivals' blows unless its goal asks for Bases
-  (``base_risk``: a Base's damage is the faction's own HP), cares less for Expand Influence and
-  Inside Enemy Territory (Bases and agents thrown among its rivals), weighs Wealth of Kingdoms
-  like any goal (its bribes are Treasure gone) and strikes only at 50% odds (a lost fight is lost
-  money);
+  builds its Bases to last (``base_hp``: 3 HP at least, up to half its spare Treasure and 6 HP:
+  a Base keeps the Treasure paid for its HP while it stands), and plants them only away from its
+  rivals' blows unless its goal asks for Bases (``base_risk``: a Base's damage is the faction's
+  own HP), cares less for Expand Influence and Inside Enemy Territory (Bases and agents thrown
+  among its rivals), hardly ever sets out for Wealth of Kingdoms (weight 0.05: its bribes, four
+  times its Wealth in Treasure for 2 XP, are Treasure gone) and strikes only at 50% odds (a lost
+  fight is lost money);
 - **scheming**: buys Cunning and Subtle assets (``favoured``), raises Cunning first (room for
   more Cunning assets), strikes with its Cunning assets rather than its soldiers
   (``arm_weight``), hides and moves Stealthed (the weights of Inside Enemy Territory), and cares
@@ -48,7 +50,7 @@ _GOAL_WEIGHTS: dict[str, dict[str, float]] = {
     "cautious": {**dict.fromkeys(WAR_GOALS, 0.6), "peaceable-kingdom": 1.6,
                  "expand-influence": 1.2, "wealth-of-kingdoms": 1.2},
     "greedy": {**dict.fromkeys(WAR_GOALS, 0.8), "expand-influence": 0.7,
-               "inside-enemy-territory": 0.6},
+               "inside-enemy-territory": 0.6, "wealth-of-kingdoms": 0.05},
     "scheming": {"inside-enemy-territory": 1.6, "eliminate-target": 1.3, "expand-influence": 1.1,
                  "blood-the-enemy": 0.9},
     "balanced": {},
@@ -62,6 +64,9 @@ _ATTACK_FLOOR = {"aggressive": 0.25, "cautious": 0.5, "greedy": 0.5}
 #: temperament -> the attribute it raises before its focus ("income": the one whose next point
 #: earns most Treasure per XP, see ``_raise``)
 _RAISES = {"greedy": "income", "scheming": "cunning"}
+#: temperament -> (least, most) HP it gives a new Base (0: as the threat there asks; see
+#: ``_expand_hp``)
+_BASE_HP = {"greedy": (3, 6)}
 #: temperament -> {asset attribute or "subtle": points added to a purchase's value}
 _FAVOURED = {"scheming": {"cunning": 5.0, "subtle": 1.0}, "greedy": {"wealth": 2.0}}
 #: temperament -> share of a spot's worth for a new Base lost per point of damage a turn the
@@ -87,6 +92,7 @@ class Personality:
     favoured: dict[str, float] = field(default_factory=dict)
     arm_weight: dict[str, float] = field(default_factory=dict)
     base_risk: float = 0.0  # how much the rivals' blows close by spoil a spot for a new Base
+    base_hp: tuple[int, int] = (0, 0)  # (least, most) HP of a new Base, (0, 0): as needed
 
     @classmethod
     def of(cls, faction, temperament: str | None = None) -> Personality:
@@ -105,4 +111,5 @@ class Personality:
         return cls(temperament, focus, aggression, caution, greed,
                    dict(_GOAL_WEIGHTS[temperament]), _ATTACK_FLOOR.get(temperament, 0.35),
                    _RAISES.get(temperament), dict(_FAVOURED.get(temperament, {})),
-                   dict(_ARM_WEIGHT.get(temperament, {})), _BASE_RISK.get(temperament, 0.0))
+                   dict(_ARM_WEIGHT.get(temperament, {})), _BASE_RISK.get(temperament, 0.0),
+                   _BASE_HP.get(temperament, (0, 0)))

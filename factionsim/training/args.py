@@ -71,6 +71,9 @@ class Args:
     # one-hot times --prior-weight) + the network's correction (factionsim.models.prior)
     prior_weight: float = 5.0
     expert: str = "heuristic"  # the agent imitated (options: planner@budget=4)
+    expert_labels: str = "all"  # "searched": label only the decisions the expert searches (the
+    # planner's faction action and goal; the policy plays the others, unlabelled, so nothing
+    # holds its choices there: see .imitation and docs/training.md)
     imitation_opponents: list[str] = field(default_factory=lambda: ["heuristic"])
     learner_seats: list[int] = field(default_factory=lambda: [1, 2])  # seats held: min max
     bc_games: int = 400  # behaviour cloning: games the expert plays the learner's seats

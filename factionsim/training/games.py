@@ -48,6 +48,7 @@ class Decision:
     phi: float = 0.0  # the seat's standing now: own score minus the best rival's
     game_id: int = 0
     phase: str = ""
+    labelled: bool = True  # False: the expert does not label this decision (see ``game``)
 
 
 @dataclass
@@ -76,12 +77,14 @@ PLAY_EXPERT = -1
 
 def game(state: Any, codec: Any, seats: Mapping[str, Any], rng: np.random.Generator,
          turns: int, expert: Any = None, watched: frozenset[str] | set[str] = frozenset(),
-         game_id: int = 0) -> Generator[Decision, int, GameResult]:
+         game_id: int = 0, searched_only: bool = False) -> Generator[Decision, int, GameResult]:
     """Play ``state`` for ``turns`` turns (or until it is over). ``seats[faction]`` is an agent
     (it acts inline) or ``("net", KEY)``: network ``KEY`` decides (the generator yields a
     :class:`Decision` and is sent the choice). ``expert``: an agent asked at the decisions of the
     ``watched`` network seats (its choice is the Decision's ``expert``); it draws from its own
-    generator, so watching changes nothing else in the game."""
+    generator, so watching changes nothing else in the game. ``searched_only``: a Decision is
+    ``labelled`` only where the expert searches (its ``searches(view, legal)`` is true: the
+    planner's faction action and goal; every other decision of a planner is its heuristic's)."""
     state.max_turns = state.turn + turns
     buf = np.zeros(codec.obs_size, dtype=np.float32)
     expert_rng = np.random.default_rng(rng.integers(1 << 62))
@@ -110,13 +113,16 @@ def game(state: Any, codec: Any, seats: Mapping[str, Any], rng: np.random.Genera
             state.apply(fallback.act(state.view(actor), legal, rng))
             continue
         playable = [i for i, k in enumerate(indices) if k >= 0]
-        expert_pos, expert_action = -1, None
+        expert_pos, expert_action, labelled = -1, None, True
         if expert is not None and actor in watched:
+            if searched_only:
+                labelled = bool(expert.searches(state.view(actor), legal))
             expert_action = expert.act(state.view(actor), legal, expert_rng)
             k = next(i for i, a in enumerate(legal) if a is expert_action or a == expert_action)
             expert_pos = playable.index(k) if k in playable else -1
         decision = Decision(actor, seat[1], obs, np.asarray([indices[i] for i in playable]),
-                            expert_pos, standing(state.scores(), actor), game_id, state.phase)
+                            expert_pos, standing(state.scores(), actor), game_id, state.phase,
+                            labelled)
         choice = yield decision
         if choice == PLAY_EXPERT and expert_action is not None:
             state.apply(expert_action)

@@ -9,6 +9,17 @@ visits the states its own mistakes lead to, and learns what the expert would do 
 1 is plain behaviour cloning). The labelled decisions go to a :class:`~.samples.SampleBuffer`;
 :func:`fit` trains the network on it with the masked cross-entropy (the softmax over the legal
 actions only, as the policy plays).
+
+With ``searched_only`` (``--expert-labels searched``) only the decisions the expert *searches*
+are labelled (the planner's faction action and goal, where it looks ahead; everywhere else it
+plays its heuristic's choice, which a residual policy's prior already is): the other decisions
+of the learner's seats are played by the policy's own sample (by the expert in behaviour
+cloning) and not labelled. For a residual policy the labels then say exactly where the expert
+departs from the prior and where it agrees, and :func:`fit` reports its accuracy on the
+departures apart. Nothing then holds the network's output at the unlabelled decisions: fitting
+the searched ones moves it there too (measured in docs/training.md, "Imitating the planner
+where it departs from the heuristic": far worse than labelling every decision, where the
+planner's label is its heuristic's choice, i.e. the prior's).
 """
 
 from __future__ import annotations
@@ -73,16 +84,35 @@ class CollectTask:
     deterministic: bool = False
     prior: dict[str, Any] | None = None  # a residual policy's prior (the policy file's field)
     generated_seeds: tuple[int, int] | None = None  # the generated campaigns' seeds (None: any)
+    searched_only: bool = False  # label only the decisions the expert searches (see above)
 
 
 @dataclass
 class CollectResult:
     samples: SampleBuffer
     games: int
-    decisions: int
-    agree: int  # decisions at which the policy's sample was the expert's choice
+    decisions: int  # labelled decisions of the learner's seats
+    agree: int  # labelled decisions at which the policy's sample was the expert's choice
     wins: float  # learner's pairwise share: its best seat above the others' best seat
     outcomes: list[float]
+    prior_agree: int = 0  # labels that are the prior's choice (a residual policy's; else 0)
+
+
+def prior_choices(obs: np.ndarray, legal: list[np.ndarray], offset: int) -> np.ndarray:
+    """For each row of ``obs`` (a residual policy's observations: the prior from column
+    ``offset`` on, one value per action of the catalogue), the catalogue index of the prior's
+    choice among the row's ``legal`` ones (-1: the prior gives none of them).
+
+    >>> obs = np.array([[9, 0, 0, 6], [9, 0, 0, 0]], np.float32)
+    >>> prior_choices(obs, [np.array([0, 2]), np.array([0, 1])], 1).tolist()
+    [2, -1]
+    """
+    out = np.full(len(obs), -1, np.int64)
+    for j, lg in enumerate(legal):
+        values = obs[j, offset + np.asarray(lg)]
+        if len(values) and values.max() > 0:
+            out[j] = int(lg[int(np.argmax(values))])
+    return out
 
 
 def sample_positions(logits: np.ndarray, legal: list[np.ndarray], rng: np.random.Generator,
@@ -132,7 +162,8 @@ def collect(task: CollectTask) -> CollectResult:
     expert = task.expert.make(task.ruleset)
     opponents = [ref.make(task.ruleset) for ref in task.opponents]
     buf = SampleBuffer(codec.obs_size, codec.n_actions, capacity=1 << 62)
-    stats = {"games": 0, "decisions": 0, "agree": 0, "wins": 0.0}
+    stats = {"games": 0, "decisions": 0, "agree": 0, "wins": 0.0, "prior_agree": 0}
+    offset = codec.base.obs_size if task.prior else None
     outcomes: list[float] = []
 
     def new_game(rng: np.random.Generator, gid: int) -> Any:
@@ -143,9 +174,11 @@ def collect(task: CollectTask) -> CollectResult:
         seats = {f: ("net", "learner") if f in mine else opponents[int(rng.integers(len(opponents)))]
                  for f in factions}
         return game(state, source.codec_for(state), seats, rng, task.turns, expert=expert,
-                    watched=mine, game_id=gid)
+                    watched=mine, game_id=gid, searched_only=task.searched_only)
 
     def choose(d: Decision, pos: int) -> int:
+        if not d.labelled:  # not searched: the policy plays it (the expert in cloning)
+            return PLAY_EXPERT if task.network is None else pos
         stats["decisions"] += 1
         stats["agree"] += pos == d.expert
         if d.expert < 0 or rng.random() < task.beta:
@@ -155,10 +188,14 @@ def collect(task: CollectTask) -> CollectResult:
     class Collector(Games):
         def on_game_end(self, decisions: list[tuple[Decision, int, dict[str, Any]]],
                         result: GameResult) -> None:
-            labelled = [d for d, _, _ in decisions if d.expert >= 0]
+            labelled = [d for d, _, _ in decisions if d.labelled and d.expert >= 0]
             if labelled:
-                buf.add(np.stack([d.obs for d in labelled]), [d.legal for d in labelled],
-                        np.array([d.legal[d.expert] for d in labelled]))
+                obs = np.stack([d.obs for d in labelled])
+                target = np.array([d.legal[d.expert] for d in labelled])
+                buf.add(obs, [d.legal for d in labelled], target)
+                if offset is not None:
+                    prior = prior_choices(obs, [d.legal for d in labelled], offset)
+                    stats["prior_agree"] += int((prior == target).sum())
             stats["games"] += 1
             learner = {f for f, s in result.seats.items() if isinstance(s, tuple)}
             stats["wins"] += pairwise_share(result, learner)
@@ -170,16 +207,20 @@ def collect(task: CollectTask) -> CollectResult:
     games = Collector(min(16, task.games), new_game, {"learner": decider}, rng, choose)
     games.run(lambda: games.next_id >= task.games)
     return CollectResult(buf, stats["games"], stats["decisions"], stats["agree"], stats["wins"],
-                         outcomes)
+                         outcomes, stats["prior_agree"])
 
 
 def fit(graph: Any, optimizer: Any, buf: SampleBuffer, steps: int, batch: int,
-        rng: np.random.Generator) -> dict[str, float]:
+        rng: np.random.Generator, prior_offset: int | None = None) -> dict[str, float]:
     """``steps`` minibatches of masked cross-entropy on ``buf``; mean loss and accuracy (the
-    most probable legal action is the target)."""
+    most probable legal action is the target). With ``prior_offset`` (a residual policy: where
+    the prior starts in the observation) also ``departures`` (the share of the minibatches'
+    labels that are not the prior's choice) and ``departure_accuracy`` (the accuracy on those,
+    ``None`` if there were none)."""
     import torch
 
     total_loss = total_acc = 0.0
+    dep_n = dep_hit = seen = 0
     for _ in range(steps):
         ids = rng.integers(len(buf), size=batch)
         obs, mask, target = buf.batch(ids)
@@ -192,5 +233,17 @@ def fit(graph: Any, optimizer: Any, buf: SampleBuffer, steps: int, batch: int,
         torch.nn.utils.clip_grad_norm_(graph.parameters(), 1.0)
         optimizer.step()
         total_loss += float(loss.detach())
-        total_acc += float((logits.argmax(dim=1) == target_t).float().mean())
-    return {"loss": total_loss / max(1, steps), "accuracy": total_acc / max(1, steps)}
+        hits = (logits.argmax(dim=1) == target_t).numpy()
+        total_acc += float(hits.mean())
+        if prior_offset is not None:
+            prior = prior_choices(obs, [np.flatnonzero(m) for m in mask], prior_offset)
+            departs = prior != target
+            dep_n += int(departs.sum())
+            dep_hit += int(hits[departs].sum())
+            seen += len(target)
+    stats: dict[str, Any] = {"loss": total_loss / max(1, steps),
+                             "accuracy": total_acc / max(1, steps)}
+    if prior_offset is not None:
+        stats["departures"] = dep_n / max(1, seen)
+        stats["departure_accuracy"] = dep_hit / dep_n if dep_n else None
+    return stats

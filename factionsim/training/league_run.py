@@ -164,6 +164,7 @@ def train_league(args: Args) -> Path:
         prior = codec.prior
     generated = args.generated if args.ruleset == "wwn" else 0.0
     generated_seeds(args)  # a bad range fails here, before any game
+    searched_only = expert_labels(args)
     shape = NetShape(arch=args.arch, hidden=list(args.hidden), entity=args.entity,
                      head=args.head)
     spec, arrays = build_network(codec, args.arch, seed=args.seed, shape=shape)
@@ -201,14 +202,17 @@ def train_league(args: Args) -> Path:
                                  network, AgentRef.parse(args.expert),
                                  [AgentRef.parse(o) for o in args.imitation_opponents], seats,
                                  beta, n, seed(), prior=prior,
-                                 generated_seeds=generated_seeds(args))
+                                 generated_seeds=generated_seeds(args),
+                                 searched_only=searched_only)
                      for n in _split(games, args.workers)]
             results = pool.map(collect, tasks)
             for res in results:
                 buf.extend(res.samples)
-            stats = fit(graph, optimizer, buf, args.fit_steps, args.batch_size, rng)
+            stats = fit(graph, optimizer, buf, args.fit_steps, args.batch_size, rng,
+                        prior_offset=codec.base.obs_size if prior else None)
             played = sum(res.games for res in results)
             decisions = sum(res.decisions for res in results)
+            labels = sum(len(res.samples) for res in results)
             phase = "bc" if beta >= 1.0 else "dagger"
             entry = {"phase": phase, "round": r, "beta": beta,
                      "policy": f"rounds/{phase}{r}.json", "games": played, "labels": len(buf),
@@ -217,12 +221,21 @@ def train_league(args: Args) -> Path:
                                    if network is not None and decisions else None),
                      "share": sum(res.wins for res in results) / max(1, played),
                      "seconds": round(time.perf_counter() - t0, 1)}
+            if prior:  # how often the expert's labels of the round are the prior's choice
+                entry["round_labels"] = labels
+                entry["prior_agreement"] = (sum(res.prior_agree for res in results) / labels
+                                            if labels else None)
+                entry["departures"] = stats["departures"]
+                entry["departure_accuracy"] = stats["departure_accuracy"]
             history.append(entry)
             log.scalars(r, {f"imitation/{k}": v for k, v in entry.items()
                             if isinstance(v, float)})
             log.line(f"{phase} round {r}: {played} games, {len(buf)} labels, loss "
                      f"{stats['loss']:.3f}, accuracy {stats['accuracy']:.3f}, learner's share "
-                     f"{entry['share']:.3f} ({entry['seconds']:.0f} s)")
+                     f"{entry['share']:.3f} ({entry['seconds']:.0f} s)"
+                     + (f"; labels agreeing with the prior {entry['prior_agreement']:.3f}, "
+                        f"fitted accuracy on departures {entry['departure_accuracy']}"
+                        if prior and labels else ""))
             save()
             save(path=out / entry["policy"])  # the policy as this round left it, kept
         # 3. PPO against the league
@@ -250,6 +263,26 @@ def train_league(args: Args) -> Path:
     print(f"trained in {elapsed:.0f} s; wrote {out / 'policy.json'} (play it with agent: "
           f"policy:{out / 'policy.json'})")
     return out / "policy.json"
+
+
+def expert_labels(args: Args) -> bool:
+    """``--expert-labels``: ``all`` (every decision of the learner's seats is a label) or
+    ``searched`` (only those the expert searches: it needs an expert that says where it searches,
+    the planner); true for ``searched``.
+
+    >>> expert_labels(Args()), expert_labels(Args(expert="planner@budget=4",
+    ...                                           expert_labels="searched"))
+    (False, True)
+    """
+    if args.expert_labels not in ("all", "searched"):
+        raise ValueError(f"--expert-labels {args.expert_labels!r}; allowed: all, searched")
+    if args.expert_labels == "all":
+        return False
+    expert = AgentRef.parse(args.expert).make(args.ruleset)
+    if not hasattr(expert, "searches"):
+        raise ValueError(f"--expert-labels searched needs an expert that searches some decisions "
+                         f"(planner); {args.expert!r} does not")
+    return True
 
 
 def generated_seeds(args: Args) -> tuple[int, int] | None:

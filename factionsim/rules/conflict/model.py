@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from factionsim.core.ruleset import DEFAULT_AGENT
+from factionsim.core.writecount import WriteCounter, bump_own, counting_setattr
 
 APPROACHES = ("careful", "creative", "concerted")
 SKILLS = ("academic", "culture", "observe", "tactics", "charisma", "guile", "impose", "insight",
@@ -91,16 +92,11 @@ class Spell:
 #: How many writes of what a character's :meth:`Character.health` reads there have been, in this
 #: process (one number for all games): an attribute write of a :data:`HEALTH_FIELDS` field
 #: counts by itself; the rules count their in-place changes of ``approaches`` with
-#: :func:`health_changed`. ``ConflictState.scores`` is kept while it stays the same.
-HEALTH_WRITES = [0]
+#: :meth:`Character.changed`. ``ConflictState.scores`` is kept while ``HEALTH_WRITES.count``
+#: stays the same.
+HEALTH_WRITES = WriteCounter()
 HEALTH_FIELDS = frozenset({"status", "blood", "guts", "max_blood", "max_guts", "approaches",
                            "approach_max"})
-
-
-def health_changed() -> None:
-    """Count an in-place change of a character's ``approaches`` (the attribute writes of
-    :data:`HEALTH_FIELDS` count themselves)."""
-    HEALTH_WRITES[0] += 1
 
 
 @dataclass
@@ -142,10 +138,17 @@ class Character:
         if not self.approach_max:
             self.approach_max = sum(self.approaches.values())
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        object.__setattr__(self, name, value)
-        if name in HEALTH_FIELDS:
-            HEALTH_WRITES[0] += 1
+    #: every attribute write also counts in the character's own ``writes`` (not a field;
+    #: in-place changes: :meth:`changed`), so that the env can keep a row per character
+    __setattr__ = counting_setattr(HEALTH_WRITES, only=HEALTH_FIELDS, own="writes")
+
+    def changed(self) -> None:
+        """Count an in-place change of this character that no attribute write sees (an
+        Approach point lost, an assist added, a spell's use spent): in its own ``writes``, and
+        in :data:`HEALTH_WRITES` (an Approach is health; the others are counted there too, a
+        harmless extra)."""
+        bump_own(self, "writes")
+        HEALTH_WRITES.bump()
 
     @property
     def active(self) -> bool:

@@ -32,6 +32,8 @@ from .model import (
 )
 
 _CATEGORY_INDEX = {cat: i for i, cat in enumerate(CATEGORIES)}
+#: the categories that have begun while category ``i`` of a pass is acting
+_BEGUN = [frozenset(CATEGORIES[:i + 1]) for i in range(len(CATEGORIES))]
 
 
 class ConflictState(DecisionState):
@@ -91,10 +93,10 @@ class ConflictState(DecisionState):
         Worked out again only after a character's health changed (:data:`.model.HEALTH_WRITES`)
         or the winner did; the answer is a new dict each time, the caller's to keep."""
         writes, chars, winner, out = self._scores
-        if writes == HEALTH_WRITES[0] and chars is self.chars and winner == self.winner:
+        if writes == HEALTH_WRITES.count and chars is self.chars and winner == self.winner:
             return dict(out)
         out = self._work_out_scores()
-        self._scores = (HEALTH_WRITES[0], self.chars, self.winner, out)
+        self._scores = (HEALTH_WRITES.count, self.chars, self.winner, out)
         return dict(out)
 
     def _work_out_scores(self) -> dict[str, float]:
@@ -331,27 +333,39 @@ class ConflictView(View):
         return None
 
     def known_plans(self) -> dict[str, str | None]:
-        """:meth:`known_plan` of every character. Before the act and replan phases no category
-        has begun (:func:`turn.is_ahead`), so a plan is known only on its own side or once its
-        character acted; in them the round's passes are worked out once."""
+        """:meth:`known_plan` of every character: its plan on this side or once it acted,
+        and the :meth:`announced_plans`."""
+        me = self.faction_id
+        out = {cid: c.plan if c.side == me or c.acted else None
+               for cid, c in self._state.chars.items()}
+        out.update(self.announced_plans())
+        return out
+
+    def announced_plans(self) -> dict[str, str]:
+        """The plans this side knows of other sides' characters that have not acted yet: those
+        whose category has begun (:func:`turn.is_ahead`; the queue was announced). Before the
+        act and replan phases no category has begun; in them the round's passes are worked out
+        once for every character."""
         s, me = self._state, self.faction_id
         if s.phase not in (turn.ACT, turn.REPLAN):
-            return {cid: c.plan if c.side == me or c.acted else None
-                    for cid, c in s.chars.items()}
-        # :func:`turn.is_ahead` for every character at once: its side's pass, the category now
-        pass_of: dict[str, int] = {}
-        for i, sides in enumerate(turn.passes(s)):
+            return {}
+        passes = turn.passes(s)
+        if len(passes) == 1:  # (most rounds) one pass: the categories up to this one began
+            begun = _BEGUN[s.category % turn.N_CATEGORIES]
+            return {cid: plan for cid, c in s.chars.items()
+                    if (plan := c.plan) in begun and c.side != me and not c.acted}
+        pass_of: dict[str, int] = {}  # each side's pass
+        for i, sides in enumerate(passes):
             for sid in sides:
                 pass_of.setdefault(sid, i)
         now, category = divmod(s.category, turn.N_CATEGORIES)
-        out: dict[str, str | None] = {}
+        out: dict[str, str] = {}
         for cid, c in s.chars.items():
             plan = c.plan
             if plan is not None and c.side != me and not c.acted:
                 p = pass_of[c.side]
-                if p > now or (p == now and _CATEGORY_INDEX[plan] > category):
-                    plan = None  # its category is still ahead: not announced yet
-            out[cid] = plan
+                if p < now or (p == now and _CATEGORY_INDEX[plan] <= category):
+                    out[cid] = plan
         return out
 
     def to_state(self, rng: np.random.Generator) -> ConflictState:

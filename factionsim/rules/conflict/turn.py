@@ -42,7 +42,6 @@ from .model import (
     REMOVE_SKILLS,
     YIELDED,
     Character,
-    health_changed,
 )
 
 if TYPE_CHECKING:
@@ -201,8 +200,11 @@ def take_bonuses(c: Character, skill: str, state: ConflictState) -> dict[str, in
     """Assist and opportunity bonuses for ``c``'s next check (used up now)."""
     assist = sum(bonus for helper, bonus in c.assists
                  if state.chars[helper].rank(skill) >= 1)
-    c.assists = []
-    opp, c.opportunity = c.opportunity, 0
+    opp = c.opportunity
+    if c.assists:  # (written only where it changes: see clear_round)
+        c.assists = []
+    if opp:
+        c.opportunity = 0
     return {"assist": assist, "opportunity": opp}
 
 
@@ -230,7 +232,7 @@ def damage(state: ConflictState, t: Character, pool: str, amount: int,
     while excess > 0 and any(t.approaches.values()):
         name = t.best_approach_name()
         t.approaches[name] -= 1
-        health_changed()
+        t.changed()
         lost[name] = lost.get(name, 0) + 1
         excess -= 1
     out = {"damage": amount, "left": t.pool(pool)}
@@ -321,10 +323,20 @@ def settle(state: ConflictState, start_turn: bool = True) -> list[Event]:
             return events
 
 
-def start_round(state: ConflictState, events: list[Event]) -> None:
+def clear_round(state: ConflictState) -> None:
+    """Every character's round in progress back to its start: no plan, not acted, targeted or
+    standing, no attack taken, concentration whole, no assist. Written only where a value
+    differs: each write of a character counts (``Character.writes``) and makes the env build
+    its row again."""
     for c in state.chars.values():
-        c.plan, c.acted, c.targeted, c.standing = None, False, False, False
-        c.attacks_taken, c.concentration_broken, c.assists = 0, False, []
+        if c.plan is not None or c.acted or c.targeted or c.standing:
+            c.plan, c.acted, c.targeted, c.standing = None, False, False, False
+        if c.attacks_taken or c.concentration_broken or c.assists:
+            c.attacks_taken, c.concentration_broken, c.assists = 0, False, []
+
+
+def start_round(state: ConflictState, events: list[Event]) -> None:
+    clear_round(state)
     state.plan_order = []
     order = [sid for p in passes(state) for sid in p]
     labels = {}
@@ -422,9 +434,7 @@ def close_round(state: ConflictState, events: list[Event]) -> None:
             end(state, obj["side"], "survived", events)
     state.jobs, state.question, state.queue, state.current = [], None, [], None
     state.ctx = {}  # a saved file keeps no in-round context between rounds: nor does play
-    for c in state.chars.values():
-        c.plan, c.acted, c.targeted, c.standing = None, False, False, False
-        c.attacks_taken, c.concentration_broken, c.assists = 0, False, []
+    clear_round(state)
     state.plan_order = []
     state.turn += 1
     state.phase = TURN_START
@@ -437,6 +447,20 @@ def close_round(state: ConflictState, events: list[Event]) -> None:
 
 
 # ======================================================================== legal actions
+#: the one object of each choice the rules offered so far in this process (actions are
+#: immutable values; all but Remove, whose catalogue index depends on the Advantages in play):
+#: the env encodes an object it has met before with one lookup by identity
+_CHOICES: dict[tuple[Any, ...], Action] = {}
+
+
+def _choice(kind: type[Action], *fields: Any) -> Action:
+    key = (kind, *fields)
+    a = _CHOICES.get(key)
+    if a is None:
+        a = _CHOICES[key] = kind(*fields)
+    return a
+
+
 def legal_actions(state: ConflictState) -> list[Action]:
     if state.question is not None:
         return question_actions(state)
@@ -444,8 +468,8 @@ def legal_actions(state: ConflictState) -> list[Action]:
         return plan_actions(state, state.actor)
     if state.phase == REPLAN and state.actor is not None:
         cat = category_of(state)
-        return [*(A.Replan(c.id, cat) for c in pull_candidates(state, state.actor)),
-                A.Proceed(state.actor)]
+        return [*(_choice(A.Replan, c.id, cat) for c in pull_candidates(state, state.actor)),
+                _choice(A.Proceed, state.actor)]
     if state.phase == ACT and state.current is not None:
         return turn_actions(state, state.chars[state.current])
     return []
@@ -455,8 +479,8 @@ def question_actions(state: ConflictState) -> list[Action]:
     q = state.question
     assert q is not None
     if q["kind"] == "tie":
-        return [A.TieChoice(q["char"], "succeed"), A.TieChoice(q["char"], "fail")]
-    return [*(A.Reroll(q["char"], p) for p in q["partners"]), A.Accept(q["char"])]
+        return [_choice(A.TieChoice, q["char"], "succeed"), _choice(A.TieChoice, q["char"], "fail")]
+    return [*(_choice(A.Reroll, q["char"], p) for p in q["partners"]), _choice(A.Accept, q["char"])]
 
 
 def can_cast(c: Character) -> bool:
@@ -471,7 +495,8 @@ def plan_actions(state: ConflictState, side: str | None) -> list[Action]:
         c = state.chars[cid]
         if not c.active or c.plan is not None:
             continue
-        out.extend(A.Plan(cid, cat) for cat in CATEGORIES if cat != "spell" or can_cast(c))
+        out.extend(_choice(A.Plan, cid, cat) for cat in CATEGORIES
+                   if cat != "spell" or can_cast(c))
     return out
 
 
@@ -497,46 +522,46 @@ def turn_actions(state: ConflictState, c: Character) -> list[Action]:
     s = state.settings
     foes = enemies(state, c)
     if cat == "stand":
-        out += [A.Stand(c.id, d) for d in shifts(state, c)]
+        out += [_choice(A.Stand, c.id, d) for d in shifts(state, c)]
     elif cat == "aid":
         for t in foes:
             if in_range(state, c, t, s["aid_range"]):
-                out += [A.Advantage(c.id, sk, t.id) for sk in ADVANTAGE_SKILLS if c.rank(sk) >= 1]
+                out += [_choice(A.Advantage, c.id, sk, t.id) for sk in ADVANTAGE_SKILLS if c.rank(sk) >= 1]
                 if t.guts <= s["parley_fraction"] * t.max_guts and c.rank(PARLEY_SKILL) >= 1:
-                    out.append(A.Parley(c.id, t.id))
+                    out.append(_choice(A.Parley, c.id, t.id))
             if in_range(state, c, t, s["reach"]):
                 if likely(state, c, t):
-                    out.append(A.Trick(c.id, "impair", t.id))
-                out += [A.Trick(c.id, tr, t.id) for tr in c.tricks]
+                    out.append(_choice(A.Trick, c.id, "impair", t.id))
+                out += [_choice(A.Trick, c.id, tr, t.id) for tr in c.tricks]
         if state.factions[c.side].heroes:
             for a in allies(state, c):
                 if state.factions[a.side].heroes and major_bond(state, c.id, a.id) >= 1 \
                         and in_range(state, c, a, s["aid_range"]):
-                    out.append(A.Assist(c.id, a.id))
+                    out.append(_choice(A.Assist, c.id, a.id))
         out += [A.Remove(c.id, adv["id"]) for adv in state.advantages if adv["side"] != c.side]
         obj = state.objective
         if obj is not None and obj["type"] == "ritual" and obj["side"] == c.side \
                 and abs(c.position - obj["at"]) <= free_move(state, c) + s["stand_radius"]:
-            out.append(A.Ritual(c.id))
+            out.append(_choice(A.Ritual, c.id))
     elif cat == "harm":
         for t in foes:
             for sk, pool in HARM_SKILLS.items():
                 if in_range(state, c, t, reach(state, c, pool)):
-                    out.append(A.Harm(c.id, t.id, sk))
+                    out.append(_choice(A.Harm, c.id, t.id, sk))
             for sk, pool in t.vulnerable.items():
                 if c.rank(sk) >= 1 and in_range(state, c, t, reach(state, c, pool)):
-                    out.append(A.Harm(c.id, t.id, sk))
+                    out.append(_choice(A.Harm, c.id, t.id, sk))
     elif cat == "spell":
         for sp in c.spells:
             if sp.uses <= 0:
                 continue
             targets = allies(state, c, include_self=True) if sp.effect == "heal" else foes
-            out += [A.Cast(c.id, sp.id, t.id) for t in targets if in_range(state, c, t, sp.range)]
+            out += [_choice(A.Cast, c.id, sp.id, t.id) for t in targets if in_range(state, c, t, sp.range)]
     elif cat == "move":
         out += dash_actions(state, c)
-    out += [A.Hold(c.id, d) for d in shifts(state, c)]
+    out += [_choice(A.Hold, c.id, d) for d in shifts(state, c)]
     later = CATEGORIES[state.category % N_CATEGORIES + 1:]
-    out += [A.Replan(c.id, k) for k in later if k != "spell" or can_cast(c)]
+    out += [_choice(A.Replan, c.id, k) for k in later if k != "spell" or can_cast(c)]
     return out
 
 
@@ -554,7 +579,7 @@ def dash_actions(state: ConflictState, c: Character) -> list[Action]:
     for sign in (1, -1):
         for n in range(fm + 1, fm + s["far_move"] + 1):
             dest = c.position + sign * n
-            out += [A.Dash(c.id, sign * n, m) for m in modes]
+            out += [_choice(A.Dash, c.id, sign * n, m) for m in modes]
             if dest < 0 or dest > s["length"]:
                 break  # past the edge: flee (one option per direction)
     return out
@@ -681,6 +706,7 @@ def _assist(state: ConflictState, c: Character, a: A.Assist, events: list[Event]
     approach(state, c, ally, state.settings["aid_range"], events)
     bonus = major_bond(state, c.id, ally.id)
     ally.assists.append([c.id, bonus])
+    ally.changed()
     events.append(ev(state, "assist", c, ally=ally.id, bonus=bonus))
 
 
@@ -722,6 +748,7 @@ def _cast(state: ConflictState, c: Character, a: A.Cast, events: list[Event]) ->
         return
     approach(state, c, t, spell.range, events)
     spell.uses -= 1
+    c.changed()
     data: dict[str, Any] = {"spell": spell.id, "target": t.id, "effect": spell.effect,
                             "power": spell.power, "uses_left": spell.uses}
     if spell.effect == "heal":

@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from factionsim.core.ruleset import DEFAULT_AGENT
+from factionsim.core.writecount import WriteCounter, counting_setattr
 
 #: Boons of Anima Prime 17.2 the simulation knows.
 BOONS = ("assassinate", "fanatical")
@@ -33,16 +34,11 @@ def slugify(text: str) -> str:
 #: How many writes of what the scores read there have been, in this process (one number for all
 #: games): every attribute write of a Pillar, and a Faction's writes of :data:`SCORED_FIELDS`,
 #: count by themselves; the rules count their in-place changes of a Faction's ``pillars`` list
-#: with :func:`scores_changed`. ``EngagementsState.scores`` is kept while it stays the same.
-SCORE_WRITES = [0]
+#: with ``SCORE_WRITES.bump()``. ``EngagementsState.scores`` is kept while
+#: ``SCORE_WRITES.count`` stays the same.
+SCORE_WRITES = WriteCounter()
 #: The Faction fields the scores read.
 SCORED_FIELDS = frozenset({"alive", "pillars", "renown"})
-
-
-def scores_changed() -> None:
-    """Count an in-place change of a Faction's ``pillars`` (attribute writes count
-    themselves)."""
-    SCORE_WRITES[0] += 1
 
 
 @dataclass
@@ -59,9 +55,7 @@ class Pillar:
     wounds: int = 0
     boons: tuple[str, ...] = ()
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        object.__setattr__(self, name, value)
-        SCORE_WRITES[0] += 1
+    __setattr__ = counting_setattr(SCORE_WRITES)
 
     @property
     def circles_left(self) -> int:
@@ -114,10 +108,7 @@ class Faction:
     #: option of engaging another whenever it gains engagement dice against that faction" [text]
     may_engage: list[str] = field(default_factory=list)
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        object.__setattr__(self, name, value)
-        if name in SCORED_FIELDS:
-            SCORE_WRITES[0] += 1
+    __setattr__ = counting_setattr(SCORE_WRITES, only=SCORED_FIELDS)
 
     def pool(self, rival: str) -> int:
         return self.engagement.get(rival, 0)

@@ -21,7 +21,7 @@ from factionsim.core.game import View, state_attribute
 from factionsim.core.ruleset import DEFAULT_AGENT
 
 from . import turn
-from .model import SCORE_WRITES, Faction, Pillar, Settings, scores_changed, slugify
+from .model import SCORE_WRITES, Faction, Pillar, Settings, slugify
 
 
 class EngagementsState(DecisionState):
@@ -61,11 +61,11 @@ class EngagementsState(DecisionState):
         Worked out again only after a pillar or a faction's pillars, renown or fate changed
         (:data:`.model.SCORE_WRITES`); the answer is a new dict each time, the caller's."""
         writes, pillars, renown_score, out = self._scores
-        if (writes == SCORE_WRITES[0] and pillars is self.pillars
+        if (writes == SCORE_WRITES.count and pillars is self.pillars
                 and renown_score == self.settings.renown_score):
             return dict(out)
         out = self._work_out_scores()
-        self._scores = (SCORE_WRITES[0], self.pillars, self.settings.renown_score, out)
+        self._scores = (SCORE_WRITES.count, self.pillars, self.settings.renown_score, out)
         return dict(out)
 
     def _work_out_scores(self) -> dict[str, float]:
@@ -104,7 +104,7 @@ class EngagementsState(DecisionState):
         p = Pillar(f"{slugify(name)}#{n}", name, competence, defense, kind)
         self.pillars[p.id] = p
         self.factions[owner].pillars.append(p.id)
-        scores_changed()
+        SCORE_WRITES.bump()
         return p
 
     def remove_pillar(self, pid: str) -> None:
@@ -113,7 +113,7 @@ class EngagementsState(DecisionState):
         for f in self.factions.values():
             if pid in f.pillars:
                 f.pillars.remove(pid)
-        scores_changed()
+        SCORE_WRITES.bump()
 
     def display_names(self) -> dict[str, Any]:
         return {"factions": {f.id: f.name for f in self.factions.values()}, "locations": {},

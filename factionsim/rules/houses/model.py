@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from factionsim.core.ruleset import DEFAULT_AGENT
+from factionsim.core.writecount import WriteCounter, counting_setattr
 
 ATTRIBUTES = ("physical", "mental", "social")
 SKILLS_BY_ATTRIBUTE = {
@@ -49,27 +50,16 @@ SFX = {
 
 
 #: How many writes Houses and Assets have had, in this process (one number for all games): every
-#: attribute write (``__setattr__``) counts but those of a House's Plot Points and advances
-#: (:data:`UNCOUNTED`: they change at most decisions, and what reads them reads them afresh), and
-#: the rules count their in-place changes of a House's dicts and lists and of a state's asset
-#: table with :func:`changed`. What is computed from the rest (``HousesState.scores``, the env's
-#: observation rows) is kept while this number stays the same.
-WRITES = [0]
+#: attribute write counts but those of a House's Plot Points and advances (:data:`UNCOUNTED`:
+#: they change at most decisions, and what reads them reads them afresh), and the rules count
+#: their in-place changes of a House's dicts and lists (``skills``, ``skills_full``,
+#: ``attributes``, ``complications``, ``sfx``) and of a state's asset table with
+#: ``WRITES.bump()``. What is computed from the rest (``HousesState.scores``, the env's
+#: observation rows) is kept while ``WRITES.count`` stays the same.
+WRITES = WriteCounter()
 #: The House fields whose writes :data:`WRITES` leaves out.
 UNCOUNTED = frozenset({"plot_points", "advances"})
-
-
-def changed() -> None:
-    """Count an in-place change the attribute writes do not see (a House's ``skills``,
-    ``skills_full``, ``attributes``, ``complications`` or ``sfx``; an asset added to or removed
-    from a state's ``assets``)."""
-    WRITES[0] += 1
-
-
-def _counted_setattr(self: Any, name: str, value: Any) -> None:
-    object.__setattr__(self, name, value)
-    if name not in UNCOUNTED:
-        WRITES[0] += 1
+_counted_setattr = counting_setattr(WRITES, skip=UNCOUNTED)
 
 
 @dataclass(slots=True)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from factionsim.core.game import Event
 
 from .dice import inflict, step_down, step_up
-from .model import SKILLS, Asset, House, changed
+from .model import SKILLS, WRITES, Asset, House
 
 if TYPE_CHECKING:
     from .state import HousesState
@@ -42,7 +42,7 @@ def step_trait_down(state: HousesState, house: House, trait: str, n: int, cause:
         before = house.skills[trait]
         after = max(4, before - 2 * n)
         house.skills[trait] = after
-        changed()
+        WRITES.bump()
         events.append(log(state, "trait-damaged", house.id, trait=trait, before=before, after=after,
                           steps=n, cause=cause))
         return
@@ -59,7 +59,7 @@ def step_trait_down(state: HousesState, house: House, trait: str, n: int, cause:
 
 def lose_asset(state: HousesState, a: Asset, reason: str, events: list[Event]) -> None:
     del state.assets[a.id]
-    changed()
+    WRITES.bump()
     events.append(log(state, "asset-lost", a.owner, asset=a.id, name=a.name, die=a.die,
                       reason=reason))
 
@@ -69,7 +69,7 @@ def new_asset(state: HousesState, owner: str, name: str, kind: str, die: int, du
     a = Asset(f"{slug(name)}#{state.next_asset}", name, kind, die, die, owner, duration, created)
     state.next_asset += 1
     state.assets[a.id] = a
-    changed()
+    WRITES.bump()
     return a
 
 
@@ -177,7 +177,7 @@ def resolve(state: HousesState, events: list[Event]) -> None:
                 comp["die"] = after
             else:
                 actor.complications.remove(comp)
-            changed()
+            WRITES.bump()
             events.append(log(state, "recovered", actor.id, what=f"complication:{source}",
                               before=before, after=after, effect=act["effect"]))
 
@@ -193,7 +193,7 @@ def _repair(state: HousesState, house: House, trait: str, success: bool, margin:
         after = min(full, before + 2 * (1 + margin // 5))
         if trait in house.skills:
             house.skills[trait] = after
-            changed()
+            WRITES.bump()
         else:
             state.assets[trait].die = after
         events.append(log(state, "repaired", house.id, trait=trait, before=before, after=after,
@@ -201,7 +201,7 @@ def _repair(state: HousesState, house: House, trait: str, success: bool, margin:
     elif margin <= -5:
         if trait in house.skills:
             house.skills_full[trait] = before
-            changed()
+            WRITES.bump()
         else:
             state.assets[trait].full = before
         events.append(log(state, "permanent-loss", house.id, trait=trait, die=before, full=full))
@@ -220,7 +220,7 @@ def add_complication(state: HousesState, house: House, source: str, die: int, la
     else:
         comp["die"] = after
         comp["lasting"] = comp["lasting"] or lasting
-    changed()
+    WRITES.bump()
     events.append(log(state, "complication", house.id, source=source, before=before, after=after,
                       effect=die, lasting=comp["lasting"]))
     return comp
@@ -304,7 +304,7 @@ def collapse(state: HousesState, house: House, events: list[Event]) -> None:
     lost = [a.id for a in state.assets.values() if a.owner == house.id]
     for aid in lost:
         del state.assets[aid]
-    changed()
+    WRITES.bump()
     events.append(log(state, "collapse", house.id, assets_lost=lost))
 
 

@@ -80,10 +80,10 @@ class HousesState(DecisionState):
         Worked out again only after a House or an Asset changed (:data:`.model.WRITES`; most
         decisions change neither): the answer is a new dict each time, the caller's to keep."""
         writes, assets, out = self._scores
-        if writes == WRITES[0] and assets is self.assets:
+        if writes == WRITES.count and assets is self.assets:
             return dict(out)
         out = self._work_out_scores()
-        self._scores = (WRITES[0], self.assets, out)
+        self._scores = (WRITES.count, self.assets, out)
         return dict(out)
 
     def _work_out_scores(self) -> dict[str, float]:
@@ -120,7 +120,7 @@ class HousesState(DecisionState):
         """House id -> the ids of its assets, in the asset table's order (Houses without
         assets left out). Kept while no House or Asset changes: do not modify it."""
         writes, assets, owned = self._owned
-        if writes == WRITES[0] and assets is self.assets:
+        if writes == WRITES.count and assets is self.assets:
             return owned
         lists: dict[str, list[str]] = {}
         for a in self.assets.values():
@@ -130,7 +130,7 @@ class HousesState(DecisionState):
             else:
                 ids.append(a.id)
         owned = {hid: tuple(ids) for hid, ids in lists.items()}
-        self._owned = (WRITES[0], self.assets, owned)
+        self._owned = (WRITES.count, self.assets, owned)
         return owned
 
     def assets_of(self, hid: str) -> list[Asset]:

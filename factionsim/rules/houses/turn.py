@@ -27,7 +27,7 @@ from factionsim.core.game import Action, Event, IllegalActionError
 
 from . import actions as A
 from . import dice, outcomes
-from .model import ADVANCE_COSTS, ATTRIBUTES, SFX, SKILLS, House, changed
+from .model import ADVANCE_COSTS, ATTRIBUTES, SFX, SKILLS, WRITES, House
 from .outcomes import log
 
 if TYPE_CHECKING:
@@ -140,7 +140,7 @@ def _end_season(state: HousesState, events: list[Event]) -> None:
     for a in list(state.assets.values()):
         if a.duration in ("fleeting", "season"):
             del state.assets[a.id]
-            changed()
+            WRITES.bump()
             expired.append(a.id)
     ended = 0
     for h in state.houses.values():
@@ -528,7 +528,7 @@ def _plot(state: HousesState, action: Action, events: list[Event]) -> None:
             comp = next(c for c in state.houses[ctx["target"]].complications
                         if c["from"] == h.id)
             comp["lasting"] = True
-            changed()
+            WRITES.bump()
             events.append(log(state, "plot-point", h.id, use="lasting", target=ctx["target"],
                               left=h.plot_points))
         ctx.pop("ask", None)
@@ -686,12 +686,12 @@ def _advance(state: HousesState, action: A.Advance, events: list[Event]) -> None
         detail = {"name": a.name, "die": a.die}
     elif action.option == "sfx":
         h.sfx.append(action.trait)
-        changed()
+        WRITES.bump()
     elif action.option == "step":
         if action.trait in h.skills:
             h.skills_full[action.trait] = dice.step_up(h.skills_full[action.trait])
             h.skills[action.trait] = min(h.skills_full[action.trait], h.skills[action.trait] + 2)
-            changed()
+            WRITES.bump()
             detail = {"die": h.skills[action.trait], "full": h.skills_full[action.trait]}
         else:
             a = state.assets[action.trait]
@@ -701,7 +701,7 @@ def _advance(state: HousesState, action: A.Advance, events: list[Event]) -> None
     elif action.option == "attribute":
         h.attributes[action.trait] = dice.step_up(h.attributes[action.trait])
         h.attributes[action.other] = dice.step_down(h.attributes[action.other])
-        changed()
+        WRITES.bump()
         detail = {"up_to": h.attributes[action.trait], "down_to": h.attributes[action.other]}
     events.append(log(state, "advance", h.id, option=action.option, trait=action.trait,
                       other=action.other, cost=cost, left=h.advances, **detail))

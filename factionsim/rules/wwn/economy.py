@@ -35,10 +35,7 @@ def income_and_upkeep(state: WwnState, f: Faction, events: list[Event]) -> None:
     by_attribute: dict[str, list[Asset]] | None = None
     for attr in ATTRIBUTES:
         if by_attribute is None:  # (again after a loss: a removal may take other assets along)
-            by_attribute = {x: [] for x in ATTRIBUTES}
-            for a in state.assets_of(f.id):
-                if not a.is_base:
-                    by_attribute[a.attribute].append(a)
+            by_attribute = owned_by_attribute(state, f.id)
         own = by_attribute[attr]
         excess = len(own) - f.rating(attr)
         if excess <= 0:
@@ -53,6 +50,25 @@ def income_and_upkeep(state: WwnState, f: Faction, events: list[Event]) -> None:
             remove_asset(state, a, events, "excess upkeep unpaid")
         if lost:
             by_attribute = None
+
+
+def owned_by_attribute(state: WwnState, faction: str) -> dict[str, list[Asset]]:
+    """``faction``'s assets other than Bases by attribute (every attribute a key), in asset
+    order: the lists upkeep counts. Kept in ``state.upkeep_cache`` with the tuple of the
+    faction's assets they came from (``state.assets_of``: the same object until an asset enters
+    or leaves play or changes hands), so a faction whose assets did not change since its last
+    turn is not sorted again; an asset's type (its attribute) never changes. Do not change
+    the lists."""
+    owned = state.assets_of(faction)
+    kept = state.upkeep_cache.get(faction)
+    if kept is not None and kept[0] is owned:
+        return kept[1]
+    by_attribute: dict[str, list[Asset]] = {x: [] for x in ATTRIBUTES}
+    for a in owned:
+        if not a.is_base:
+            by_attribute[a.attribute].append(a)
+    state.upkeep_cache[faction] = (owned, by_attribute)
+    return by_attribute
 
 
 def overcomplex(f: Faction, kind: AssetType) -> bool:

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from factionsim.core.game import Event
 
@@ -108,16 +108,39 @@ def options(state: WwnState, faction: Faction) -> list[ChooseGoal]:
     the hostile factions, the assets (the table's ``version`` and :data:`.model.ASSET_CHANGES`,
     which count every change to any asset), whether Wealth of Kingdoms is open and the
     campaign's own goals. The same choice objects come back (a new list each time)."""
+    return list(_kept(state, faction)[1])
+
+
+def options_besides(state: WwnState, faction: Faction, goal: Goal) -> list[ChooseGoal]:
+    """:func:`options` less the choice of ``goal`` itself (its id and target): the other goals
+    a faction holding ``goal`` may switch to (each choice is a distinct goal and target, so
+    at most one is left out: found by the kept options' index, not by comparing each)."""
+    kept = _kept(state, faction)
+    choices, places = kept[1], kept[3]
+    if places is None:  # two alike (a faction holding two Bases in one place): compare each
+        return [c for c in choices if c.goal != goal.id or c.target != goal.target]
+    i = places.get((goal.id, goal.target))
+    return list(choices) if i is None else choices[:i] + choices[i + 1:]
+
+
+def _kept(state: WwnState, faction: Faction) -> tuple[Any, list[ChooseGoal], object,
+                                                      dict[tuple[str, str], int] | None]:
+    """``state.goal_options_cache``'s entry of ``faction``, worked out again when what the
+    options depend on changed (see :func:`options`): ``(key, options, the table's token, each
+    option's (goal, target) -> its place among them, or None when two are alike)``."""
     hostile = state.hostile_factions(faction.id)
     table = state.assets
     key = (table.version, ASSET_CHANGES[0], tuple(hostile),
            faction.wealth > faction.wealth_at_last_kingdoms, tuple(state.goal_types))
     cached = state.goal_options_cache.get(faction.id)
-    if cached is not None and cached[0] == key and cached[2] is table.token:
-        return list(cached[1])
-    out = _options(state, faction, set(hostile))
-    state.goal_options_cache[faction.id] = (key, out, table.token)
-    return list(out)
+    if cached is None or cached[0] != key or cached[2] is not table.token:
+        choices = _options(state, faction, set(hostile))
+        places: dict[tuple[str, str], int] | None = {
+            (c.goal, c.target): i for i, c in enumerate(choices)}
+        if len(places) != len(choices):
+            places = None
+        cached = state.goal_options_cache[faction.id] = (key, choices, table.token, places)
+    return cached
 
 
 def _options(state: WwnState, faction: Faction, hostile_ids: set[str]) -> list[ChooseGoal]:

@@ -109,10 +109,23 @@ class Asset:
     kind: AssetType = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
     is_base: bool = field(init=False, repr=False, compare=False)  # a Base of Influence
 
-    def __post_init__(self) -> None:
-        self.is_base = self.type == BASE_OF_INFLUENCE
-        if self.kind is None:
-            self.kind = ASSET_TYPES[self.type]
+    def __init__(self, id: str, type: str, owner: str, location: str, hp: int, max_hp: int,  # noqa: A002
+                 stealth: bool = False, exposed: bool = False,
+                 status: dict[str, Any] | None = None, kind: AssetType | None = None) -> None:
+        # (written out rather than the dataclass's, whose writes go through __setattr__: for a
+        # new asset each would first look up a field not set yet, an AttributeError caught)
+        _set_field(self, "id", id)
+        _set_field(self, "type", type)
+        _set_field(self, "owner", owner)
+        _set_field(self, "location", location)
+        _set_field(self, "hp", hp)
+        _set_field(self, "max_hp", max_hp)
+        _set_field(self, "stealth", stealth)
+        _set_field(self, "exposed", exposed)
+        _set_field(self, "status", status if status.__class__ is AssetStatus
+                   else AssetStatus(() if status is None else status))
+        _set_field(self, "kind", ASSET_TYPES[type] if kind is None else kind)
+        _set_field(self, "is_base", type == BASE_OF_INFLUENCE)
 
     def __setattr__(self, name: str, value: Any) -> None:
         """Set a field; a change of value counts in :data:`ASSET_CHANGES` (setting a field for

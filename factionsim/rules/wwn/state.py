@@ -65,7 +65,8 @@ class WwnState(DecisionState):
         self.order_index = 0
         self.initiative: dict[str, int] = {}
         self.holders_cache: tuple[int, dict[str, list]] = (-1, {})  # see abilities._holders
-        self.goal_options_cache: dict[str, tuple[tuple, list]] = {}  # see goals.options
+        self.goal_options_cache: dict[str, tuple] = {}  # see goals.options
+        self.upkeep_cache: dict[str, tuple] = {}  # see economy.by_attribute
         self.set_homebrew([])
 
     def set_homebrew(self, rows: list[dict[str, Any]], tags: list[dict[str, Any]] | None = None,
@@ -94,11 +95,13 @@ class WwnState(DecisionState):
         d.pop("hooks", None)
         d["holders_cache"] = (-1, {})
         d["goal_options_cache"] = {}
+        d["upkeep_cache"] = {}
         return d
 
     def __setstate__(self, d: dict[str, Any]) -> None:
         self.__dict__.update(d)
         self.goal_options_cache = {}
+        self.upkeep_cache = {}
         self.hooks = hook_tables(self.asset_types)
 
     @property

@@ -321,14 +321,13 @@ def _goal_options(state: WwnState) -> Sequence[Action]:
     """Keep (or advance) the current goal, or adopt any other (a list: built at most decisions)."""
     f = acting(state)
     g = f.goal
-    choices = goals.options(state, f)
     if g is None:
-        return choices
+        return goals.options(state, f)
     out: list[Action] = []
     if g.id == "wealth-of-kingdoms" and f.treasure > 0:
         out.append(A.Bribe(min(f.treasure, g.needed - g.progress)))
     out.append(_KEEP_GOAL)
-    out += [c for c in choices if c.goal != g.id or c.target != g.target]
+    out += goals.options_besides(state, f, g)
     return out
 
 
@@ -339,6 +338,12 @@ def _react_options(state: WwnState) -> Iterator[Action]:
 
 def _raise_options(state: WwnState) -> Iterator[Action]:
     f = acting(state)
+    lowest = min(f.force, f.cunning, f.wealth)
+    if lowest >= 8 or f.xp < state.house_rules.xp_to_raise(lowest + 1):
+        # (most goal steps: the cheapest step, the lowest rating's, is beyond the XP; a step
+        # never costs less at a higher rating, see data.XP_TO_RAISE, so none is open)
+        yield _DONE
+        return
     for attr in ATTRIBUTES:
         if can_raise(f, attr, state.house_rules):
             yield A.RaiseRating(attr)
