@@ -481,3 +481,16 @@ def test_raising_a_rating_raises_max_hp_and_the_headquarters_base(attr, old, gai
     assert x.max_hp == before + gain
     assert x.hp == 5 + gain
     assert hq.max_hp == x.max_hp and hq.hp == 4 + gain
+
+
+@pytest.mark.parametrize("goal, shown", [
+    ({"id": "eliminate-target", "target": "cavalry#2"}, "Eliminate Target (Y's Cavalry)"),
+    ({"id": "root-out-the-enemy", "target": "y@c"}, "Root Out the Enemy (Y's Base at c)"),
+])
+def test_the_status_line_names_a_goal_target_as_the_chronicle_does(goal, shown):
+    """``show`` and the status line after ``run`` name the target (its owner, the place), not
+    its id (``cavalry#2``, ``y@c``)."""
+    from factionsim.rules.wwn.present import status_line
+    s = duel(dict(goal=goal, assets=[{"type": "infantry", "location": "b"}]),
+             dict(assets=[{"type": "cavalry", "location": "b"}]))
+    assert f"goal {shown} " in status_line(s, "x")

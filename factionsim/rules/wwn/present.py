@@ -194,12 +194,17 @@ def sheet(frame: Frame, faction: str) -> Sheet:
 # ------------------------------------------------------------------ the campaign now
 def goal_text(state: Any, f: Any, since: bool = True) -> str:
     """A faction's goal in words: ``Blood The Enemy 3/16, since turn 2`` (``since``: the turn
-    it was taken up), with its progress as the rules count it now (:func:`.goals.progress_now`:
-    Inside Enemy Territory's from where the assets stand and the current Cunning)."""
+    it was taken up; a target named as the chronicle names it: ``Root Out the Enemy (The
+    Veiled Hand's Base at Saltmere)``), with its progress as the rules count it now
+    (:func:`.goals.progress_now`: Inside Enemy Territory's from where the assets stand and the
+    current Cunning)."""
     g = f.goal
     if g is None:
         return "none"
-    text = goal_name_of(state, g.id) + (f" ({g.target})" if g.target else "")
+    text = goal_name_of(state, g.id)
+    if g.target:
+        names, held = Names.from_state(state), state.assets.get(g.target)
+        text += f" ({names.asset(g.target, held.owner) if held else goal_target(g.target, names)})"
     progress, needed = progress_now(state, f)
     if needed:
         text += f" {progress}/{needed}"
@@ -245,7 +250,7 @@ def show(state: Any) -> str:
     lines += ["FACTIONS", text_table(["faction", "HP", "F/C/W", "magic", "Treasure", "XP",
                                       "headquarters", "agent"], rows), ""]
     lines += ["GOALS", text_table(["faction", "goal", "XP earned", "goals done"],
-                                  [[clip(f.name, 30), clip(goal_text(state, f), 44) if f.alive else "-",
+                                  [[clip(f.name, 30), clip(goal_text(state, f), 60) if f.alive else "-",
                                     f.xp_earned, f.goals_completed] for f in factions]), ""]
     lines += ["TAGS AND RELATIONS", *_relations(state), ""]
     lines += ["MAP", *_map_lines(state), ""]
