@@ -167,19 +167,19 @@ def test_asset_changes_count_only_real_changes():
     to the value it has is no change."""
     env = _warm_env()
     asset = _rival_asset(env, env.agents[0])
-    before = ASSET_CHANGES[0]
+    before = ASSET_CHANGES.count
     asset.hp = asset.hp
     asset.exposed = bool(asset.exposed)
-    assert ASSET_CHANGES[0] == before
+    assert ASSET_CHANGES.count == before
     asset.hp = asset.hp + 1
-    assert ASSET_CHANGES[0] == before + 1
+    assert ASSET_CHANGES.count == before + 1
     for write in (lambda st: st.__setitem__("k", 1), lambda st: st.update(k=2),
                   lambda st: st.setdefault("j", 1), lambda st: st.__ior__({"k": 3}),
                   lambda st: st.pop("k"), lambda st: st.__delitem__("j"),
                   lambda st: st.clear()):
-        count = ASSET_CHANGES[0]
+        count = ASSET_CHANGES.count
         write(asset.status)
-        assert ASSET_CHANGES[0] == count + 1
+        assert ASSET_CHANGES.count == count + 1
 
 
 def test_status_stays_counted_through_saves_and_copies():
@@ -284,16 +284,16 @@ def test_a_new_asset_counts_no_change_and_is_set_up_as_the_dataclass_was():
     ``kind`` (the standard table's when left out) and ``is_base`` from the type."""
     from factionsim.rules.wwn.data import ASSET_TYPES
 
-    before = ASSET_CHANGES[0]
+    before = ASSET_CHANGES.count
     status = AssetStatus(subtle=True)
     kept = Asset("base-of-influence#1", BASE_OF_INFLUENCE, "f", "x", 2, 3, status=status)
     plain = Asset("scouts#2", "scouts", "f", "x", 1, 1, True, True, {"subtle": "y#3"})
     bare = Asset("scouts#3", "scouts", "f", "x", 1, 1)
-    assert ASSET_CHANGES[0] == before
+    assert ASSET_CHANGES.count == before
     assert kept.status is status and kept.is_base and kept.kind is ASSET_TYPES[BASE_OF_INFLUENCE]
     assert type(plain.status) is AssetStatus and plain.status == {"subtle": "y#3"}
     assert (plain.stealth, plain.exposed, plain.is_base) == (True, True, False)
     assert type(bare.status) is AssetStatus and bare.status == {} and bare.kind.id == "scouts"
     assert bare.status is not Asset("scouts#4", "scouts", "f", "x", 1, 1).status
     bare.hp = 2
-    assert ASSET_CHANGES[0] == before + 1
+    assert ASSET_CHANGES.count == before + 1

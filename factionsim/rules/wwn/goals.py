@@ -130,7 +130,7 @@ def _kept(state: WwnState, faction: Faction) -> tuple[Any, list[ChooseGoal], obj
     option's (goal, target) -> its place among them, or None when two are alike)``."""
     hostile = state.hostile_factions(faction.id)
     table = state.assets
-    key = (table.version, ASSET_CHANGES[0], tuple(hostile),
+    key = (table.version, ASSET_CHANGES.count, tuple(hostile),
            faction.wealth > faction.wealth_at_last_kingdoms, tuple(state.goal_types))
     cached = state.goal_options_cache.get(faction.id)
     if cached is None or cached[0] != key or cached[2] is not table.token:

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from factionsim.core.writecount import WriteCounter, counting_setattr
+
 from .data import ASSET_TYPES, ATTRIBUTES, BASE_OF_INFLUENCE, MAGIC_LEVELS, AssetType, max_faction_hp
 
 
@@ -41,10 +43,11 @@ class Goal:
 #: dictionary (:class:`AssetStatus`). With :attr:`AssetTable.version` (assets in or out of play,
 #: new owners) it dates what a view's assets show (``WwnView.assets_stamp``), so the env's codec
 #: can keep what it built from them until they change.
-ASSET_CHANGES = [0]
+ASSET_CHANGES = WriteCounter()
 
-_MISSING = object()
 _set_field = object.__setattr__
+#: a field write that counts in :data:`ASSET_CHANGES` only when it changes the value
+_count_change = counting_setattr(ASSET_CHANGES, changes_only=True)
 
 
 class AssetStatus(dict):
@@ -54,35 +57,35 @@ class AssetStatus(dict):
     __slots__ = ()
 
     def __setitem__(self, key: str, value: Any) -> None:
-        ASSET_CHANGES[0] += 1
+        ASSET_CHANGES.count += 1
         super().__setitem__(key, value)
 
     def __delitem__(self, key: str) -> None:
-        ASSET_CHANGES[0] += 1
+        ASSET_CHANGES.count += 1
         super().__delitem__(key)
 
     def pop(self, *args: Any) -> Any:
-        ASSET_CHANGES[0] += 1
+        ASSET_CHANGES.count += 1
         return super().pop(*args)
 
     def popitem(self) -> tuple[str, Any]:
-        ASSET_CHANGES[0] += 1
+        ASSET_CHANGES.count += 1
         return super().popitem()
 
     def clear(self) -> None:
-        ASSET_CHANGES[0] += 1
+        ASSET_CHANGES.count += 1
         super().clear()
 
     def update(self, *args: Any, **kwargs: Any) -> None:
-        ASSET_CHANGES[0] += 1
+        ASSET_CHANGES.count += 1
         super().update(*args, **kwargs)
 
     def setdefault(self, key: str, default: Any = None) -> Any:
-        ASSET_CHANGES[0] += 1
+        ASSET_CHANGES.count += 1
         return super().setdefault(key, default)
 
     def __ior__(self, other: Any) -> AssetStatus:
-        ASSET_CHANGES[0] += 1
+        ASSET_CHANGES.count += 1
         return super().__ior__(other)  # type: ignore[no-any-return]
 
 
@@ -133,10 +136,7 @@ class Asset:
         table, which counts it). A status dictionary is kept as an :class:`AssetStatus`."""
         if name == "status" and type(value) is not AssetStatus:
             value = AssetStatus(value)
-        old = getattr(self, name, _MISSING)
-        if old is not value and old is not _MISSING and old != value:
-            ASSET_CHANGES[0] += 1
-        _set_field(self, name, value)
+        _count_change(self, name, value)
 
     @property
     def attribute(self) -> str:

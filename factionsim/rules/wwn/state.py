@@ -367,7 +367,7 @@ class WwnView(View):
         asset changed (:data:`.model.ASSET_CHANGES`). The env's codec keeps what it built from
         the assets until the stamp changes."""
         table = self._state.assets
-        return (table.token, table.version, ASSET_CHANGES[0])
+        return (table.token, table.version, ASSET_CHANGES.count)
 
     def assets(self) -> list[Asset]:
         """Every asset this faction can see, in asset order."""
