@@ -196,16 +196,60 @@ def test_each_defender_choice_has_its_own_odds():
 
 # --------------------------------------------------------------------- Monte Carlo
 def test_monte_carlo_agrees_with_exact_within_its_intervals():
+    # the bundled campaign's Guerrilla Populace on the Legion's Cavalry at Greymoor: every outcome
+    # but "defender destroyed" has a chance strictly between 0 and 1 (worked out by hand below)
     path = default_campaign_path()
-    exact, _ = campaign_odds(path, "attack thugs#15 -> silver-guild")
-    sampled, text = campaign_odds(path, "attack thugs#15 -> silver-guild", method="monte-carlo",
-                                  samples=2000, seed=3)
+    action = "attack guerrilla-populace#18 -> iron-legion"
+    exact, _ = campaign_odds(path, action)
+    sampled, text = campaign_odds(path, action, method="monte-carlo", samples=2000, seed=3)
     e, m = exact["defenders"][0], sampled["defenders"][0]
     assert e["method"] == "exact" and m["method"] == "monte-carlo" and m["samples"] == 2000
     for outcome, p in e["outcomes"].items():
         share = m["outcomes"][outcome]
         assert share["n"] == 2000 and share["lo"] <= p["p"] <= share["hi"], outcome
     assert "2000 rollouts" in text and "95% intervals" in text
+
+
+# The bundled campaign at turn 0 has two attacks, both at Greymoor, where the Iron Legion's
+# Cavalry (Force 4 asset, 12 HP, attack Force vs Force 2d6, counterattack 1d4) stands beside the
+# Cult of the Ashen Flame's Guerrilla Populace (Force 2 asset, 4 HP, attack Force vs Force 1d4+1,
+# no counterattack). The Legion has Force 7 and the tag Martial: "It rolls an extra die for all
+# Force attribute checks", attacking or defending; the Cult has Force 3. Worked by hand from
+# 6.4.0 ("the attacker and defender both roll 1d10 and add their relevant attribute ... The
+# attacker wins if their total is higher, and the defender wins if it's a tie or their roll is
+# higher"; "the dice are rolled and the highest of them are used") and 6.6.0 Attack ("On a
+# success, the defending Asset takes damage equal to the attacking Asset's attack score ... On a
+# failure, the attacking Asset takes damage equal to the defending Asset's counterattack score";
+# "If the damage done to an Asset reduces it to zero hit points, it is destroyed"). The highest
+# of 2d10 is k with chance (k^2 - (k-1)^2)/100 = (2k-1)/100.
+#
+# Cavalry -> Cult: 2d10 keep highest + 7 vs 1d10 + 3. The Cavalry hits when k + 7 > d + 3, i.e.
+#   d <= k + 3: k + 3 of the 10 faces of d for k <= 6, all 10 for k >= 7:
+#   sum_{k=1..6} (2k-1)(k+3) = 4 + 15 + 30 + 49 + 72 + 99 = 269, sum_{k=7..10} (2k-1) * 10 = 640,
+#   hit = (269 + 640) / 1000 = 909/1000. The Populace (4 HP) dies when 2d6 >= 4: 1 - 3/36 = 11/12,
+#   so destroyed = 909/1000 * 11/12 = 3333/4000. No counterattack: the Cavalry never dies.
+# Populace -> Legion (the Cavalry, its only asset there, meets it): 1d10 + 3 vs 2d10 keep highest
+#   + 7. The Populace hits when a + 3 > k + 7, i.e. a >= k + 5: 6 - k faces for k <= 5:
+#   sum_{k=1..5} (2k-1)(6-k) = 5 + 12 + 15 + 14 + 9 = 55, hit = 55/1000 = 11/200. 1d4+1 (at most
+#   5) never fells 12 HP. On a miss (189/200) the Cavalry's 1d4 counterattack kills the 4-HP
+#   Populace on a 4 (1/4): attacker destroyed = 189/200 * 1/4 = 189/800.
+HAND_WORKED = [
+    ("attack cavalry#4 -> ashen-flame", "guerrilla-populace#18", "909/1000",
+     {"hit": "909/1000", "defender destroyed": "3333/4000", "attacker destroyed": "0"}, None),
+    ("attack guerrilla-populace#18 -> iron-legion", "cavalry#4", "11/200",
+     {"hit": "11/200", "defender destroyed": "0", "attacker destroyed": "189/800"}, "1d4"),
+]
+
+
+@pytest.mark.parametrize(("action", "defender", "hit", "outcomes", "counter"), HAND_WORKED)
+def test_bundled_campaign_odds_equal_the_hand_computation(action, defender, hit, outcomes,
+                                                          counter):
+    result, _ = campaign_odds(default_campaign_path(), action)
+    (choice,) = result["defenders"]
+    assert (choice["defender"], choice["method"]) == (defender, "exact")
+    assert choice["check"]["hit"]["exact"] == hit
+    assert _exact(choice) == {k: Fraction(v) for k, v in outcomes.items()}
+    assert (choice["counter"] and choice["counter"]["dice"]) == counter
 
 
 def test_abilities_that_step_in_make_it_monte_carlo():
@@ -236,6 +280,8 @@ def test_abilities_that_step_in_make_it_monte_carlo():
     ("attack cavalry#4 -> silver-guild", "silver-guild has no asset at greymoor"),
     ("attack base-of-influence#19 -> ashen-flame", "cannot attack now"),
     ("attack knights#1 -> silver-guild", "silver-guild has no asset at tarsis"),
+    # the Veiled Hand is neutral towards the Guild (the campaign's relations): no attack at all
+    ("attack thugs#15 -> silver-guild", "not hostile .* it can attack: nobody"),
 ])
 def test_actions_without_odds_are_clear_errors(action, message):
     with pytest.raises(FactionsimError, match=message):
@@ -251,15 +297,21 @@ def test_odds_command_leaves_the_campaign_alone(tmp_path, capsys):
     path = tmp_path / "march.yaml"
     path.write_bytes(default_campaign_path().read_bytes())
     before = (path.read_bytes(), path.stat().st_mtime_ns)
-    assert main(["odds", str(path), "attack thugs#15 -> silver-guild"]) == 0
+    # the numbers of HAND_WORKED, as the command prints them (docs/commands.md shows the first)
+    assert main(["odds", str(path), "attack cavalry#4 -> ashen-flame"]) == 0
     out = capsys.readouterr().out
-    assert "exactly 9/20" in out and "a tie goes to the defender" in out
-    assert "counterattack on a miss (1d4+1)" in out
-    assert main(["odds", str(path), "attack thugs#15 -> silver-guild", "--json",
+    assert "2d10 keep highest + 7 vs 1d10 + 3 (a tie goes to the defender)" in out
+    assert "exactly 909/1000" in out and "exactly 3333/4000" in out and "no counterattack" in out
+    assert main(["odds", str(path), "attack guerrilla-populace#18 -> iron-legion"]) == 0
+    out = capsys.readouterr().out
+    assert "1d10 + 3 vs 2d10 keep highest + 7 (a tie goes to the defender)" in out
+    assert "exactly 11/200" in out and "exactly 189/800" in out
+    assert "counterattack on a miss (1d4): 1: 25.0%, 2: 25.0%, 3: 25.0%, 4: 25.0%" in out
+    assert main(["odds", str(path), "attack cavalry#4 -> ashen-flame", "--json",
                  "--method", "monte-carlo", "--samples", "50"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["defenders"][0]["outcomes"]["hit"]["n"] == 50
     assert (path.read_bytes(), path.stat().st_mtime_ns) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["march.yaml"]
-    assert main(["odds", str(path), "hide thugs#15"]) == 2
+    assert main(["odds", str(path), "hide cavalry#4"]) == 2
     assert "odds are given for attacks" in capsys.readouterr().err

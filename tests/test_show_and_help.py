@@ -61,12 +61,13 @@ def test_show_lists_every_neighbour_and_relation(tmp_path: Path,
     for loc in state.map.locations.values():
         near = ", ".join(state.map.locations[n].name for n in state.map.adjacent[loc.id])
         assert f"next to {near}." in flat, loc.id
-    # "relations: [iron-legion, veiled-hand, neutral]" in the file; unlisted pairs are hostile
+    # the file lists the Veiled Hand neutral towards each of the three others
+    # ("[iron-legion, veiled-hand, neutral]" ...); unlisted pairs are hostile
     assert "The Iron Legion (martial): neutral to The Veiled Hand; hostile to The Silver Guild, " \
            "The Cult of the Ashen Flame." in flat
-    assert "The Veiled Hand (machiavellian): neutral to The Iron Legion; hostile to The Silver " \
-           "Guild, The Cult of the Ashen Flame." in flat
-    assert "The Silver Guild (rich): hostile to The Iron Legion, The Veiled Hand, " \
+    assert "The Veiled Hand (machiavellian): neutral to The Iron Legion, The Silver Guild, " \
+           "The Cult of the Ashen Flame." in flat  # the sentence ends: hostile to none
+    assert "The Silver Guild (rich): neutral to The Veiled Hand; hostile to The Iron Legion, " \
            "The Cult of the Ashen Flame." in flat
 
 

@@ -289,8 +289,11 @@ def parse_attack(state: WwnState, text: str) -> tuple[Asset, str, list[Asset]]:
                         f"now: {can or 'none'}")
     targets = movement.attack_targets(state, attacker)
     if action.target not in targets:
-        raise OddsError(f"{action.target} has no asset at {attacker.location} able to meet an attack "
-                        f"of {attacker.id}; it can attack: {', '.join(targets) or 'nobody'}")
+        why = (f"{action.target} is not hostile to {attacker.owner} (attacks target only hostile "
+               f"factions)" if not state.hostile(attacker.owner, action.target) else
+               f"{action.target} has no asset at {attacker.location} able to meet an attack")
+        raise OddsError(f"{why}: no odds for {attacker.id}; it can attack: "
+                        f"{', '.join(targets) or 'nobody'}")
     return attacker, action.target, movement.defenders(state, action.target, attacker)
 
 
