@@ -24,6 +24,7 @@ pytest.importorskip("pettingzoo")
 
 from env_helpers import live_decisions  # noqa: E402
 
+from factionsim.configs import default_campaign_path  # noqa: E402
 from factionsim.envs import make_env  # noqa: E402
 from factionsim.rules.wwn import actions as A  # noqa: E402
 from factionsim.rules.wwn import economy, goals  # noqa: E402
@@ -68,31 +69,54 @@ def assert_caches_fresh(env) -> None:
             assert all(x is y for x, y in zip(grouped[attr], expected, strict=True)), (f.id, attr)
 
 
-def test_every_rules_path_of_random_play_leaves_no_stale_cache():
+def _before_the_rebalance(tmp_path):
+    """The bundled campaign as it was before issue 24's rebalance: only the Legion and the
+    Veiled Hand neutral, every other pair hostile (the default), the Hand's goal Inside Enemy
+    Territory."""
+    text = default_campaign_path().read_text()
+    for line in ("  - [veiled-hand, silver-guild, neutral]\n",
+                 "  - [veiled-hand, ashen-flame, neutral]\n"):
+        assert line in text
+        text = text.replace(line, "")
+    i = text.index("  - id: veiled-hand")
+    j = text.index("    goal: wealth-of-kingdoms\n", i)
+    text = text[:j] + "    goal: inside-enemy-territory\n" + text[j + 29:]
+    path = tmp_path / "before.yaml"
+    path.write_text(text)
+    return path
+
+
+def test_every_rules_path_of_random_play_leaves_no_stale_cache(tmp_path):
     """Random play, checked after every decision: attacks, defences, moves, purchases, repairs,
-    hiding, selling, abilities, expansions, goals kept, adopted and bribed, and turn ends all
-    change what the caches were built from. (Each decision picks a kind of action at random,
-    then one action of that kind, so that the rarer kinds come up in a few games.)"""
-    env = make_env(max_turns=12)
+    hiding, selling, abilities, expansions, goals kept, adopted and bribed, relations changed by
+    an attack on a neutral, and turn ends all change what the caches were built from. (Each
+    decision picks a kind of action at random, then one action of that kind, so that the rarer
+    kinds come up in a few games.) Two campaigns: the bundled one, whose Veiled Hand is neutral
+    towards every faction, so that a strike on it turns a relation hostile mid-game; and the same
+    with the relations it had before its rebalance, where random play fights (and repairs)
+    enough: at peace with the Hand it never repaired in 12-turn games of seeds 0-15."""
     applied: collections.Counter = collections.Counter()
-    turns_ended = 0
-    for rng in live_decisions(env, range(3)):
-        by_kind = collections.defaultdict(list)
-        for i in np.flatnonzero(env.action_mask()):
-            a = env.legal_action(int(i))
-            by_kind[(type(a).__name__, getattr(a, "kind", ""))].append(int(i))
-        kinds = sorted(by_kind)
-        choices = by_kind[kinds[rng.integers(len(kinds))]]
-        choice = choices[rng.integers(len(choices))]
-        applied[type(env.legal_action(choice)).__name__] += 1
-        turn = env.state.turn
-        env.step(choice)
-        turns_ended += env.state.turn != turn
-        assert_caches_fresh(env)
+    turns_ended = relation_changes = 0
+    for campaign in (None, _before_the_rebalance(tmp_path)):
+        env = make_env(campaign, max_turns=12)
+        for rng in live_decisions(env, range(3)):
+            by_kind = collections.defaultdict(list)
+            for i in np.flatnonzero(env.action_mask()):
+                a = env.legal_action(int(i))
+                by_kind[(type(a).__name__, getattr(a, "kind", ""))].append(int(i))
+            kinds = sorted(by_kind)
+            choices = by_kind[kinds[rng.integers(len(kinds))]]
+            choice = choices[rng.integers(len(choices))]
+            applied[type(env.legal_action(choice)).__name__] += 1
+            turn, relations = env.state.turn, env.state.relations
+            env.step(choice)
+            turns_ended += env.state.turn != turn
+            relation_changes += env.state.relations != relations
+            assert_caches_fresh(env)
     for kind in (A.Attack, A.Defend, A.Move, A.Create, A.Repair, A.RepairFaction, A.Hide,
                  A.Sell, A.UseAbility, A.ExpandAt, A.ChooseGoal, A.KeepGoal, A.Bribe):
         assert applied[kind.__name__], f"random play never applied {kind.__name__}"
-    assert turns_ended >= 30
+    assert turns_ended >= 60 and relation_changes
 
 
 def _warm_env():

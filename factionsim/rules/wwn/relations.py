@@ -36,7 +36,9 @@ def set_relation(state: WwnState, a: str, b: str, relation: str, events: list[Ev
     old = state.relation(a, b)
     if old == relation:
         return
-    state.relations[frozenset((a, b))] = relation
+    # a new dict, not an edit in place: the env's codec keeps what it built from the relations
+    # until ``state.relations`` is another object (envs/wwn_codec.py, ``_seating``)
+    state.relations = {**state.relations, frozenset((a, b)): relation}
     events.append(Event(state.current_turn, "relation", a,
                         {"with": b, "from": old, "to": relation, **why}))
 
