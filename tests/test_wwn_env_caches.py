@@ -163,8 +163,10 @@ def test_faction_changes_are_seen():
 
 
 def test_asset_changes_count_only_real_changes():
-    """``ASSET_CHANGES`` counts a field set to a new value and every status write; setting a field
-    to the value it has is no change."""
+    """``ASSET_CHANGES`` counts a field set to a new value, every status write and every status
+    removal that removes something; setting a field to the value it has is no change, nor is
+    removing a status entry that is not there (``on_act``'s ``pop("until_acts", None)`` at
+    every asset action) or a ``setdefault`` of an entry that is."""
     env = _warm_env()
     asset = _rival_asset(env, env.agents[0])
     before = ASSET_CHANGES.count
@@ -176,10 +178,21 @@ def test_asset_changes_count_only_real_changes():
     for write in (lambda st: st.__setitem__("k", 1), lambda st: st.update(k=2),
                   lambda st: st.setdefault("j", 1), lambda st: st.__ior__({"k": 3}),
                   lambda st: st.pop("k"), lambda st: st.__delitem__("j"),
-                  lambda st: st.clear()):
+                  lambda st: st.__setitem__("k", 1), lambda st: st.popitem(),
+                  lambda st: st.__setitem__("k", 1), lambda st: st.clear()):
         count = ASSET_CHANGES.count
         write(asset.status)
         assert ASSET_CHANGES.count == count + 1
+    asset.status["kept"] = 1
+    count = ASSET_CHANGES.count
+    for no_change in (lambda st: st.pop("absent", None), lambda st: st.setdefault("kept", 2)):
+        no_change(asset.status)
+        assert ASSET_CHANGES.count == count
+    assert asset.status == {"kept": 1}
+    del asset.status["kept"]
+    count = ASSET_CHANGES.count
+    asset.status.clear()  # (already empty)
+    assert ASSET_CHANGES.count == count
 
 
 def test_status_stays_counted_through_saves_and_copies():
