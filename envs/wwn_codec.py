@@ -576,6 +576,21 @@ class WwnCodec(Codec):
         seating = self._seating(view, agent)
         part = self._current_part(view, agent, seating)
         out[:] = part.base if part.base is not None else self._part_base(part, seating)
+        return self._fill(view, agent, seating, out, scores)
+
+    def observation(self, view: Any, scores: dict[str, float] | None = None) -> np.ndarray:
+        """:meth:`observe` into a new array: a copy of the observer's kept base (one numpy call
+        where :meth:`observe` needs an array first)."""
+        agent = view.faction_id
+        seating = self._seating(view, agent)
+        part = self._current_part(view, agent, seating)
+        base = part.base if part.base is not None else self._part_base(part, seating)
+        return self._fill(view, agent, seating, base.copy(), scores)
+
+    def _fill(self, view: Any, agent: str, seating: _Seating, out: np.ndarray,
+              scores: dict[str, float] | None) -> np.ndarray:
+        """Write what changes from decision to decision (the values with a fixed position and
+        the ones) into ``out``, which holds the observer's base (see :meth:`observe`)."""
         F = self.F
         me = seating.seat
         seat, locs = self.seat, self.loc
