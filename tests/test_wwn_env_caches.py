@@ -26,7 +26,7 @@ from env_helpers import live_decisions  # noqa: E402
 
 from factionsim.envs import make_env  # noqa: E402
 from factionsim.rules.wwn import actions as A  # noqa: E402
-from factionsim.rules.wwn import economy, goals  # noqa: E402
+from factionsim.rules.wwn import economy, goals, relations  # noqa: E402
 from factionsim.rules.wwn.data import ATTRIBUTES, BASE_OF_INFLUENCE  # noqa: E402
 from factionsim.rules.wwn.model import ASSET_CHANGES, Asset, AssetStatus, Goal  # noqa: E402
 from factionsim.rules.wwn.state import WwnState  # noqa: E402
@@ -310,3 +310,25 @@ def test_a_new_asset_counts_no_change_and_is_set_up_as_the_dataclass_was():
     assert bare.status is not Asset("scouts#4", "scouts", "f", "x", 1, 1).status
     bare.hp = 2
     assert ASSET_CHANGES.count == before + 1
+
+
+def test_relations_changed_in_play_show_in_the_kept_observations():
+    """A relation changed in play (``relations.set_relation``, the house rule
+    ``relations_change: attacks``: "the attacked faction, if it was allied or neutral to the
+    attacker, becomes hostile to it") shows in every observer's next observation and in the
+    hostile factions, as a codec built afresh shows it: the codec keeps each observer's template
+    (relations included) per relations dict, so the rules give the state a new dict."""
+    env = _warm_env()
+    state = env.state
+    a, b = env.agents[0], env.agents[1]
+    before = state.relations
+    for relation in ("allied", "neutral", "hostile"):
+        if state.relation(a, b) == relation:
+            continue
+        events: list = []
+        relations.set_relation(state, a, b, relation, events)
+        assert events and events[-1].kind == "relation"
+        assert state.relation(a, b) == relation
+        assert (b in state.hostile_factions(a)) == (relation == "hostile")
+        assert_caches_fresh(env)
+    assert state.relations is not before
