@@ -492,7 +492,7 @@ class WwnCodec(Codec):
         self._row_of: dict[tuple, tuple[int, int, int]] = {}  # row key -> bank row, location, Base
         self._seatings: dict[str, _Seating] = {}
         self._parts: dict[str, _AssetPart] = {}  # observer -> its last asset part
-        self._bank_epoch = 0  # counts the bank's growths (see _current_part)
+        self._bank_epoch = 0  # counts the times the bank started afresh (see _current_part)
         self._faction_rows: dict[tuple, list[float]] = {}  # see _faction_values
         self._choice_tables: dict[str, _ChoiceTable] = {}  # actor -> see _choice_table
         #: the value of "n assets in a location" (n / 8, at most 1)
@@ -762,7 +762,8 @@ class WwnCodec(Codec):
         if len(self._row_of) + lim.own_assets + lim.other_assets > len(self._bank):
             self._bank = grow_bank(self._bank, self._row_of, _BANK_ROWS)
             self._parts.clear()  # (their bank rows may be reused)
-            self._bank_epoch += 1  # (so no kept base is patched with rows of the new bank)
+            if not self._row_of:  # (full: emptied, its rows will be reused)
+                self._bank_epoch += 1  # (so no kept base is patched with the new rows)
         owner_code = seating.owner_code
         row_of = self._row_of
         own_count, other_count = [0] * self.L, [0] * self.L

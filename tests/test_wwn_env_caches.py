@@ -139,6 +139,24 @@ def test_a_direct_write_to_an_asset_is_seen(write):
     assert_caches_fresh(env)
 
 
+BASE_WRITES = {name: WRITES[name] for name in ("location", "new owner", "out of play")}
+BASE_WRITES["new Base"] = lambda s, a: s.new_asset(BASE_OF_INFLUENCE, a.owner, next(
+    lid for lid in s.map.locations if s.base_of(a.owner, lid) is None), max_hp=1)
+
+
+@pytest.mark.parametrize("write", BASE_WRITES)
+def test_a_base_moved_lost_or_given_is_seen(write):
+    """The Base flags of the locations (one per seat) follow a Base that leaves a place, changes
+    hands, leaves play or is added, also where the observer's kept observation is patched in
+    place (only the flags that differ written again)."""
+    env = _warm_env()
+    viewer = env.agents[0]
+    base = next(a for a in env.state.assets.values() if a.owner != viewer and a.is_base)
+    BASE_WRITES[write](env.state, base)
+    assert_caches_fresh(env)
+    assert_caches_fresh(env)  # (and once more, from the patched observations)
+
+
 def test_undoing_a_status_entry_is_seen():
     """A status entry removed again (del, pop, clear, popitem) counts as a change too."""
     env = _warm_env()
@@ -332,3 +350,50 @@ def test_relations_changed_in_play_show_in_the_kept_observations():
         assert (b in state.hostile_factions(a)) == (relation == "hostile")
         assert_caches_fresh(env)
     assert state.relations is not before
+
+
+def test_a_kept_observation_is_never_patched_with_rows_of_a_bank_started_afresh(monkeypatch):
+    """The codec's bank of encoded asset rows, once full, is emptied and its rows reused: after
+    that, a bank row number no longer stands for what it stood for, so an observer's kept
+    observation must be built again, not patched by comparing row numbers. Here the same asset
+    gets row 0 before and after the bank starts afresh, with a new location in between."""
+    from factionsim.envs import wwn_codec
+
+    env = _warm_env()
+    codec, state = env.codec, env.state
+    viewer = env.agents[0]
+    view = state.view(viewer)
+
+    def fill_the_bank():  # (the next miss finds it full: it starts afresh)
+        monkeypatch.setattr(wwn_codec, "_BANK_ROWS", len(codec._bank))
+        codec._row_of.update({("filler", i): (0, 0, -1) for i in range(len(codec._bank))})
+
+    first = view.assets()[0]
+    first.status["filler"] = 1  # (a change: the viewer's kept part misses)
+    fill_the_bank()
+    epoch = codec._bank_epoch
+    env.observe(viewer)
+    assert codec._bank_epoch == epoch + 1 and codec._parts[viewer].own_rows + \
+        codec._parts[viewer].other_rows  # (rows numbered from 0 again)
+    first.location = next(lid for lid in state.map.locations if lid != first.location)
+    fill_the_bank()
+    got = env.observe(viewer)["observation"]
+    assert np.array_equal(got, fresh_observation(env, viewer))
+
+
+def test_kept_observations_survive_a_bank_that_starts_afresh(monkeypatch):
+    """The codec's bank of encoded asset rows, once full, is emptied and its rows reused for new
+    rows: an observer's kept observation is then built again from the template, never patched
+    with the rows' new contents. Played with a bank of room for one observation only, so it
+    starts afresh many times, each observation checked against a fresh codec's."""
+    from factionsim.envs import wwn_codec
+
+    env = make_env(max_turns=4)
+    monkeypatch.setattr(wwn_codec, "_BANK_ROWS", 2 * env.codec.asset_slots)
+    started = env.codec._bank_epoch
+    for rng in live_decisions(env, range(2)):
+        for viewer in env.agents:
+            got = env.observe(viewer)["observation"]
+            assert np.array_equal(got, fresh_observation(env, viewer)), viewer
+        env.step(int(rng.choice(np.flatnonzero(env.action_mask()))))
+    assert env.codec._bank_epoch >= started + 3
