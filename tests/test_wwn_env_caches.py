@@ -3,8 +3,9 @@
 The codec keeps each observer's asset part (rows, counts, Base flags, and a copy of its template
 with them written in), the faction rows, and the indices of the goal choices by object; the rules
 keep each faction's goal options (``goals.options``, and where each choice stands among them for
-``goals.options_besides``) and its assets by attribute for upkeep (``economy.owned_by_attribute``,
-kept with the tuple ``state.assets_of`` gave). They are reused while the assets' stamp
+``goals.options_besides``), its assets by attribute for upkeep (``economy.owned_by_attribute``,
+kept with the tuple ``state.assets_of`` gave) and the assets of every location
+(``state.assets_at``). They are reused while the assets' stamp
 (``WwnView.assets_stamp``: the table's version and ``model.ASSET_CHANGES``) and their other
 inputs are unchanged. These tests change the state through every rules path random play takes
 and through direct writes, and compare each cached answer with one worked out afresh.
@@ -51,6 +52,10 @@ def assert_caches_fresh(env) -> None:
         codec = type(env.codec)(state)
         assert env.codec.encode_actions(state.view(actor), legal) == \
             codec.encode_actions(state.view(actor), legal)
+    for loc in state.map.locations:  # (state.assets_at: an index kept per assets stamp)
+        here = [a for a in state.assets.values() if a.location == loc]
+        got = state.assets_at(loc)
+        assert len(got) == len(here) and all(x is y for x, y in zip(got, here, strict=True)), loc
     for f in state.factions.values():
         hostile = set(state.hostile_factions(f.id))
         fresh = goals._options(state, f, hostile)

@@ -67,6 +67,7 @@ class WwnState(DecisionState):
         self.holders_cache: tuple[int, dict[str, list]] = (-1, {})  # see abilities._holders
         self.goal_options_cache: dict[str, tuple] = {}  # see goals.options
         self.upkeep_cache: dict[str, tuple] = {}  # see economy.by_attribute
+        self.location_cache: tuple[Any, dict[str, list[Asset]]] = (None, {})  # see assets_at
         self.set_homebrew([])
 
     def set_homebrew(self, rows: list[dict[str, Any]], tags: list[dict[str, Any]] | None = None,
@@ -96,12 +97,14 @@ class WwnState(DecisionState):
         d["holders_cache"] = (-1, {})
         d["goal_options_cache"] = {}
         d["upkeep_cache"] = {}
+        d["location_cache"] = (None, {})
         return d
 
     def __setstate__(self, d: dict[str, Any]) -> None:
         self.__dict__.update(d)
         self.goal_options_cache = {}
         self.upkeep_cache = {}
+        self.location_cache = (None, {})
         self.hooks = hook_tables(self.asset_types)
 
     @property
@@ -171,7 +174,25 @@ class WwnState(DecisionState):
         return self.assets.owned_by(faction)
 
     def assets_at(self, location: str) -> list[Asset]:
-        return [a for a in self.assets.values() if a.location == location]
+        """The assets in play at ``location``, in asset order (a new list).
+
+        From an index of every location's assets kept in ``location_cache`` while the asset
+        table (its token and ``version``: assets in or out of play, new owners) and
+        :data:`.model.ASSET_CHANGES` (which counts every change of location) are unchanged: the
+        rules ask it for each asset of a faction when listing Hide and Attack options."""
+        table = self.assets
+        key, index = self.location_cache
+        if key is None or key[0] is not table.token or key[1] != table.version \
+                or key[2] != ASSET_CHANGES.count:
+            index = {}
+            for a in table.values():
+                here = index.get(a.location)
+                if here is None:
+                    index[a.location] = [a]
+                else:
+                    here.append(a)
+            self.location_cache = ((table.token, table.version, ASSET_CHANGES.count), index)
+        return list(index.get(location, ()))
 
     def base_of(self, faction: str, location: str) -> Asset | None:
         for a in self.assets_of(faction):
