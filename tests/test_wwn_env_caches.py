@@ -57,6 +57,8 @@ def assert_caches_fresh(env) -> None:
         got = state.assets_at(loc)
         assert len(got) == len(here) and all(x is y for x, y in zip(got, here, strict=True)), loc
     for f in state.factions.values():
+        assert state.hostile_factions(f.id) == [  # (kept per relations and who is alive)
+            g for g in state.factions if state.factions[g].alive and state.hostile(f.id, g)], f.id
         hostile = set(state.hostile_factions(f.id))
         fresh = goals._options(state, f, hostile)
         assert goals.options(state, f) == fresh, f.id
@@ -402,3 +404,31 @@ def test_kept_observations_survive_a_bank_that_starts_afresh(monkeypatch):
             assert np.array_equal(got, fresh_observation(env, viewer)), viewer
         env.step(int(rng.choice(np.flatnonzero(env.action_mask()))))
     assert env.codec._bank_epoch >= started + 3
+
+
+def test_hostile_factions_follow_relations_written_in_place_and_factions_falling():
+    """``hostile_factions`` is kept per relations and living factions: a relation written into
+    the dict in place (as a GM tool or a test may), a changed default for unlisted pairs and a
+    faction that falls all change the answer at once."""
+    env = _warm_env()
+    state = env.state
+    a, b = env.agents[0], env.agents[1]
+
+    def fresh(fid):
+        return [g for g in state.factions if state.factions[g].alive and state.hostile(fid, g)]
+
+    assert state.hostile_factions(a) == fresh(a)
+    for relation in ("allied", "hostile", "neutral"):
+        state.relations[frozenset((a, b))] = relation
+        assert state.hostile_factions(a) == fresh(a)
+        assert (b in state.hostile_factions(a)) == (relation == "hostile")
+    del state.relations[frozenset((a, b))]
+    for default in ("neutral", "hostile"):
+        state.house_rules.relations_default = default
+        assert state.hostile_factions(a) == fresh(a)
+    assert b in state.hostile_factions(a)
+    state.factions[b].alive = False
+    assert b not in state.hostile_factions(a) and state.hostile_factions(a) == fresh(a)
+    got = state.hostile_factions(a)
+    got.append("x")  # (a new list each time: the kept one is not the caller's)
+    assert "x" not in state.hostile_factions(a)
