@@ -117,5 +117,12 @@ def test_one_ppo_update_trains_the_same_weights_fast_or_plain(rollout_data):
     plain = _one_update(codec, spec, arrays, res, False)
     assert all(np.array_equal(fast[k], again[k]) for k in fast)
     assert any(not np.array_equal(fast[k], arrays[k]) for k in fast)  # it did train
+    # Adam divides each step by the root of the gradient's running square, so an entry whose
+    # gradient is rounding noise in both passes (about 0) can step by up to the learning rate
+    # (1e-3) in one and not the other: on the rebalanced bundled campaign's rollout 3 of
+    # context1.weight's 1024 entries differ by 2e-4 (issue 24 item 4). Every other entry agrees
+    # within 1e-6; none may differ by more than two learning-rate steps (seen: 2.2e-4).
     for k in fast:
-        assert np.allclose(fast[k], plain[k], atol=1e-6), k
+        close = np.isclose(fast[k], plain[k], rtol=0, atol=1e-6)
+        assert close.mean() >= 0.99, k
+        assert np.abs(fast[k] - plain[k]).max() <= 2 * 1e-3, k
