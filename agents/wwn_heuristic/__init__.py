@@ -230,6 +230,9 @@ def _pass_reason(sit: Situation) -> str:
         rivals = sorted({e.owner for e in sit.hostile_present(threat[1])})
         return (f"lies low: {', '.join(sit.fname(r) for r in rivals)} would punish any move it "
                 f"could make")
+    if goal_ai.no_room_to_grow(sit):
+        return ("banks its Treasure: it holds every asset its ratings allow and a Base wherever "
+                "its assets stand, and waits for the experience to raise a rating")
     return "holds its hand: every action open to it would cost more than it gains"
 
 
