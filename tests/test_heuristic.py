@@ -455,18 +455,35 @@ def test_greedy_pays_wealth_of_kingdoms_with_treasure_it_cannot_spend():
     assert goal_ai.rank_choices(full, choices)[0][1] == ChooseGoal("wealth-of-kingdoms")
 
 
-def test_a_faction_with_nothing_to_buy_says_so_when_it_passes():
-    """With every asset its ratings allow, a Base wherever its assets stand, no enemy and
-    Wealth of Kingdoms closed ("The faction's Wealth rating must increase before this goal can
-    be selected again"), a pass is all that is left: the reason names it (it waits for the
-    experience to raise a rating), not the catch-all "holds its hand"."""
+@pytest.mark.parametrize("new_ground", [False, True])
+def test_a_faction_with_nothing_to_buy_walks_to_new_ground_or_says_why_it_passes(new_ground):
+    """With every asset its ratings allow, no enemy and Wealth of Kingdoms closed ("The
+    faction's Wealth rating must increase before this goal can be selected again"), Treasure
+    can still buy a new Base: "The faction must have at least one Asset there already". So
+    one asset walks to the nearest place without a Base of its own (b), where the faction can
+    plant its next Base; only one (the others stay). With a Base in every place a pass is all
+    that is left, and the reason names it, not the catch-all "holds its hand" (it used to pass
+    with that reason turn after turn in both cases, the Treasure piling up)."""
+    bases = [] if new_ground else [{"type": "base-of-influence", "location": loc, "max_hp": 3}
+                                   for loc in ("b", "c")]
     s = make_state([faction("us", force=1, cunning=1, wealth=1, treasure=30,
                             goal="peaceable-kingdom", wealth_at_last_kingdoms=1,
                             assets=[{"type": "local-guard", "location": "a"},
                                     {"type": "informers", "location": "a"},
-                                    {"type": "armed-guards", "location": "a"}]),
+                                    {"type": "armed-guards", "location": "a"}, *bases]),
                     faction("them", headquarters="c")], relations=[["us", "them", "neutral"]])
     play_to(s, T.ACTION, "us")
-    choice, reason = decide(s, HeuristicAgent(temperament="greedy"))
-    assert choice == ChooseAction("pass")
-    assert reason.startswith("banks its Treasure: it holds every asset its ratings allow")
+    agent = HeuristicAgent(temperament="greedy")
+    choice, reason = decide(s, agent)
+    if not new_ground:
+        assert choice == ChooseAction("pass")
+        assert reason.startswith("banks its Treasure: it holds every asset its ratings allow")
+        return
+    assert choice == ChooseAction("move") and "new ground for its next Base" in reason
+    s.apply(choice)
+    moved = []
+    while s.phase == T.MOVE and s.current_actor() == "us":
+        choice, _ = decide(s, agent)
+        s.apply(choice)
+        moved += [choice] if isinstance(choice, Move) else []
+    assert len(moved) == 1 and moved[0].destination == "b"
