@@ -10,8 +10,9 @@ every goal from its adoption (``goal-chosen``, or the goal a campaign starts wit
 the faction's collapse (fell), or still open when the history ends. Reported per goal and per
 window (adopted in turns 1-20 or 21-40): how many, how they ended, the mean turns to done and,
 for the goals the heuristic chose, the mean turns it estimated when it chose them (of those
-done; a campaign's starting goals have none); the share of faction turns each goal held; goals and XP per faction per 10 turns with 95% intervals
-bootstrapped over campaigns; the reasons given for abandoning goals.
+done; a campaign's starting goals have none); the share of faction turns each goal held;
+goals and XP per faction per 10 turns with 95% intervals bootstrapped over campaigns; the
+reasons given for abandoning goals.
 """
 
 from __future__ import annotations
