@@ -18,7 +18,7 @@ from factionsim.forecast import run_forecast
 from factionsim.odds import campaign_odds
 
 #: An attack of the bundled campaign that can be made at once (turn 0).
-ATTACK = "attack thugs#15 -> silver-guild"
+ATTACK = "attack guerrilla-populace#18 -> iron-legion"  # (the Hand is at peace since issue 24 item 4)
 
 
 def main() -> None:

@@ -5,9 +5,9 @@ a sampled rule asks (a faction played by hand by the default agent, as in foreca
 campaign file and its dice are not touched.
 
 >>> from factionsim.configs import default_campaign_path
->>> r, text = campaign_odds(default_campaign_path(), "attack thugs#15 -> silver-guild")
+>>> r, text = campaign_odds(default_campaign_path(), "attack cavalry#4 -> ashen-flame")
 >>> r["defenders"][0]["method"], r["defenders"][0]["outcomes"]["hit"]["exact"]
-('exact', '9/20')
+('exact', '909/1000')
 """
 
 from __future__ import annotations
