@@ -76,3 +76,23 @@ def test_the_wwn_chronicle_and_its_reasons_read_well(seed):
     assert "  - *" in md  # the reasons are in it
     for slip in SLIPS:
         assert not re.search(slip, md), (slip, re.search(slip, md))
+
+
+@pytest.mark.parametrize("seed", [2, 7])
+def test_a_move_action_reason_names_the_move_that_follows(seed):
+    """"Chooses to move. Redeploys: sends its Thugs to Vell" followed by "Moves its Blackmail to
+    Ashfall" (the README's quick start, turn 7): when two moves were worth the same, the reason
+    named the last in id order and the faction made the first. The Move action's reason now
+    names the move the faction then makes first."""
+    s = load_campaign(default_campaign_path("wwn"))
+    s.rng = np.random.default_rng(seed)
+    events = play(s, 12, {f: make_agent("heuristic", "wwn") for f in s.factions})
+    decisions = [e for e in events if e.kind == "decision"]
+    checked = 0
+    for chosen, first in zip(decisions, decisions[1:]):
+        reason = chosen.data.get("reason", "")
+        if chosen.data.get("action") == "action move" and reason.startswith("redeploys: "):
+            assert first.faction == chosen.faction and first.data["action"].startswith("move ")
+            assert first.data["reason"] == reason.removeprefix("redeploys: "), (chosen, first)
+            checked += 1
+    assert checked >= 5

@@ -281,7 +281,9 @@ def _action_value(sit: Situation, kind: str) -> tuple[float, str, bool]:
         if not moves:
             return 0.0, "", False
         value = sum(_best_per_asset(moves).values())
-        (_, dest), (_, why, _) = max(moves.items(), key=lambda kv: (kv[1][0], kv[0]))
+        # the move :func:`_move` makes first: the best value, the first such in the legal order
+        # (the order ``_move_values`` lists them in), so the reason names the move that follows
+        _, why, _ = max(moves.values(), key=lambda v: v[0])
         return value, f"redeploys: {why}", True
     if kind == "hide":
         worth = [(v, why) for v, why in _hide_values(sit).values() if v > 0]
