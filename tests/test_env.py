@@ -220,3 +220,22 @@ def test_docstring_examples():
 
     for module in (factionsim.envs, factionsim.envs.single_agent):
         assert doctest.testmod(module).failed == 0
+
+
+@pytest.mark.parametrize("ruleset", ["wwn", "houses", "engagements", "conflict"])
+def test_scores_seen_after_a_step_are_the_states_scores(ruleset):
+    """The scores an observation carries and the shaped reward reads (kept once per decision)
+    are the state's scores at that decision, also when the engine ran on after the step's own
+    rules (income, a goal completed at the turn's end). A guard: a stale kept score was
+    reported once and not reproduced in random or heuristic play of the bundled campaign."""
+    for seed in range(3):
+        env = make_env(ruleset=ruleset, max_turns=8)
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for agent in env.agent_iter(3_000):
+            obs, reward, term, trunc, info = env.last()
+            assert env.current_scores() == env.state.scores(), (seed, agent)
+            if term or trunc:
+                env.step(None)
+            else:
+                env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
