@@ -30,6 +30,9 @@ that decision is the heuristic's, and its reason says so.
 A policy file with a ``prior`` (a *residual* policy, :mod:`factionsim.models.prior`) also needs
 the heuristic's choice at every decision: the agent asks the ruleset's heuristic (default
 options) and hands its choice to the network beside the observation.
+With ``"candidates": "planner"`` in its prior (an *advantage* policy, ``factionsim train
+--method advantage``) it plays the heuristic's choice wherever the planner would not search, and
+elsewhere chooses among the planner's candidates only (:class:`factionsim.models.prior.PriorCodec`).
 """
 
 from __future__ import annotations
@@ -148,7 +151,8 @@ class PolicyAgent(Agent):
             if prior:  # a residual policy: the network also reads the heuristic's choice
                 from factionsim.models.prior import PriorCodec
 
-                codec = PriorCodec(codec, self.ruleset, prior["agent"], prior["weight"])
+                codec = PriorCodec(codec, self.ruleset, prior["agent"], prior["weight"],
+                                   prior.get("candidates"))
             self._codec = codec
             self._obs = np.zeros(self._codec.obs_size, dtype=np.float32)
             self._codec_key = key
@@ -167,10 +171,17 @@ class PolicyAgent(Agent):
         except FactionsimError as exc:  # the game outgrew the codec's limits
             return self._heuristic(view, legal_actions, rng, exc)
         playable = [i for i, k in enumerate(indices) if k >= 0]
+        prior = getattr(codec, "last_index", None)  # a residual policy: the heuristic's choice
+        candidates = getattr(codec, "last_candidates", None)  # an advantage policy's choices
+        if candidates is not None:
+            if not candidates and prior is not None and prior in indices:
+                self.last_reason = f"{self.label}: the heuristic's choice (nothing searched here)"
+                return legal_actions[indices.index(prior)]
+            if candidates:
+                playable = [i for i in playable if indices[i] in candidates]
         probs = self.model.probabilities(obs, [indices[i] for i in playable])
         pick = int(np.argmax(probs) if self.deterministic else rng.choice(len(playable), p=probs))
         ranked = 1 + int((probs > probs[pick]).sum())
-        prior = getattr(codec, "last_index", None)  # a residual policy: the heuristic's choice
         agrees = "" if prior is None else (
             "; the heuristic's choice" if indices[playable[pick]] == prior
             else "; not the heuristic's choice")
