@@ -265,3 +265,26 @@ def test_the_policy_plays_with_torch_blocked(run_dir):
                          timeout=300)
     assert out.returncode == 0, out.stderr
     assert "played" in out.stdout
+
+
+def test_offered_fewer_actions_it_plays_the_heuristics_choice_among_them(run_dir):
+    """A GM asking for another plan offers part of the legal actions: where none of the
+    planner's candidates is offered, the advantage policy plays the heuristic's choice among
+    those offered (never an untrained score of another action)."""
+    from factionsim.agents import make_agent
+    from factionsim.agents.planner import PlannerAgent
+
+    agent = make_agent(f"policy:{run_dir / 'policy.json'}", "wwn")
+    heuristic, planner = make_agent("heuristic", "wwn"), PlannerAgent()
+    agent.check_fits(load_campaign(default_campaign_path()))
+    checked = 0
+    for view, legal in searched_decisions(3):
+        offered = [a for a in legal if a not in planner.candidates(view, legal)
+                   and a != heuristic.act(view, legal, np.random.default_rng(0))]
+        if len(offered) < 2:
+            continue
+        choice = agent.act(view, offered, np.random.default_rng(0))
+        assert choice == heuristic.act(view, offered, np.random.default_rng(0))
+        assert agent.last_reason.endswith("the heuristic's choice among the actions offered")
+        checked += 1
+    assert checked > 0
