@@ -131,8 +131,7 @@ class FactionEnv(AECEnv):
         return np.zeros(self.codec.n_actions, dtype=np.int8)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        obs = np.empty(self.codec.obs_size, dtype=np.float32)  # the codec writes every entry
-        self.codec.observe(self._views[agent], obs, self.current_scores())
+        obs = self.codec.observation(self._views[agent], self.current_scores())
         return {"observation": obs, "action_mask": self.action_mask(agent)}
 
     def view(self, agent: str) -> Any:

@@ -224,6 +224,11 @@ class Codec:
         computes it once per decision), else ``None``."""
         raise NotImplementedError
 
+    def observation(self, view: View, scores: dict[str, float] | None = None) -> np.ndarray:
+        """:meth:`observe` into a new float32 array (a codec may build it faster than writing
+        into one made first)."""
+        return self.observe(view, np.empty(self.obs_size, np.float32), scores)
+
     def encode_actions(self, view: View, legal: list[Any]) -> list[int]:
         """The catalogue index of each of ``legal``, the actions of ``view``'s faction at its
         decision (distinct; -1 for one the catalogue leaves out, where the codec allows that)."""

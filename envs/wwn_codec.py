@@ -492,6 +492,7 @@ class WwnCodec(Codec):
         self._row_of: dict[tuple, tuple[int, int, int]] = {}  # row key -> bank row, location, Base
         self._seatings: dict[str, _Seating] = {}
         self._parts: dict[str, _AssetPart] = {}  # observer -> its last asset part
+        self._bank_epoch = 0  # counts the times the bank started afresh (see _current_part)
         self._faction_rows: dict[tuple, list[float]] = {}  # see _faction_values
         self._choice_tables: dict[str, _ChoiceTable] = {}  # actor -> see _choice_table
         #: the value of "n assets in a location" (n / 8, at most 1)
@@ -555,7 +556,7 @@ class WwnCodec(Codec):
         counts = [st["locations"] + li * self.loc_row + 2 * F + 3 for li in range(self.L)]
         counts += [c + 1 for c in counts]  # own assets per location, then others'
         return _Seating(me, template, owner_code, np.asarray(fixed, np.intp),
-                        np.asarray(counts, np.intp))
+                        np.asarray(counts, np.intp), counts)
 
     def observe(self, view: Any, out: np.ndarray,
                 scores: dict[str, float] | None = None) -> np.ndarray:
@@ -575,6 +576,21 @@ class WwnCodec(Codec):
         seating = self._seating(view, agent)
         part = self._current_part(view, agent, seating)
         out[:] = part.base if part.base is not None else self._part_base(part, seating)
+        return self._fill(view, agent, seating, out, scores)
+
+    def observation(self, view: Any, scores: dict[str, float] | None = None) -> np.ndarray:
+        """:meth:`observe` into a new array: a copy of the observer's kept base (one numpy call
+        where :meth:`observe` needs an array first)."""
+        agent = view.faction_id
+        seating = self._seating(view, agent)
+        part = self._current_part(view, agent, seating)
+        base = part.base if part.base is not None else self._part_base(part, seating)
+        return self._fill(view, agent, seating, base.copy(), scores)
+
+    def _fill(self, view: Any, agent: str, seating: _Seating, out: np.ndarray,
+              scores: dict[str, float] | None) -> np.ndarray:
+        """Write what changes from decision to decision (the values with a fixed position and
+        the ones) into ``out``, which holds the observer's base (see :meth:`observe`)."""
         F = self.F
         me = seating.seat
         seat, locs = self.seat, self.loc
@@ -633,11 +649,12 @@ class WwnCodec(Codec):
         first, end = self._asset_block
         block = base[first:end].reshape(self.asset_slots, self.asset_row)
         own_rows, other_rows = part.own_rows, part.other_rows
+        # (mode="clip": the rows are always in the bank; the default "raise" buffers ``out``)
         if own_rows:
-            self._bank.take(own_rows, axis=0, out=block[:len(own_rows)])
+            self._bank.take(own_rows, axis=0, out=block[:len(own_rows)], mode="clip")
         if other_rows:
             A = self.limits.own_assets
-            self._bank.take(other_rows, axis=0, out=block[A:A + len(other_rows)])
+            self._bank.take(other_rows, axis=0, out=block[A:A + len(other_rows)], mode="clip")
         if part.bases:
             base[part.bases] = 1.0
         base[seating.counts] = float32s(part.own_counts + part.other_counts)
@@ -674,7 +691,10 @@ class WwnCodec(Codec):
         ``assets_stamp()`` (which changes with any change to any asset: its fields, its status
         entries, its owner, its entering or leaving play) and the assets that already acted this
         turn (the decision's ``done``, ``rival_done`` and ``used`` lists). Checking them costs a
-        few calls; building the part again a pass over every asset."""
+        few calls; building the part again a pass over every asset. The new part takes over the
+        old one's observation base, with only the rows, Base flags and counts that differ
+        written again (:meth:`_patch_base`), when both were built for the same seating and
+        bank rows."""
         ctx = view.decision
         acted = (tuple(ctx.get("done") or ()), tuple(ctx.get("rival_done") or ()),
                  tuple(ctx.get("used") or ()))
@@ -684,11 +704,55 @@ class WwnCodec(Codec):
                 or part.changes != changes or part.acted != acted:
             if seating is None:
                 seating = self._seating(view, agent)
+            old = self._parts.get(agent)  # (None when _seating just started a new game)
             done = {x for ids in acted for x in ids if isinstance(x, str)}
+            epoch = self._bank_epoch
             part = self._parts[agent] = self._asset_part(view, agent, seating, view.assets(),
                                                          done)
             part.token, part.version, part.changes, part.acted = token, version, changes, acted
+            part.seating = seating
+            if old is not None and old.base is not None and old.seating is seating \
+                    and epoch == self._bank_epoch:
+                self._patch_base(old, part, seating)
         return part
+
+    def _patch_base(self, old: _AssetPart, new: _AssetPart, seating: _Seating) -> None:
+        """Give ``new`` the observation base of ``old`` (the same observer and seating, the same
+        bank rows), rewriting in place only what differs: the asset rows whose bank row changed
+        (slots no longer used go back to the template's zeros), the Base flags set or cleared,
+        and the counts per location that changed. The same array :meth:`_part_base` would
+        build for ``new``: usually one or two assets changed, so this writes a few rows instead
+        of copying the template and every row."""
+        base = old.base
+        assert base is not None
+        old.base = None  # (now ``new``'s)
+        first, end = self._asset_block
+        block = base[first:end].reshape(self.asset_slots, self.asset_row)
+        bank = self._bank
+        for offset, before, after in ((0, old.own_rows, new.own_rows),
+                                      (self.limits.own_assets, old.other_rows, new.other_rows)):
+            if before == after:
+                continue
+            nb, na = len(before), len(after)
+            for k in range(min(nb, na)):
+                if before[k] != after[k]:
+                    block[offset + k] = bank[after[k]]
+            if na > nb:
+                bank.take(after[nb:], axis=0, out=block[offset + nb:offset + na], mode="clip")
+            elif nb > na:
+                block[offset + na:offset + nb] = 0.0
+        if old.bases != new.bases:
+            for p in set(old.bases).difference(new.bases):
+                base[p] = 0.0
+            for p in new.bases:
+                base[p] = 1.0
+        if old.own_counts != new.own_counts or old.other_counts != new.other_counts:
+            positions = seating.count_positions
+            for k, (x, y) in enumerate(zip(old.own_counts + old.other_counts,
+                                           new.own_counts + new.other_counts, strict=True)):
+                if x != y:
+                    base[positions[k]] = y
+        new.base = base
 
     def _asset_part(self, view: Any, agent: str, seating: _Seating, assets: list[Any],
                     done: set[str]) -> _AssetPart:
@@ -698,6 +762,8 @@ class WwnCodec(Codec):
         if len(self._row_of) + lim.own_assets + lim.other_assets > len(self._bank):
             self._bank = grow_bank(self._bank, self._row_of, _BANK_ROWS)
             self._parts.clear()  # (their bank rows may be reused)
+            if not self._row_of:  # (full: emptied, its rows will be reused)
+                self._bank_epoch += 1  # (so no kept base is patched with the new rows)
         owner_code = seating.owner_code
         row_of = self._row_of
         own_count, other_count = [0] * self.L, [0] * self.L
@@ -771,6 +837,7 @@ class _Seating:
     owner_code: dict[str, tuple[int, int]]
     fixed: np.ndarray
     counts: np.ndarray  # the positions of the assets counted per location (own, then others')
+    count_positions: list[int]  # the same as Python ints (for scalar writes)
 
 
 class _AssetPart:
@@ -778,7 +845,7 @@ class _AssetPart:
     what it was built from."""
 
     __slots__ = ("own_rows", "other_rows", "own_counts", "other_counts", "bases", "done",
-                 "other_ids", "token", "version", "changes", "acted", "base")
+                 "other_ids", "token", "version", "changes", "acted", "base", "seating")
 
     def __init__(self, own_rows: list[int], other_rows: list[int], own_counts: list[float],
                  other_counts: list[float], bases: list[int], done: set[str],
@@ -787,6 +854,7 @@ class _AssetPart:
         self.own_counts, self.other_counts = own_counts, other_counts
         self.bases, self.done = bases, done
         self.base: np.ndarray | None = None  # see WwnCodec._part_base (made when first observed)
+        self.seating: _Seating | None = None  # the seating it was built with
         #: what it was built from (see ``WwnCodec._current_part``)
         self.token: object = None
         self.version = self.changes = -1

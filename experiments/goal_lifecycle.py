@@ -8,9 +8,11 @@ factions, ``new``'s number of places or ``--locations``, every faction ``--agent
 every goal from its adoption (``goal-chosen``, or the goal a campaign starts with) to its end: done, failed
 (Eliminate Target's three turns ran out), abandoned (with the reason the agent gave), ended by
 the faction's collapse (fell), or still open when the history ends. Reported per goal and per
-window (adopted in turns 1-20 or 21-40): how many, how they ended, the mean turns to done; the
-share of faction turns each goal held; goals and XP per faction per 10 turns with 95% intervals
-bootstrapped over campaigns; the reasons given for abandoning goals.
+window (adopted in turns 1-20 or 21-40): how many, how they ended, the mean turns to done and,
+for the goals the heuristic chose, the mean turns it estimated when it chose them (of those
+done; a campaign's starting goals have none); the share of faction turns each goal held;
+goals and XP per faction per 10 turns with 95% intervals bootstrapped over campaigns; the
+reasons given for abandoning goals.
 """
 
 from __future__ import annotations
@@ -28,6 +30,28 @@ ENDINGS = {"goal-complete": "complete", "goal-failed": "failed", "goal-abandoned
            "collapse": "fell"}
 
 
+def _estimating(agent: Any, estimates: dict[str, list[float]]) -> None:
+    """Make a heuristic ``agent`` note in ``estimates`` the turns it estimated for each goal it
+    chooses (faction id -> those turns, in the order of its choices); other agents are left
+    alone."""
+    from factionsim.agents.wwn_heuristic import HeuristicAgent
+    from factionsim.agents.wwn_heuristic import goals as goal_ai
+    from factionsim.rules.wwn.actions import ChooseGoal
+
+    if not isinstance(agent, HeuristicAgent):
+        return
+    act = agent.act
+
+    def act_and_note(view: Any, legal: list[Any], rng: Any) -> Any:
+        choice = act(view, legal, rng)
+        if isinstance(choice, ChooseGoal):
+            e = goal_ai.estimate(agent.situation(view), choice.goal, choice.target)
+            estimates.setdefault(view.faction.id, []).append(e.turns)
+        return choice
+
+    agent.act = act_and_note
+
+
 def play_one(job: dict[str, Any], index: int) -> dict[str, Any]:
     """Play campaign ``index``; return its goal spans, per-window counts and abandon reasons."""
     from behaviour_stats import generated
@@ -35,10 +59,14 @@ def play_one(job: dict[str, Any], index: int) -> dict[str, Any]:
     from factionsim.runner import agents_from_campaign, play
 
     state = generated(job, index)
-    opened = {f.id: (f.goal.id, 0) for f in state.factions.values() if f.goal is not None}
+    opened = {f.id: (f.goal.id, 0, None) for f in state.factions.values() if f.goal is not None}
     agents = agents_from_campaign(state)
+    estimates: dict[str, list[float]] = {}
+    for agent in agents.values():
+        _estimating(agent, estimates)
     events = play(state, job["turns"], agents)
-    spans: list[tuple[str, int, int, str]] = []  # (goal, adopted, ended, how)
+    spans: list[tuple[str, int, int, str, float | None]] = []  # (goal, adopted, ended, how,
+    # turns estimated when chosen)
     counts: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
     for e in events:
@@ -52,11 +80,12 @@ def play_one(job: dict[str, Any], index: int) -> dict[str, Any]:
             m = re.match(r"abandons .*? \((.*?)\) for", e.data["reason"])
             reasons[re.sub(r"\d+", "N", m.group(1)) if m else "?"] += 1
         if e.kind in ENDINGS and e.faction in opened:
-            goal, start = opened.pop(e.faction)
-            spans.append((goal, start, e.turn, ENDINGS[e.kind]))
+            goal, start, guess = opened.pop(e.faction)
+            spans.append((goal, start, e.turn, ENDINGS[e.kind], guess))
         if e.kind == "goal-chosen":
-            opened[e.faction] = (e.data["goal"], e.turn)
-    spans += [(goal, start, job["turns"], "open") for goal, start in opened.values()]
+            noted = estimates.get(e.faction)
+            opened[e.faction] = (e.data["goal"], e.turn, noted.pop(0) if noted else None)
+    spans += [(goal, start, job["turns"], "open", guess) for goal, start, guess in opened.values()]
     return {"spans": spans, "counts": dict(counts), "reasons": dict(reasons)}
 
 
@@ -83,25 +112,29 @@ def report(results: list[dict[str, Any]]) -> None:
         print("  ".join(line))
     stats: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
     took: dict[tuple[str, str], list[int]] = defaultdict(list)
+    guessed: dict[tuple[str, str], list[float]] = defaultdict(list)  # estimates of those done
     held: dict[str, Counter[str]] = defaultdict(Counter)
     for r in results:
-        for goal, start, end, how in r["spans"]:
+        for goal, start, end, how, guess in r["spans"]:
             w = "early" if start <= 20 else "late"
             stats[(goal, w)][how] += 1
             if how == "complete":
                 took[(goal, w)].append(end - start)
+                if guess is not None and guess < float("inf"):
+                    guessed[(goal, w)].append(guess)
             for t in range(start + 1, end + 1):
                 for label, lo, hi in WINDOWS:
                     if lo <= t <= hi:
                         held[label][goal] += 1
     print(f"\n{'goal':<24} {'adopted in':<12} {'n':>4} {'done':>5} {'failed':>6} "
-          f"{'abandoned':>9} {'fell':>4} {'open':>5} {'turns to done':>13}")
+          f"{'abandoned':>9} {'fell':>4} {'open':>5} {'turns to done':>13} {'estimated':>9}")
     for goal, w in sorted(stats):
-        s, t = stats[(goal, w)], took[(goal, w)]
+        s, t, g = stats[(goal, w)], took[(goal, w)], guessed[(goal, w)]
         mean = f"{sum(t) / len(t):.1f}" if t else "-"
+        guess = f"{sum(g) / len(g):.1f}" if g else "-"
         label = "turns 1-20" if w == "early" else "turns 21-40"
         print(f"{goal:<24} {label:<12} {sum(s.values()):>4} {s['complete']:>5} {s['failed']:>6} "
-              f"{s['abandoned']:>9} {s['fell']:>4} {s['open']:>5} {mean:>13}")
+              f"{s['abandoned']:>9} {s['fell']:>4} {s['open']:>5} {mean:>13} {guess:>9}")
     for label, _, _ in WINDOWS:
         total = sum(held[label].values()) or 1
         print(f"\nshare of faction turns each goal held, {label}: " + (", ".join(

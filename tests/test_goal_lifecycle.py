@@ -26,3 +26,13 @@ def test_a_three_turn_history_is_reported(capsys):
     out = capsys.readouterr().out
     assert "turns 21-40 - (no turns in this window)" in out
     assert "goals per faction per 10 turns:  turns 1-20 " in out
+
+
+def test_the_heuristic_notes_its_estimate_of_each_goal_it_chooses():
+    """Each goal the heuristic chose carries the turns it estimated when it chose it (the goals
+    a campaign starts with carry none), so estimates can be set against the turns goals take."""
+    job = {"locations": 10, "seed": 970000, "agent": "heuristic", "turns": 6}
+    spans = goal_lifecycle.play_one(job, 0)["spans"]
+    chosen = [s for s in spans if s[1] > 0]
+    assert chosen and all(guess is not None and guess >= 0 for *_, guess in chosen)
+    assert all(guess is None for _, start, *_, guess in spans if start == 0)

@@ -400,3 +400,90 @@ def test_marches_only_on_prey_it_would_strike_once_there(their_cunning, marches)
     sit = HeuristicAgent().situation(s.view("us"))
     march = _march(sit, s.assets["thugs#1"], s.view("us").destinations(s.assets["thugs#1"]))
     assert (march is not None and march[0] == "b") == marches
+
+
+@pytest.mark.parametrize("temperament, counted", [("balanced", True), ("greedy", False)])
+def test_war_goal_estimates_count_only_blows_it_would_strike(temperament, counted):
+    """Infantry (Force vs Force) against an equal Force: "the attacker rolls 1d10 plus [its
+    attribute] ... If the attacker's roll is higher, the attack succeeds", 45% to hit. A
+    balanced faction strikes at that; a greedy one strikes only at 50% and better
+    (``attack_floor``). Blood the Enemy's estimate counts exactly the blows the faction would
+    strike: for the greedy faction none (it used to count every blow at 30% and better, adopt
+    Blood the Enemy and keep it for twenty turns without striking once, piling up Treasure,
+    a pass a turn). Root Out the Enemy's turns likewise."""
+    from factionsim.agents.wwn_heuristic import goals as goal_ai
+
+    s = first_mover(us={"assets": [{"type": "infantry", "location": "b"}]},
+                    them={"headquarters": "b"})
+    play_to(s, T.ACTION, "us")
+    sit = HeuristicAgent(temperament=temperament).situation(s.view("us"))
+    plan = sit.best_attack(s.assets["infantry#1"])
+    assert plan is not None and 0.35 <= plan.chance < 0.5
+    assert sit.attack_ready(plan) == counted
+    blood = goal_ai.estimate(sit, "blood-the-enemy")
+    assert (blood.turns < 9 / 0.05) == counted  # (no blow: at least left / 0.05 turns)
+    root = goal_ai.estimate(sit, "root-out-the-enemy", "them@b")
+    assert root.possible == counted
+
+
+def test_greedy_pays_wealth_of_kingdoms_with_treasure_it_cannot_spend():
+    """A greedy faction shuns Wealth of Kingdoms ("Spend Treasure equal to four times your
+    faction's Wealth rating on bribes and influence. This money is effectively lost"; weight
+    0.05). But with every asset its ratings allow ("A faction can have no more Assets of a
+    particular attribute than their attribute score") and a Base wherever its assets stand, its
+    Treasure has nothing else to buy: Wealth of Kingdoms weighs for it what it weighs for a
+    balanced faction, and it sets out for it (it used to pass turn after turn, the Treasure
+    piling up). With room for another asset it keeps shunning the bribes."""
+    from factionsim.agents.wwn_heuristic import goals as goal_ai
+    from factionsim.rules.wwn.actions import ChooseGoal
+
+    def situation(room):
+        assets = [{"type": "thugs", "location": "a"}, {"type": "informers", "location": "a"}]
+        if not room:
+            assets.append({"type": "armed-guards", "location": "a"})
+        s = make_state([faction("us", force=1, cunning=1, wealth=1, treasure=30, assets=assets),
+                        faction("them", headquarters="c")], relations=[["us", "them", "neutral"]])
+        play_to(s, T.ACTION, "us")
+        return HeuristicAgent(temperament="greedy").situation(s.view("us"))
+
+    full, roomy = situation(room=False), situation(room=True)
+    assert goal_ai.idle_treasure(full) and not goal_ai.idle_treasure(roomy)
+    bribes = goal_ai.estimate(full, "wealth-of-kingdoms")
+    assert bribes.value == pytest.approx(goal_ai.estimate(roomy, "wealth-of-kingdoms").value / 0.05)
+    assert "nothing else to buy" in bribes.why
+    choices = [ChooseGoal("peaceable-kingdom"), ChooseGoal("wealth-of-kingdoms")]
+    assert goal_ai.rank_choices(full, choices)[0][1] == ChooseGoal("wealth-of-kingdoms")
+
+
+@pytest.mark.parametrize("new_ground", [False, True])
+def test_a_faction_with_nothing_to_buy_walks_to_new_ground_or_says_why_it_passes(new_ground):
+    """With every asset its ratings allow, no enemy and Wealth of Kingdoms closed ("The
+    faction's Wealth rating must increase before this goal can be selected again"), Treasure
+    can still buy a new Base: "The faction must have at least one Asset there already". So
+    one asset walks to the nearest place without a Base of its own (b), where the faction can
+    plant its next Base; only one (the others stay). With a Base in every place a pass is all
+    that is left, and the reason names it, not the catch-all "holds its hand" (it used to pass
+    with that reason turn after turn in both cases, the Treasure piling up)."""
+    bases = [] if new_ground else [{"type": "base-of-influence", "location": loc, "max_hp": 3}
+                                   for loc in ("b", "c")]
+    s = make_state([faction("us", force=1, cunning=1, wealth=1, treasure=30,
+                            goal="peaceable-kingdom", wealth_at_last_kingdoms=1,
+                            assets=[{"type": "local-guard", "location": "a"},
+                                    {"type": "informers", "location": "a"},
+                                    {"type": "armed-guards", "location": "a"}, *bases]),
+                    faction("them", headquarters="c")], relations=[["us", "them", "neutral"]])
+    play_to(s, T.ACTION, "us")
+    agent = HeuristicAgent(temperament="greedy")
+    choice, reason = decide(s, agent)
+    if not new_ground:
+        assert choice == ChooseAction("pass")
+        assert reason.startswith("banks its Treasure: it holds every asset its ratings allow")
+        return
+    assert choice == ChooseAction("move") and "new ground for its next Base" in reason
+    s.apply(choice)
+    moved = []
+    while s.phase == T.MOVE and s.current_actor() == "us":
+        choice, _ = decide(s, agent)
+        s.apply(choice)
+        moved += [choice] if isinstance(choice, Move) else []
+    assert len(moved) == 1 and moved[0].destination == "b"

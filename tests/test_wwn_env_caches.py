@@ -3,8 +3,9 @@
 The codec keeps each observer's asset part (rows, counts, Base flags, and a copy of its template
 with them written in), the faction rows, and the indices of the goal choices by object; the rules
 keep each faction's goal options (``goals.options``, and where each choice stands among them for
-``goals.options_besides``) and its assets by attribute for upkeep (``economy.owned_by_attribute``,
-kept with the tuple ``state.assets_of`` gave). They are reused while the assets' stamp
+``goals.options_besides``), its assets by attribute for upkeep (``economy.owned_by_attribute``,
+kept with the tuple ``state.assets_of`` gave) and the assets of every location
+(``state.assets_at``). They are reused while the assets' stamp
 (``WwnView.assets_stamp``: the table's version and ``model.ASSET_CHANGES``) and their other
 inputs are unchanged. These tests change the state through every rules path random play takes
 and through direct writes, and compare each cached answer with one worked out afresh.
@@ -26,7 +27,7 @@ from env_helpers import live_decisions  # noqa: E402
 
 from factionsim.envs import make_env  # noqa: E402
 from factionsim.rules.wwn import actions as A  # noqa: E402
-from factionsim.rules.wwn import economy, goals  # noqa: E402
+from factionsim.rules.wwn import economy, goals, relations  # noqa: E402
 from factionsim.rules.wwn.data import ATTRIBUTES, BASE_OF_INFLUENCE  # noqa: E402
 from factionsim.rules.wwn.model import ASSET_CHANGES, Asset, AssetStatus, Goal  # noqa: E402
 from factionsim.rules.wwn.state import WwnState  # noqa: E402
@@ -51,7 +52,13 @@ def assert_caches_fresh(env) -> None:
         codec = type(env.codec)(state)
         assert env.codec.encode_actions(state.view(actor), legal) == \
             codec.encode_actions(state.view(actor), legal)
+    for loc in state.map.locations:  # (state.assets_at: an index kept per assets stamp)
+        here = [a for a in state.assets.values() if a.location == loc]
+        got = state.assets_at(loc)
+        assert len(got) == len(here) and all(x is y for x, y in zip(got, here, strict=True)), loc
     for f in state.factions.values():
+        assert state.hostile_factions(f.id) == [  # (kept per relations and who is alive)
+            g for g in state.factions if state.factions[g].alive and state.hostile(f.id, g)], f.id
         hostile = set(state.hostile_factions(f.id))
         fresh = goals._options(state, f, hostile)
         assert goals.options(state, f) == fresh, f.id
@@ -139,6 +146,24 @@ def test_a_direct_write_to_an_asset_is_seen(write):
     assert_caches_fresh(env)
 
 
+BASE_WRITES = {name: WRITES[name] for name in ("location", "new owner", "out of play")}
+BASE_WRITES["new Base"] = lambda s, a: s.new_asset(BASE_OF_INFLUENCE, a.owner, next(
+    lid for lid in s.map.locations if s.base_of(a.owner, lid) is None), max_hp=1)
+
+
+@pytest.mark.parametrize("write", BASE_WRITES)
+def test_a_base_moved_lost_or_given_is_seen(write):
+    """The Base flags of the locations (one per seat) follow a Base that leaves a place, changes
+    hands, leaves play or is added, also where the observer's kept observation is patched in
+    place (only the flags that differ written again)."""
+    env = _warm_env()
+    viewer = env.agents[0]
+    base = next(a for a in env.state.assets.values() if a.owner != viewer and a.is_base)
+    BASE_WRITES[write](env.state, base)
+    assert_caches_fresh(env)
+    assert_caches_fresh(env)  # (and once more, from the patched observations)
+
+
 def test_undoing_a_status_entry_is_seen():
     """A status entry removed again (del, pop, clear, popitem) counts as a change too."""
     env = _warm_env()
@@ -163,8 +188,10 @@ def test_faction_changes_are_seen():
 
 
 def test_asset_changes_count_only_real_changes():
-    """``ASSET_CHANGES`` counts a field set to a new value and every status write; setting a field
-    to the value it has is no change."""
+    """``ASSET_CHANGES`` counts a field set to a new value, every status write and every status
+    removal that removes something; setting a field to the value it has is no change, nor is
+    removing a status entry that is not there (``on_act``'s ``pop("until_acts", None)`` at
+    every asset action) or a ``setdefault`` of an entry that is."""
     env = _warm_env()
     asset = _rival_asset(env, env.agents[0])
     before = ASSET_CHANGES.count
@@ -176,10 +203,21 @@ def test_asset_changes_count_only_real_changes():
     for write in (lambda st: st.__setitem__("k", 1), lambda st: st.update(k=2),
                   lambda st: st.setdefault("j", 1), lambda st: st.__ior__({"k": 3}),
                   lambda st: st.pop("k"), lambda st: st.__delitem__("j"),
-                  lambda st: st.clear()):
+                  lambda st: st.__setitem__("k", 1), lambda st: st.popitem(),
+                  lambda st: st.__setitem__("k", 1), lambda st: st.clear()):
         count = ASSET_CHANGES.count
         write(asset.status)
         assert ASSET_CHANGES.count == count + 1
+    asset.status["kept"] = 1
+    count = ASSET_CHANGES.count
+    for no_change in (lambda st: st.pop("absent", None), lambda st: st.setdefault("kept", 2)):
+        no_change(asset.status)
+        assert ASSET_CHANGES.count == count
+    assert asset.status == {"kept": 1}
+    del asset.status["kept"]
+    count = ASSET_CHANGES.count
+    asset.status.clear()  # (already empty)
+    assert ASSET_CHANGES.count == count
 
 
 def test_status_stays_counted_through_saves_and_copies():
@@ -297,3 +335,100 @@ def test_a_new_asset_counts_no_change_and_is_set_up_as_the_dataclass_was():
     assert bare.status is not Asset("scouts#4", "scouts", "f", "x", 1, 1).status
     bare.hp = 2
     assert ASSET_CHANGES.count == before + 1
+
+
+def test_relations_changed_in_play_show_in_the_kept_observations():
+    """A relation changed in play (``relations.set_relation``, the house rule
+    ``relations_change: attacks``: "the attacked faction, if it was allied or neutral to the
+    attacker, becomes hostile to it") shows in every observer's next observation and in the
+    hostile factions, as a codec built afresh shows it: the codec keeps each observer's template
+    (relations included) per relations dict, so the rules give the state a new dict."""
+    env = _warm_env()
+    state = env.state
+    a, b = env.agents[0], env.agents[1]
+    before = state.relations
+    for relation in ("allied", "neutral", "hostile"):
+        if state.relation(a, b) == relation:
+            continue
+        events: list = []
+        relations.set_relation(state, a, b, relation, events)
+        assert events and events[-1].kind == "relation"
+        assert state.relation(a, b) == relation
+        assert (b in state.hostile_factions(a)) == (relation == "hostile")
+        assert_caches_fresh(env)
+    assert state.relations is not before
+
+
+def test_a_kept_observation_is_never_patched_with_rows_of_a_bank_started_afresh(monkeypatch):
+    """The codec's bank of encoded asset rows, once full, is emptied and its rows reused: after
+    that, a bank row number no longer stands for what it stood for, so an observer's kept
+    observation must be built again, not patched by comparing row numbers. Here the same asset
+    gets row 0 before and after the bank starts afresh, with a new location in between."""
+    from factionsim.envs import wwn_codec
+
+    env = _warm_env()
+    codec, state = env.codec, env.state
+    viewer = env.agents[0]
+    view = state.view(viewer)
+
+    def fill_the_bank():  # (the next miss finds it full: it starts afresh)
+        monkeypatch.setattr(wwn_codec, "_BANK_ROWS", len(codec._bank))
+        codec._row_of.update({("filler", i): (0, 0, -1) for i in range(len(codec._bank))})
+
+    first = view.assets()[0]
+    first.status["filler"] = 1  # (a change: the viewer's kept part misses)
+    fill_the_bank()
+    epoch = codec._bank_epoch
+    env.observe(viewer)
+    assert codec._bank_epoch == epoch + 1 and codec._parts[viewer].own_rows + \
+        codec._parts[viewer].other_rows  # (rows numbered from 0 again)
+    first.location = next(lid for lid in state.map.locations if lid != first.location)
+    fill_the_bank()
+    got = env.observe(viewer)["observation"]
+    assert np.array_equal(got, fresh_observation(env, viewer))
+
+
+def test_kept_observations_survive_a_bank_that_starts_afresh(monkeypatch):
+    """The codec's bank of encoded asset rows, once full, is emptied and its rows reused for new
+    rows: an observer's kept observation is then built again from the template, never patched
+    with the rows' new contents. Played with a bank of room for one observation only, so it
+    starts afresh many times, each observation checked against a fresh codec's."""
+    from factionsim.envs import wwn_codec
+
+    env = make_env(max_turns=4)
+    monkeypatch.setattr(wwn_codec, "_BANK_ROWS", 2 * env.codec.asset_slots)
+    started = env.codec._bank_epoch
+    for rng in live_decisions(env, range(2)):
+        for viewer in env.agents:
+            got = env.observe(viewer)["observation"]
+            assert np.array_equal(got, fresh_observation(env, viewer)), viewer
+        env.step(int(rng.choice(np.flatnonzero(env.action_mask()))))
+    assert env.codec._bank_epoch >= started + 3
+
+
+def test_hostile_factions_follow_relations_written_in_place_and_factions_falling():
+    """``hostile_factions`` is kept per relations and living factions: a relation written into
+    the dict in place (as a GM tool or a test may), a changed default for unlisted pairs and a
+    faction that falls all change the answer at once."""
+    env = _warm_env()
+    state = env.state
+    a, b = env.agents[0], env.agents[1]
+
+    def fresh(fid):
+        return [g for g in state.factions if state.factions[g].alive and state.hostile(fid, g)]
+
+    assert state.hostile_factions(a) == fresh(a)
+    for relation in ("allied", "hostile", "neutral"):
+        state.relations[frozenset((a, b))] = relation
+        assert state.hostile_factions(a) == fresh(a)
+        assert (b in state.hostile_factions(a)) == (relation == "hostile")
+    del state.relations[frozenset((a, b))]
+    for default in ("neutral", "hostile"):
+        state.house_rules.relations_default = default
+        assert state.hostile_factions(a) == fresh(a)
+    assert b in state.hostile_factions(a)
+    state.factions[b].alive = False
+    assert b not in state.hostile_factions(a) and state.hostile_factions(a) == fresh(a)
+    got = state.hostile_factions(a)
+    got.append("x")  # (a new list each time: the kept one is not the caller's)
+    assert "x" not in state.hostile_factions(a)

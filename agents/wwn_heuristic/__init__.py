@@ -230,6 +230,9 @@ def _pass_reason(sit: Situation) -> str:
         rivals = sorted({e.owner for e in sit.hostile_present(threat[1])})
         return (f"lies low: {', '.join(sit.fname(r) for r in rivals)} would punish any move it "
                 f"could make")
+    if goal_ai.no_room_to_grow(sit):
+        return ("banks its Treasure: it holds every asset its ratings allow and a Base wherever "
+                "its assets stand, and waits for the experience to raise a rating")
     return "holds its hand: every action open to it would cost more than it gains"
 
 
@@ -395,6 +398,10 @@ def _move_values(sit: Situation) -> dict[tuple[str, str], tuple[float, str, Any]
     spots = sit.good_expansion_spots()
     inside = g is not None and g.id == "inside-enemy-territory"
     routes = {r.asset: r for r in goal_ai.inside_routes(sit)[2]} if inside else {}
+    # Treasure with nothing left to buy and no war to wage: an asset walks to new ground, where
+    # the faction can plant its next Base (by the Expand action, or for Expand Influence)
+    grower = _nearest_to_new_ground(sit) \
+        if not sit.war_goal() and goal_ai.no_room_to_grow(sit) else None
     for a in sit.mine:
         if a.is_base or not state.usable(a):
             continue
@@ -407,7 +414,7 @@ def _move_values(sit: Situation) -> dict[tuple[str, str], tuple[float, str, Any]
         sneak = _sneak(sit, a, routes.get(a.id), dests)
         march = _march(sit, a, dests) if here <= 0 else None
         new_ground = _toward_new_ground(sit, a, dests) \
-            if hb_goals.expanding(sit) and not spots else None
+            if (hb_goals.expanding(sit) or a.id == grower) and not spots else None
         hold = hb_goals.toward_hold(sit, a, dests)
         for dest in dests:
             value, why = -0.5, ""
@@ -454,6 +461,16 @@ def _march_why(sit: Situation, asset, dest: str, plan) -> str:
             f"({pct(plan.chance)} to hit): {_why_fight(sit, plan.target)}")
 
 
+def _nearest_to_new_ground(sit: Situation) -> str | None:
+    """The asset that could reach a place with no Base of ours in the fewest moves (None when
+    none can): the one a faction with nothing left to buy sends to new ground."""
+    best = min(((sit.steps_to(a, loc), a.id) for a in sit.mine
+                if not a.is_base and sit.state.usable(a)
+                for loc in sit.state.map.locations if not sit.base_here(loc)),
+               default=(float("inf"), None))
+    return best[1] if 0 < best[0] < float("inf") else None
+
+
 def _toward_new_ground(sit: Situation, asset, dests: list[str]) -> tuple[str, float, str] | None:
     """``(destination, value, reason)`` of the step that brings ``asset`` closer to the nearest
     place with no Base of ours (for Expand Influence), or None."""
@@ -466,6 +483,10 @@ def _toward_new_ground(sit: Situation, asset, dests: list[str]) -> tuple[str, fl
     dest = sit.next_step(asset, loc, dests)
     if dest is None:
         return None
+    if not hb_goals.expanding(sit):  # (growing: see _move_values)
+        return dest, XP * 0.3 / steps, (f"sends its {asset.kind.name} towards "
+                                        f"{sit.place(loc)}, new ground for its next Base: its "
+                                        f"Treasure has nothing else to buy")
     return dest, XP * 0.6 / steps, (f"sends its {asset.kind.name} towards {sit.place(loc)}, "
                                     f"new ground for a Base{_progress(sit)}")
 

@@ -72,14 +72,22 @@ def _rate(turns: float, chance: float, xp: float, weight: float, fails_freely: b
 LONG_ODDS = 0.3
 
 
+def _odds_taken(sit: Situation) -> float:
+    """The least chance to hit of a blow the estimates count: a blow this faction would make
+    (its temperament's ``attack_floor``: a cautious or greedy faction strikes only at 50%, so
+    blows at 36% that it will never make bring no goal nearer), and never a long shot."""
+    return max(LONG_ODDS, sit.p.attack_floor)
+
+
 def _damage_rate(sit: Situation, predicate, guarded: bool = False) -> float:
     """Expected damage per turn our attackers deal to visible hostile assets matching
     ``predicate``: each attacker's best blow at odds it would take, spread over the moves it
     needs to get there (a blow two moves away counts a third), and a turn in two spent on
     other things than the Attack action. ``guarded``: the defending faction picks which of its
     assets meets a blow, so a blow aimed at one asset is shared among the owner's other visible
-    assets in the place (a Base behind two guards takes a third of it)."""
-    rate = 0.0
+    assets in the place (a Base behind two guards takes a third of it). Only blows at odds it
+    would take count (:func:`_odds_taken`)."""
+    rate, floor = 0.0, _odds_taken(sit)
     for a in sit.mine:
         if not a.kind.can_attack_normally or a.stealth and _counts_inside(sit, a):
             continue
@@ -92,7 +100,7 @@ def _damage_rate(sit: Situation, predicate, guarded: bool = False) -> float:
             if steps == math.inf:
                 continue
             p = attack_chance(sit.me, a.kind.attack, sit.state.factions[e.owner], a, e)
-            if p >= LONG_ODDS:
+            if p >= floor:
                 share = 1 + _guards(sit, e) if guarded else 1
                 best = max(best, p * damage_mean(a.kind.attack.damage) / (1 + steps) / share)
         rate += best
@@ -108,8 +116,8 @@ def _guards(sit: Situation, asset) -> int:
 
 def _target_turns(sit: Situation, asset) -> float:
     """Rough turns for us to destroy ``asset``: the moves to reach it, then the blows (inf when
-    nothing of ours can reach it)."""
-    best = math.inf
+    nothing of ours can reach it, or none at odds it would strike at, :func:`_odds_taken`)."""
+    best, floor = math.inf, _odds_taken(sit)
     guards = 1 + _guards(sit, asset)
     for a in sit.mine:
         if not a.kind.can_attack_normally or not sit.state.can_defend(asset, a):
@@ -119,7 +127,7 @@ def _target_turns(sit: Situation, asset) -> float:
             continue
         p = attack_chance(sit.me, a.kind.attack, sit.state.factions[asset.owner], a, asset)
         per = p * damage_mean(a.kind.attack.damage) / guards
-        if per > 0:
+        if per > 0 and p >= floor:
             best = min(best, steps + asset.hp / per)
     return best
 
@@ -321,6 +329,21 @@ def _room(sit: Situation) -> int:
     return sum(max(0, sit.me.rating(x) - held[x]) for x in ATTRIBUTES)
 
 
+def no_room_to_grow(sit: Situation) -> bool:
+    """Whether Treasure can buy the faction nothing more now: no room for another asset
+    without upkeep ("A faction can have no more Assets of a particular attribute than their
+    attribute score") and no place where an asset of its stands without a Base of its own."""
+    return _room(sit) == 0 and not sit.expansion_spots()
+
+
+def idle_treasure(sit: Situation) -> bool:
+    """Whether the faction's Treasure has nothing left to buy (:func:`no_room_to_grow`) and it
+    holds enough to pay Wealth of Kingdoms at once. A greedy faction shuns Wealth of Kingdoms
+    because its bribes are Treasure gone; Treasure that cannot be spent on anything else is no
+    loss."""
+    return sit.me.treasure >= 4 * sit.me.wealth and no_room_to_grow(sit)
+
+
 def inside_plan(sit: Situation) -> tuple[float, int, int, str]:
     """(turns, assets still to place, Treasure it needs, why) for Inside Enemy Territory from
     here: assets to buy (one a turn, and no more than it may own without upkeep), to hide (2
@@ -442,6 +465,10 @@ def estimate(sit: Situation, goal: str, target: str = "") -> GoalEstimate:
         left = (current.needed - current.progress) if current else 4 * me.wealth
         xp, turns = 2, max(0, left - me.treasure) / max(1, income_of(me))
         why = f"its coffers fill by {income_of(me)} a turn"
+        if idle_treasure(sit):  # bribes cost nothing it could have bought
+            w = max(w, 1.0)
+            why = (f"its {me.treasure} Treasure has nothing else to buy: every asset its "
+                   f"ratings allow, a Base wherever it stands")
     if goal in ("eliminate-target", "destroy-the-foe") and target and target == sit.steer.enemy:
         w *= 1.5
     if current is not None and turns < math.inf:

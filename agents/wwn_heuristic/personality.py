@@ -24,8 +24,8 @@ What each temperament does differently (beyond the weights of goals):
   rivals' blows unless its goal asks for Bases (``base_risk``: a Base's damage is the faction's
   own HP), cares less for Expand Influence and Inside Enemy Territory (Bases and agents thrown
   among its rivals), hardly ever sets out for Wealth of Kingdoms (weight 0.05: its bribes, four
-  times its Wealth in Treasure for 2 XP, are Treasure gone) and strikes only at 50% odds (a lost
-  fight is lost money);
+  times its Wealth in Treasure for 2 XP, are Treasure gone; unless its Treasure has nothing else
+  to buy, ``goals.idle_treasure``) and strikes only at 50% odds (a lost fight is lost money);
 - **scheming**: buys Cunning and Subtle assets (``favoured``), raises Cunning first (room for
   more Cunning assets), strikes with its Cunning assets rather than its soldiers
   (``arm_weight``), hides and moves Stealthed (the weights of Inside Enemy Territory), and cares

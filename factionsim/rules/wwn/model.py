@@ -52,7 +52,12 @@ _count_change = counting_setattr(ASSET_CHANGES, changes_only=True)
 
 class AssetStatus(dict):
     """An asset's ability bookkeeping (``Asset.status``): a dict that counts its changes in
-    :data:`ASSET_CHANGES` (any write, whether or not it changes a value)."""
+    :data:`ASSET_CHANGES`: every write (``[]=``, ``update``, ``|=``), whether or not it changes
+    a value, and every removal that removes something (``pop``, ``del``, ``popitem``, ``clear``,
+    and ``setdefault`` when it adds the key). Removing a key that is not there changes nothing
+    and counts nothing: the rules do it at nearly every asset action (``on_act``'s
+    ``pop("until_acts", None)``, a move's ``pop("arriving", None)``), and each count would make
+    every cache of the assets miss."""
 
     __slots__ = ()
 
@@ -64,16 +69,19 @@ class AssetStatus(dict):
         ASSET_CHANGES.count += 1
         super().__delitem__(key)
 
-    def pop(self, *args: Any) -> Any:
-        ASSET_CHANGES.count += 1
-        return super().pop(*args)
+    def pop(self, key: str, *default: Any) -> Any:
+        if key in self:
+            ASSET_CHANGES.count += 1
+        return super().pop(key, *default)
 
     def popitem(self) -> tuple[str, Any]:
-        ASSET_CHANGES.count += 1
+        if self:
+            ASSET_CHANGES.count += 1
         return super().popitem()
 
     def clear(self) -> None:
-        ASSET_CHANGES.count += 1
+        if self:
+            ASSET_CHANGES.count += 1
         super().clear()
 
     def update(self, *args: Any, **kwargs: Any) -> None:
@@ -81,7 +89,8 @@ class AssetStatus(dict):
         super().update(*args, **kwargs)
 
     def setdefault(self, key: str, default: Any = None) -> Any:
-        ASSET_CHANGES.count += 1
+        if key not in self:
+            ASSET_CHANGES.count += 1
         return super().setdefault(key, default)
 
     def __ior__(self, other: Any) -> AssetStatus:

@@ -32,11 +32,15 @@ def allies_of(state: WwnState, faction: str) -> list[str]:
 
 def set_relation(state: WwnState, a: str, b: str, relation: str, events: list[Event],
                  **why: str) -> None:
-    """Set the relation of ``a`` and ``b`` (symmetric) and record it as ``a``'s event."""
+    """Set the relation of ``a`` and ``b`` (symmetric) and record it as ``a``'s event.
+
+    The state gets a new relations dict rather than a changed one: what is kept from the
+    relations (the env codec's observation templates, which hold each faction's relation to
+    the observer) is kept per dict object, so a new dict is how they see the change."""
     old = state.relation(a, b)
     if old == relation:
         return
-    state.relations[frozenset((a, b))] = relation
+    state.relations = {**state.relations, frozenset((a, b)): relation}
     events.append(Event(state.current_turn, "relation", a,
                         {"with": b, "from": old, "to": relation, **why}))
 

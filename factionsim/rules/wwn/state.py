@@ -11,6 +11,7 @@ True
 from __future__ import annotations
 
 import json
+import operator
 from collections.abc import Iterator
 from typing import Any
 
@@ -40,6 +41,8 @@ from .house_rules import BLOCK as HOUSE_RULES
 from .house_rules import HouseRules
 from .model import ASSET_CHANGES, Asset, AssetTable, Faction, Goal
 
+_ID_ALIVE = operator.attrgetter("id", "alive")
+
 
 class WwnState(DecisionState):
     """A WWN campaign in play: map, relations, factions, assets, the turn in progress and the RNG.
@@ -67,6 +70,8 @@ class WwnState(DecisionState):
         self.holders_cache: tuple[int, dict[str, list]] = (-1, {})  # see abilities._holders
         self.goal_options_cache: dict[str, tuple] = {}  # see goals.options
         self.upkeep_cache: dict[str, tuple] = {}  # see economy.by_attribute
+        self.location_cache: tuple[Any, dict[str, list[Asset]]] = (None, {})  # see assets_at
+        self.hostile_cache: tuple[Any, dict[str, list[str]]] = (None, {})  # hostile_factions
         self.set_homebrew([])
 
     def set_homebrew(self, rows: list[dict[str, Any]], tags: list[dict[str, Any]] | None = None,
@@ -96,12 +101,16 @@ class WwnState(DecisionState):
         d["holders_cache"] = (-1, {})
         d["goal_options_cache"] = {}
         d["upkeep_cache"] = {}
+        d["location_cache"] = (None, {})
+        d["hostile_cache"] = (None, {})
         return d
 
     def __setstate__(self, d: dict[str, Any]) -> None:
         self.__dict__.update(d)
         self.goal_options_cache = {}
         self.upkeep_cache = {}
+        self.location_cache = (None, {})
+        self.hostile_cache = (None, {})
         self.hooks = hook_tables(self.asset_types)
 
     @property
@@ -156,12 +165,26 @@ class WwnState(DecisionState):
 
     def hostile_factions(self, faction: str) -> list[str]:
         """The living factions hostile to ``faction``, in campaign order (as :meth:`hostile`
-        asked of each, reading the listed relations once)."""
-        listed = {other: rel for pair, rel in self.relations.items() if faction in pair
-                  for other in pair if other != faction}
+        asked of each, reading the listed relations once; a new list).
+
+        Kept in ``hostile_cache`` for every faction while the listed relations, the default
+        relation and the factions with whether each is alive are the same (compared whole,
+        with C calls: a relation written into the dict in place is seen too)."""
+        relations = self.relations
         default = self.house_rules.relations_default
-        return [fid for fid, f in self.factions.items()
+        key = (tuple(relations.items()), default, tuple(map(_ID_ALIVE, self.factions.values())))
+        kept_key, answers = self.hostile_cache
+        if kept_key != key:
+            answers = {}
+            self.hostile_cache = (key, answers)
+        found = answers.get(faction)
+        if found is None:
+            listed = {other: rel for pair, rel in relations.items() if faction in pair
+                      for other in pair if other != faction}
+            found = answers[faction] = [
+                fid for fid, f in self.factions.items()
                 if f.alive and fid != faction and listed.get(fid, default) == "hostile"]
+        return list(found)
 
     def living_factions(self) -> list[Faction]:
         return [f for f in self.factions.values() if f.alive]
@@ -171,7 +194,25 @@ class WwnState(DecisionState):
         return self.assets.owned_by(faction)
 
     def assets_at(self, location: str) -> list[Asset]:
-        return [a for a in self.assets.values() if a.location == location]
+        """The assets in play at ``location``, in asset order (a new list).
+
+        From an index of every location's assets kept in ``location_cache`` while the asset
+        table (its token and ``version``: assets in or out of play, new owners) and
+        :data:`.model.ASSET_CHANGES` (which counts every change of location) are unchanged: the
+        rules ask it for each asset of a faction when listing Hide and Attack options."""
+        table = self.assets
+        key, index = self.location_cache
+        if key is None or key[0] is not table.token or key[1] != table.version \
+                or key[2] != ASSET_CHANGES.count:
+            index = {}
+            for a in table.values():
+                here = index.get(a.location)
+                if here is None:
+                    index[a.location] = [a]
+                else:
+                    here.append(a)
+            self.location_cache = ((table.token, table.version, ASSET_CHANGES.count), index)
+        return list(index.get(location, ()))
 
     def base_of(self, faction: str, location: str) -> Asset | None:
         for a in self.assets_of(faction):
