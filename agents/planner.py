@@ -126,6 +126,12 @@ class PlannerAgent(Agent):
         (``factionsim train --expert-labels searched``)."""
         return len(self._candidates(view, legal_actions)) >= 2
 
+    def candidates(self, view: Any, legal_actions: list[Any]) -> list[Any]:
+        """The actions :meth:`act` would try in rollouts at this decision (fewer than two: it
+        does not search, its heuristic decides). An advantage policy chooses among these
+        (``factionsim train --method advantage``)."""
+        return self._candidates(view, legal_actions)
+
     def _heuristic_choice(self, view: Any, legal_actions: list[Any], rng: Any) -> Any:
         """What its heuristic would do here (its reason kept aside)."""
         reason = self.heuristic.last_reason

@@ -30,6 +30,9 @@ that decision is the heuristic's, and its reason says so.
 A policy file with a ``prior`` (a *residual* policy, :mod:`factionsim.models.prior`) also needs
 the heuristic's choice at every decision: the agent asks the ruleset's heuristic (default
 options) and hands its choice to the network beside the observation.
+With ``"candidates": "planner"`` in its prior (an *advantage* policy, ``factionsim train
+--method advantage``) it plays the heuristic's choice wherever the planner would not search, and
+elsewhere chooses among the planner's candidates only (:class:`factionsim.models.prior.PriorCodec`).
 """
 
 from __future__ import annotations
@@ -148,7 +151,8 @@ class PolicyAgent(Agent):
             if prior:  # a residual policy: the network also reads the heuristic's choice
                 from factionsim.models.prior import PriorCodec
 
-                codec = PriorCodec(codec, self.ruleset, prior["agent"], prior["weight"])
+                codec = PriorCodec(codec, self.ruleset, prior["agent"], prior["weight"],
+                                   prior.get("candidates"))
             self._codec = codec
             self._obs = np.zeros(self._codec.obs_size, dtype=np.float32)
             self._codec_key = key
@@ -167,16 +171,40 @@ class PolicyAgent(Agent):
         except FactionsimError as exc:  # the game outgrew the codec's limits
             return self._heuristic(view, legal_actions, rng, exc)
         playable = [i for i, k in enumerate(indices) if k >= 0]
+        prior = getattr(codec, "last_index", None)  # a residual policy: the heuristic's choice
+        candidates = getattr(codec, "last_candidates", None)  # an advantage policy's choices
+        if candidates is not None:
+            allowed = [i for i in playable if indices[i] in candidates]
+            if not allowed:  # nothing searched here (or no candidate among the actions offered)
+                return self._heuristic_choice(view, legal_actions, indices, prior, rng)
+            playable = allowed
         probs = self.model.probabilities(obs, [indices[i] for i in playable])
         pick = int(np.argmax(probs) if self.deterministic else rng.choice(len(playable), p=probs))
         ranked = 1 + int((probs > probs[pick]).sum())
-        prior = getattr(codec, "last_index", None)  # a residual policy: the heuristic's choice
         agrees = "" if prior is None else (
             "; the heuristic's choice" if indices[playable[pick]] == prior
             else "; not the heuristic's choice")
         self.last_reason = (f"{self.label}: {probs[pick]:.0%} for this action (ranked {ranked} "
                             f"of {len(playable)}{agrees})")
         return legal_actions[playable[pick]]
+
+    def _heuristic_choice(self, view: Any, legal: list[Any], indices: list[int],
+                          prior: int | None, rng: Any) -> Any:
+        """An advantage policy where it does not choose: the heuristic's choice (the prior's,
+        when it is among ``legal``; otherwise the heuristic asked about ``legal`` itself)."""
+        if prior is not None and prior in indices:
+            self.last_reason = f"{self.label}: the heuristic's choice (nothing searched here)"
+            return legal[indices.index(prior)]
+        action = self._fallback_agent().act(view, legal, rng)
+        self.last_reason = f"{self.label}: the heuristic's choice among the actions offered"
+        return action
+
+    def _fallback_agent(self) -> Agent:
+        """The ruleset's heuristic (default options), made once."""
+        if self._fallback is None:
+            spec = self.ruleset.offered_agents()["heuristic"]
+            self._fallback = spec.load().for_ruleset(self.ruleset)
+        return self._fallback
 
     def _indices(self, codec: Codec, view: Any, legal: list[Any]) -> list[int]:
         """Catalogue index of each of ``legal`` (-1: beyond the catalogue). When ``legal`` is part
@@ -190,10 +218,7 @@ class PolicyAgent(Agent):
 
     def _heuristic(self, view: Any, legal: list[Any], rng: Any, why: Exception) -> Any:
         """The ruleset's heuristic decides what the policy cannot see."""
-        if self._fallback is None:
-            spec = self.ruleset.offered_agents()["heuristic"]
-            self._fallback = spec.load().for_ruleset(self.ruleset)
-        action = self._fallback.act(view, legal, rng)
+        action = self._fallback_agent().act(view, legal, rng)
         self.last_reason = f"beyond what {self.label} can see ({why}); the heuristic decided"
         return action
 

@@ -36,14 +36,22 @@ from .network import ModelFileError
 
 #: agents a prior may come from
 PRIOR_AGENTS = ("heuristic",)
+#: whose candidates an *advantage* policy chooses among (the prior field's ``candidates``)
+CANDIDATE_SOURCES = ("planner",)
 
 
 def check_prior(prior: Any, source: Any) -> dict[str, Any]:
-    """The policy file's ``prior`` field if well-formed (``{"agent": "heuristic", "weight": W}``),
+    """The policy file's ``prior`` field if well-formed (``{"agent": "heuristic", "weight": W}``,
+    optionally with ``"candidates": "planner"``: an advantage policy, see :class:`PriorCodec`),
     else :class:`ModelFileError` naming the file and field."""
-    if not isinstance(prior, Mapping) or set(prior) != {"agent", "weight"}:
+    if not isinstance(prior, Mapping) or not {"agent", "weight"} <= set(prior) <= {
+            "agent", "weight", "candidates"}:
         raise ModelFileError(f"{source}: prior: must be {{\"agent\": NAME, \"weight\": NUMBER}}"
-                             f" (agents: {', '.join(PRIOR_AGENTS)})")
+                             f" (agents: {', '.join(PRIOR_AGENTS)}), optionally with "
+                             "\"candidates\": SOURCE")
+    if "candidates" in prior and prior["candidates"] not in CANDIDATE_SOURCES:
+        raise ModelFileError(f"{source}: prior.candidates: {prior['candidates']!r}; allowed: "
+                             f"{', '.join(CANDIDATE_SOURCES)}")
     if prior["agent"] not in PRIOR_AGENTS:
         raise ModelFileError(f"{source}: prior.agent: {prior['agent']!r}; allowed: "
                              f"{', '.join(PRIOR_AGENTS)}")
@@ -58,11 +66,30 @@ class PriorCodec:
     """``base`` (a ruleset's env codec) with the prior of ``agent`` (the agent of that name
     ``ruleset``, a :class:`~factionsim.core.ruleset.RulesetInfo`, offers) appended to every
     observation: ``obs_size`` is ``base.obs_size + base.n_actions``; the action catalogue
-    (``n_actions``, ``encode_actions``), ``limits`` and ``ENV_VERSION`` are the base codec's."""
+    (``n_actions``, ``encode_actions``), ``limits`` and ``ENV_VERSION`` are the base codec's.
 
-    def __init__(self, base: Any, ruleset: Any, agent: str = "heuristic", weight: float = 5.0):
+    ``candidates="planner"`` (an *advantage* policy, ``factionsim train --method advantage``):
+    at each decision it also notes in ``last_candidates`` the catalogue indices of the actions
+    the ruleset's planner would search there (its faction-action and goal candidates, the
+    heuristic's choice among them), or ``[]`` where the planner does not search (its
+    heuristic's choice is played there). The policy chooses among those candidates only; its
+    logits there are ``weight`` at the heuristic's choice plus the network's estimate of each
+    candidate's advantage, so ``weight`` is the margin by which a candidate must look better
+    than the heuristic's choice to be played instead."""
+
+    def __init__(self, base: Any, ruleset: Any, agent: str = "heuristic", weight: float = 5.0,
+                 candidates: str | None = None):
         if agent not in PRIOR_AGENTS:
             raise ValueError(f"prior agent {agent!r}; allowed: {', '.join(PRIOR_AGENTS)}")
+        if candidates is not None and candidates not in CANDIDATE_SOURCES:
+            raise ValueError(f"prior candidates {candidates!r}; allowed: "
+                             f"{', '.join(CANDIDATE_SOURCES)}")
+        if candidates is not None and candidates not in ruleset.offered_agents():
+            raise ValueError(f"the {ruleset.name} ruleset has no {candidates} to take "
+                             "candidates from")
+        self.candidates = candidates
+        self._searcher: Any = None
+        self.last_candidates: list[int] | None = None
         self.base = base
         self.agent_name = agent
         self.weight = float(weight)
@@ -90,7 +117,10 @@ class PriorCodec:
     @property
     def prior(self) -> dict[str, Any]:
         """The policy file's ``prior`` field."""
-        return {"agent": self.agent_name, "weight": self.weight}
+        field = {"agent": self.agent_name, "weight": self.weight}
+        if self.candidates:
+            field["candidates"] = self.candidates
+        return field
 
     def agent(self, view: Any) -> Any:
         """The agent whose choice is the prior (made once, for ``view``'s ruleset)."""
@@ -116,7 +146,25 @@ class PriorCodec:
         self.last_index = k  # the agent's choice at the decision just observed
         if k >= 0:
             out[n + k] = self.weight
+        if self.candidates:
+            self.last_candidates = self.candidate_indices(view, k)
         return out
+
+    def candidate_indices(self, view: Any, prior: int) -> list[int]:
+        """Catalogue indices of the actions the ``candidates`` agent would search at ``view``'s
+        decision, ``prior`` (the heuristic's choice) among them; ``[]`` where it searches
+        nothing."""
+        if self._searcher is None:
+            ruleset = self._ruleset
+            self._searcher = ruleset.offered_agents()[self.candidates].load().for_ruleset(ruleset)
+        legal = view.legal_actions()
+        found = self._searcher.candidates(view, legal)
+        if len(found) < 2:
+            return []
+        indices = [k for k in self.base.encode_actions(view, found) if k >= 0]
+        if prior >= 0 and prior not in indices:
+            indices.append(prior)
+        return indices if len(indices) >= 2 else []
 
     def encode_actions(self, view: Any, legal: list[Any]) -> list[int]:
         return self.base.encode_actions(view, legal)

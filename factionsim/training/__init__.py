@@ -33,8 +33,8 @@ def run(args: Args) -> Any:
 
 
 def train(args: Args) -> Any:
-    """Train as ``args.method`` says (``ppo`` or ``league``; imports torch)."""
-    if args.method == "league":
+    """Train as ``args.method`` says (``ppo``, ``league`` or ``advantage``; imports torch)."""
+    if args.method in ("league", "advantage"):
         from .league_run import train_league
 
         return train_league(args)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 #: fields that default to "none" (their option takes a text value)
-_OPTIONAL_TEXT = ("campaign", "out", "eval_only", "convert")
+_OPTIONAL_TEXT = ("campaign", "out", "eval_only", "convert", "advantage_data")
 #: list fields that hold integers although empty by default
 _INT_LISTS = ("generated_seeds",)
 
@@ -61,7 +61,8 @@ class Args:
     progress: bool = True  # progress bars (training steps with win rates, evaluation games)
     method: str = "ppo"  # "ppo": MaskablePPO (sb3-contrib) on the flat observation; "league":
     # imitation of --expert (behaviour cloning, DAgger) then PPO against --league
-    # (factionsim.training.league_run)
+    # (factionsim.training.league_run); "advantage": a residual network regressing the planner's
+    # rollout values as advantages over the heuristic (factionsim.training.advantage; wwn)
     # --method league only (see factionsim.training.league_run):
     arch: str = "set"  # "set": per-entity layers pooled over the asset rows; "flat": dense
     hidden: list[int] = field(default_factory=lambda: [256, 256])  # the context's layers
@@ -92,6 +93,14 @@ class Args:
     freeze_every: int = 5  # PPO updates between refreshes of the frozen "self"
     critic_warmup: int = 2  # first PPO updates that train the value head only
     workers: int = 2  # processes playing the games of each round
+    # --method advantage only (see factionsim.training.advantage): --bc-games heuristic games
+    # (--learner-seats of them valued), a fit of --fit-steps minibatches; --prior-weight is the
+    # margin (in logits: a margin of W / scale in rollout value)
+    expert_rollouts: int = 2  # rollouts per planner candidate (the same dice for each)
+    advantage_scale: float = 10.0  # logits per unit of advantage (XP of rollout value)
+    advantage_holdout: float = 0.1  # share of the games' decisions held out to judge margins
+    advantage_data: str | None = None  # an advantage_data.npz of an earlier run: fit on its
+    # valued decisions instead of playing games (to try other fits of the same data)
 
     def out_dir(self) -> str:
         return self.out or f"runs/{self.ruleset}_{self.method}"

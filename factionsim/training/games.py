@@ -49,6 +49,9 @@ class Decision:
     game_id: int = 0
     phase: str = ""
     labelled: bool = True  # False: the expert does not label this decision (see ``game``)
+    # an expert that values its candidates (``last_values``, .advantage.PlannerValues): their
+    # catalogue indices and advantages over its own choice; None where it values nothing
+    values: tuple[np.ndarray, np.ndarray] | None = None
 
 
 @dataclass
@@ -122,7 +125,8 @@ def game(state: Any, codec: Any, seats: Mapping[str, Any], rng: np.random.Genera
             expert_pos = playable.index(k) if k in playable else -1
         decision = Decision(actor, seat[1], obs, np.asarray([indices[i] for i in playable]),
                             expert_pos, standing(state.scores(), actor), game_id, state.phase,
-                            labelled)
+                            labelled, _valued(expert if expert_action is not None else None, codec,
+                                                     state.view(actor), indices, legal))
         choice = yield decision
         if choice == PLAY_EXPERT and expert_action is not None:
             state.apply(expert_action)
@@ -135,6 +139,21 @@ def game(state: Any, codec: Any, seats: Mapping[str, Any], rng: np.random.Genera
                    else 1.0 if n_best == 1 else 0.0) for f in scores}
     return GameResult(outcome, {f: standing(scores, f) for f in scores}, scores,
                       dict(seats), game_id, int(state.turn))
+
+
+def _valued(expert: Any, codec: Any, view: Any, indices: list[int],
+            legal: list[Any]) -> tuple[np.ndarray, np.ndarray] | None:
+    """The expert's ``last_values`` (action -> advantage) as catalogue indices and advantages,
+    those the catalogue holds; ``None`` if it valued nothing (or fewer than two of them)."""
+    values = getattr(expert, "last_values", None)
+    if not values:
+        return None
+    pairs = [(indices[legal.index(a)], v) for a, v in values.items() if a in legal]
+    pairs = [(k, v) for k, v in pairs if k >= 0]
+    if len(pairs) < 2:
+        return None
+    return (np.array([k for k, _ in pairs], np.int64), np.array([v for _, v in pairs],
+                                                                np.float32))
 
 
 class Campaigns:

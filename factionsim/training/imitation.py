@@ -63,6 +63,11 @@ class AgentRef:
     def make(self, ruleset: str) -> Any:
         from factionsim.agents import make_agent
 
+        from .advantage import VALUE_EXPERT, PlannerValues
+
+        if self.name == VALUE_EXPERT:  # the advantage method's expert (not a registry agent)
+            return PlannerValues(**self.options)
+
         return make_agent(self.name, ruleset, **self.options)
 
 
@@ -85,6 +90,7 @@ class CollectTask:
     prior: dict[str, Any] | None = None  # a residual policy's prior (the policy file's field)
     generated_seeds: tuple[int, int] | None = None  # the generated campaigns' seeds (None: any)
     searched_only: bool = False  # label only the decisions the expert searches (see above)
+    valued: bool = False  # keep only the decisions the expert valued, with their values
 
 
 @dataclass
@@ -96,6 +102,7 @@ class CollectResult:
     wins: float  # learner's pairwise share: its best seat above the others' best seat
     outcomes: list[float]
     prior_agree: int = 0  # labels that are the prior's choice (a residual policy's; else 0)
+    values: Any = None  # --method advantage: a .advantage.ValueStore beside ``samples``
 
 
 def prior_choices(obs: np.ndarray, legal: list[np.ndarray], offset: int) -> np.ndarray:
@@ -165,6 +172,11 @@ def collect(task: CollectTask) -> CollectResult:
     stats = {"games": 0, "decisions": 0, "agree": 0, "wins": 0.0, "prior_agree": 0}
     offset = codec.base.obs_size if task.prior else None
     outcomes: list[float] = []
+    store = None
+    if task.valued:
+        from .advantage import ValueStore
+
+        store = ValueStore()
 
     def new_game(rng: np.random.Generator, gid: int) -> Any:
         state = source.draw(rng)
@@ -188,7 +200,10 @@ def collect(task: CollectTask) -> CollectResult:
     class Collector(Games):
         def on_game_end(self, decisions: list[tuple[Decision, int, dict[str, Any]]],
                         result: GameResult) -> None:
-            labelled = [d for d, _, _ in decisions if d.labelled and d.expert >= 0]
+            labelled = [d for d, _, _ in decisions if d.labelled and d.expert >= 0
+                        and (store is None or d.values is not None)]
+            if store is not None:  # only the decisions the expert valued, with their values
+                store.add([d.values[0] for d in labelled], [d.values[1] for d in labelled])
             if labelled:
                 obs = np.stack([d.obs for d in labelled])
                 target = np.array([d.legal[d.expert] for d in labelled])
@@ -207,7 +222,7 @@ def collect(task: CollectTask) -> CollectResult:
     games = Collector(min(16, task.games), new_game, {"learner": decider}, rng, choose)
     games.run(lambda: games.next_id >= task.games)
     return CollectResult(buf, stats["games"], stats["decisions"], stats["agree"], stats["wins"],
-                         outcomes, stats["prior_agree"])
+                         outcomes, stats["prior_agree"], store)
 
 
 def fit(graph: Any, optimizer: Any, buf: SampleBuffer, steps: int, batch: int,

@@ -153,14 +153,18 @@ def train_league(args: Args) -> Path:
     state, campaign = run_campaign(args)
     codec = make_codec(state)
     prior = None
-    if args.prior != "none":
+    advantage = args.method == "advantage"
+    if advantage:
+        check_advantage(args)
+    if args.prior != "none" or advantage:
         from factionsim.models.prior import PRIOR_AGENTS, PriorCodec
 
-        if args.prior not in PRIOR_AGENTS:
+        if args.prior not in PRIOR_AGENTS and not advantage:
             raise ValueError(f"--prior {args.prior!r}; allowed: none, {', '.join(PRIOR_AGENTS)}")
         from factionsim.rulesets import ruleset_of
 
-        codec = PriorCodec(codec, ruleset_of(state), args.prior, args.prior_weight)
+        codec = PriorCodec(codec, ruleset_of(state), "heuristic" if advantage else args.prior,
+                           args.prior_weight, "planner" if advantage else None)
         prior = codec.prior
     generated = args.generated if args.ruleset == "wwn" else 0.0
     generated_seeds(args)  # a bad range fails here, before any game
@@ -174,7 +178,9 @@ def train_league(args: Args) -> Path:
     pool = _Pool(args.workers)
     seats = (int(args.learner_seats[0]), int(args.learner_seats[-1]))
     history: list[dict[str, Any]] = []
-    training = {"algorithm": "imitation (behaviour cloning, DAgger) then PPO against a league",
+    training = {"algorithm": ("advantage regression on the planner's rollout values"
+                              if advantage else
+                              "imitation (behaviour cloning, DAgger) then PPO against a league"),
                 "command": record["command"], "versions": record["versions"],
                 "git": record["git"], "expert": args.expert, "league": args.league}
     t0 = time.perf_counter()
@@ -195,6 +201,10 @@ def train_league(args: Args) -> Path:
         optimizer = torch.optim.Adam(graph.parameters(), lr=args.imitation_lr)
         betas = [1.0] * (args.bc_games > 0) + [args.dagger_beta / 2 ** r
                                                for r in range(args.dagger_rounds)]
+        if advantage:  # instead of imitation: the advantage regression
+            betas = []
+            _advantage_phase(args, graph, codec, generated, seats, pool, rng, log, history,
+                             save, t0)
         for r, beta in enumerate(betas):
             games = args.bc_games if r == 0 and args.bc_games > 0 else args.dagger_games
             network = None if beta >= 1.0 else (spec, graph.arrays())
@@ -263,6 +273,93 @@ def train_league(args: Args) -> Path:
     print(f"trained in {elapsed:.0f} s; wrote {out / 'policy.json'} (play it with agent: "
           f"policy:{out / 'policy.json'})")
     return out / "policy.json"
+
+
+def check_advantage(args: Args) -> None:
+    """``--method advantage``'s options, or :class:`ValueError` naming the bad one.
+
+    >>> check_advantage(Args(method="advantage", advantage_scale=0))
+    Traceback (most recent call last):
+    ...
+    ValueError: --advantage-scale 0: must be above 0
+    """
+    if args.ruleset != "wwn":
+        raise ValueError(f"--method advantage values the WWN planner's candidates; the "
+                         f"{args.ruleset} ruleset has no planner")
+    if args.expert_rollouts < 1:
+        raise ValueError(f"--expert-rollouts {args.expert_rollouts}: at least 1")
+    if not args.advantage_scale > 0:
+        raise ValueError(f"--advantage-scale {args.advantage_scale:g}: must be above 0")
+    if not 0 <= args.advantage_holdout < 1:
+        raise ValueError(f"--advantage-holdout {args.advantage_holdout:g}: from 0 up to, not "
+                         "including, 1")
+    if args.bc_games < 1 or args.fit_steps < 1:
+        raise ValueError("--method advantage needs --bc-games and --fit-steps of at least 1")
+
+
+#: margins (XP of rollout value) whose greedy play eval.json reports on the held-out decisions
+MARGINS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0)
+
+
+def _advantage_phase(args: Args, graph: Any, codec: Any, generated: float,
+                     seats: tuple[int, int], pool: _Pool, rng: np.random.Generator, log: _Log,
+                     history: list[dict[str, Any]], save: Callable[..., Any], t0: float) -> None:
+    """``--bc-games`` heuristic games valued by the planner's rollouts, then the regression
+    (:mod:`.advantage`); the decisions of the last ``--advantage-holdout`` share of games are
+    held out of the fit and judge the margins (``history``'s entry ``margins``)."""
+    import torch
+
+    from .advantage import (
+        VALUE_EXPERT,
+        ValueStore,
+        fit_advantage,
+        load_data,
+        margin_table,
+        save_data,
+    )
+
+    expert = AgentRef(VALUE_EXPERT, {"rollouts": args.expert_rollouts})
+    tasks = [CollectTask(args.ruleset, args.campaign, generated, args.max_turns, None, expert,
+                         [AgentRef.parse(o) for o in args.imitation_opponents], seats, 1.0, n,
+                         int(rng.integers(1 << 31)), prior=codec.prior,
+                         generated_seeds=generated_seeds(args), valued=True)
+             for n in _split(args.bc_games, args.workers)]
+    games = 0
+    if args.advantage_data:  # an earlier run's valued decisions
+        buf, store = load_data(args.advantage_data)
+        if (buf.obs_size, buf.n_actions) != (codec.obs_size, codec.n_actions):
+            raise ValueError(f"--advantage-data {args.advantage_data}: its decisions have "
+                             f"{buf.obs_size} observation values and {buf.n_actions} actions; "
+                             f"this run's {codec.obs_size} and {codec.n_actions}")
+    else:
+        results = pool.map(collect, tasks)
+        buf = SampleBuffer(codec.obs_size, codec.n_actions, capacity=1 << 62)
+        store = ValueStore()
+        for res in results:
+            buf.extend(res.samples)
+            store.extend(res.values)
+            games += res.games
+        save_data(Path(args.out_dir()) / "advantage_data.npz", buf, store)
+    collected = time.perf_counter() - t0
+    n = len(buf)
+    held = int(round(n * args.advantage_holdout))  # the last decisions: whole games, mostly
+    fit_ids, held_ids = np.arange(n - held), np.arange(n - held, n)
+    offset = codec.base.obs_size
+    optimizer = torch.optim.Adam(graph.parameters(), lr=args.imitation_lr)
+    stats = fit_advantage(graph, optimizer, buf, store, fit_ids, args.fit_steps, args.batch_size,
+                          rng, args.advantage_scale, offset)
+    table = margin_table(graph, buf, store, held_ids, args.advantage_scale, offset, MARGINS)
+    entry = {"phase": "advantage", "round": 0, "policy": "rounds/advantage0.json",
+             "games": games, "data": args.advantage_data, "valued_decisions": n,
+             "held_out": held, "loss": stats["loss"], "held_out_table": table,
+             "collect_seconds": round(collected, 1),
+             "seconds": round(time.perf_counter() - t0, 1)}
+    history.append(entry)
+    log.scalars(0, {"advantage/loss": stats["loss"]})
+    log.line(f"advantage: {entry['games']} games, {n} valued decisions ({held} held out), loss "
+             f"{stats['loss']:.3f}; held out: " + json.dumps(table))
+    save()
+    save(path=Path(args.out_dir()) / entry["policy"])
 
 
 def expert_labels(args: Args) -> bool:

@@ -293,10 +293,10 @@ def run(args: Args) -> Any:
         return convert(args)
     if args.eval_only:
         return evaluate_only(args)
-    if args.method == "league":
+    if args.method in ("league", "advantage"):
         from .league_run import train_league
 
         return train_league(args)
     if args.method != "ppo":
-        raise FactionsimError(f"--method {args.method!r}; allowed: ppo, league")
+        raise FactionsimError(f"--method {args.method!r}; allowed: ppo, league, advantage")
     return train(args)
