@@ -3,6 +3,7 @@ tells how the game ended and who won (issue 20, item 16)."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import numpy as np
@@ -89,7 +90,7 @@ def test_a_move_action_reason_names_the_move_that_follows(seed):
     events = play(s, 12, {f: make_agent("heuristic", "wwn") for f in s.factions})
     decisions = [e for e in events if e.kind == "decision"]
     checked = 0
-    for chosen, first in zip(decisions, decisions[1:]):
+    for chosen, first in itertools.pairwise(decisions):
         reason = chosen.data.get("reason", "")
         if chosen.data.get("action") == "action move" and reason.startswith("redeploys: "):
             assert first.faction == chosen.faction and first.data["action"].startswith("move ")
