@@ -269,3 +269,12 @@ def test_validate_reports_trained_on_a_ruleset_without_a_policy_with_its_line(tm
     err = capsys.readouterr().err
     assert f"{path}, line {line}, houses[0].agent: " in err
     assert "no trained policy ships for the houses" in err
+
+
+def test_trained_plays_its_most_probable_action_unless_told_to_sample():
+    """docs/training.md: "`agent: trained` plays the most probable action by default
+    (`deterministic: false` samples)"; a policy file named by path samples unless told."""
+    from factionsim.agents import make_agent
+
+    assert make_agent("trained", "wwn").deterministic is True
+    assert make_agent("trained", "wwn", deterministic=False).deterministic is False
