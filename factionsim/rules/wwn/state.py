@@ -44,6 +44,16 @@ from .model import ASSET_CHANGES, Asset, AssetTable, Faction, Goal
 _ID_ALIVE = operator.attrgetter("id", "alive")
 
 
+def _empty_caches() -> dict[str, Any]:
+    """What a state keeps of its own answers, empty: a new state, a new homebrew table and a
+    pickled or copied state start from these (each is rebuilt when first asked)."""
+    return {"holders_cache": (-1, {}),  # see abilities._holders
+            "goal_options_cache": {},  # see goals.options
+            "upkeep_cache": {},  # see economy.owned_by_attribute
+            "location_cache": (None, {}),  # see assets_at
+            "hostile_cache": (None, {})}  # see hostile_factions
+
+
 class WwnState(DecisionState):
     """A WWN campaign in play: map, relations, factions, assets, the turn in progress and the RNG.
 
@@ -67,12 +77,12 @@ class WwnState(DecisionState):
         self.order: list[str] = []
         self.order_index = 0
         self.initiative: dict[str, int] = {}
-        self.holders_cache: tuple[int, dict[str, list]] = (-1, {})  # see abilities._holders
-        self.goal_options_cache: dict[str, tuple] = {}  # see goals.options
-        self.upkeep_cache: dict[str, tuple] = {}  # see economy.by_attribute
-        self.location_cache: tuple[Any, dict[str, list[Asset]]] = (None, {})  # see assets_at
-        self.hostile_cache: tuple[Any, dict[str, list[str]]] = (None, {})  # hostile_factions
-        self.set_homebrew([])
+        self.holders_cache: tuple[int, dict[str, list]]
+        self.goal_options_cache: dict[str, tuple]
+        self.upkeep_cache: dict[str, tuple]
+        self.location_cache: tuple[Any, dict[str, list[Asset]]]
+        self.hostile_cache: tuple[Any, dict[str, list[str]]]
+        self.set_homebrew([])  # (which empties the caches above: _empty_caches)
 
     def set_homebrew(self, rows: list[dict[str, Any]], tags: list[dict[str, Any]] | None = None,
                      goals: list[dict[str, Any]] | None = None) -> None:
@@ -91,26 +101,18 @@ class WwnState(DecisionState):
         self.asset_types: dict[str, AssetType] = homebrew.asset_table(rows)
         #: hook point -> type -> function: :data:`.hooks.HOOKS`, plus the homebrew abilities
         self.hooks = hook_tables(self.asset_types)
-        self.holders_cache = (-1, {})
-        self.goal_options_cache = {}
+        self.__dict__.update(_empty_caches())
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without the hook tables (functions), rebuilt from the asset table on load."""
         d = dict(self.__dict__)
         d.pop("hooks", None)
-        d["holders_cache"] = (-1, {})
-        d["goal_options_cache"] = {}
-        d["upkeep_cache"] = {}
-        d["location_cache"] = (None, {})
-        d["hostile_cache"] = (None, {})
+        d.update(_empty_caches())
         return d
 
     def __setstate__(self, d: dict[str, Any]) -> None:
         self.__dict__.update(d)
-        self.goal_options_cache = {}
-        self.upkeep_cache = {}
-        self.location_cache = (None, {})
-        self.hostile_cache = (None, {})
+        self.__dict__.update(_empty_caches())
         self.hooks = hook_tables(self.asset_types)
 
     @property
@@ -193,25 +195,28 @@ class WwnState(DecisionState):
         """The faction's assets in play, in asset order."""
         return self.assets.owned_by(faction)
 
+    def assets_stamp(self) -> tuple[object, int, int]:
+        """``(token, version, changes)`` of the asset table: see :meth:`WwnView.assets_stamp`."""
+        table = self.assets
+        return (table.token, table.version, ASSET_CHANGES.count)
+
     def assets_at(self, location: str) -> list[Asset]:
         """The assets in play at ``location``, in asset order (a new list).
 
-        From an index of every location's assets kept in ``location_cache`` while the asset
-        table (its token and ``version``: assets in or out of play, new owners) and
-        :data:`.model.ASSET_CHANGES` (which counts every change of location) are unchanged: the
-        rules ask it for each asset of a faction when listing Hide and Attack options."""
-        table = self.assets
+        From an index of every location's assets kept in ``location_cache`` while
+        :meth:`assets_stamp` is unchanged (:data:`.model.ASSET_CHANGES` counts every change of
+        location): the rules ask it for each asset of a faction when listing Hide and Attack options."""
+        stamp = self.assets_stamp()
         key, index = self.location_cache
-        if key is None or key[0] is not table.token or key[1] != table.version \
-                or key[2] != ASSET_CHANGES.count:
+        if key != stamp:
             index = {}
-            for a in table.values():
+            for a in self.assets.values():
                 here = index.get(a.location)
                 if here is None:
                     index[a.location] = [a]
                 else:
                     here.append(a)
-            self.location_cache = ((table.token, table.version, ASSET_CHANGES.count), index)
+            self.location_cache = (stamp, index)
         return list(index.get(location, ()))
 
     def base_of(self, faction: str, location: str) -> Asset | None:
@@ -407,8 +412,7 @@ class WwnView(View):
         or left play or changed hands (its ``version``), and no field or status entry of any
         asset changed (:data:`.model.ASSET_CHANGES`). The env's codec keeps what it built from
         the assets until the stamp changes."""
-        table = self._state.assets
-        return (table.token, table.version, ASSET_CHANGES.count)
+        return self._state.assets_stamp()
 
     def assets(self) -> list[Asset]:
         """Every asset this faction can see, in asset order."""
