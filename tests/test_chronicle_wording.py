@@ -97,3 +97,24 @@ def test_a_move_action_reason_names_the_move_that_follows(seed):
             assert first.data["reason"] == reason.removeprefix("redeploys: "), (chosen, first)
             checked += 1
     assert checked >= 5
+
+
+@pytest.mark.parametrize("success, sentence", [
+    (True, "Outwits B, which cannot strike at the new Base (1d10 [9] +4 = 13 vs 1d10 [3] +3 = 6)."),
+    (False, "Fails to outwit B, which may strike at the new Base (1d10 [2] +4 = 6 vs 1d10 [8] +3 = "
+            "11)."),
+])
+def test_the_expand_check_names_whose_roll_comes_first(success, sentence):
+    """"Once the Base of Influence is created, the owner makes a Cunning versus Cunning attribute
+    check against every other faction that has at least one Asset in the same location. If the
+    other faction wins the check, they are allowed to make an immediate Attack against the new
+    Base". The check's first roll is the owner's, so the sentence is the owner's: it read "The
+    Iron Legion fails to oppose the new Base (... = 13 vs ... = 6)", as if 13 were the Legion's."""
+    own, rival = ([9], [3]) if success else ([2], [8])
+    check = {"rival": "b", "location": "x", "success": success,
+             "attacker_check": {"attribute": "cunning", "rating": 4, "roll": own,
+                                "total": own[0] + 4},
+             "defender_check": {"attribute": "cunning", "rating": 3, "roll": rival,
+                                "total": rival[0] + 3}}
+    names = Names({"a": "A", "b": "B"}, {}, {}, "wwn")
+    assert describe(Event(1, "expand-check", "a", check), names) == sentence

@@ -158,9 +158,9 @@ PROSE: dict[str, Callable[[Event, Names], str]] = {
     "repair-faction": lambda e, n: f"Restores its own strength: +{e.data['healed']} HP (now {e.data['hp']}).",
     "expand": lambda e, n: (f"Founds a Base of Influence at {n.place(e.data['location'])} "
                             f"with {e.data['hp']} HP for {e.data['cost']} Treasure."),
-    "expand-check": lambda e, n: _checked(
-        f"{n.faction(e.data['rival'])} " + ("fails to oppose" if e.data["success"] else "may strike at")
-        + " the new Base.", e.data),
+    "expand-check": lambda e, n: _checked(  # the builder's own roll first, as its sentence
+        ("Outwits " if e.data["success"] else "Fails to outwit ") + f"{n.faction(e.data['rival'])}, "
+        + ("which cannot" if e.data["success"] else "which may") + " strike at the new Base.", e.data),
     "base-planted": lambda e, n: f"The Base at {n.place(e.data['location'])} holds.",
     "base-lost": lambda e, n: f"The new Base at {n.place(e.data['location'])} is torn down at once.",
     "create": lambda e, n: (
