@@ -11,8 +11,9 @@ the faction's collapse (fell), or still open when the history ends. Reported per
 window (adopted in turns 1-20 or 21-40): how many, how they ended, the mean turns to done and,
 for the goals the heuristic chose, the mean turns it estimated when it chose them (of those
 done; a campaign's starting goals have none); the share of faction turns each goal held;
-goals and XP per faction per 10 turns with 95% intervals bootstrapped over campaigns; the
-reasons given for abandoning goals.
+goals and XP per faction per 10 turns with 95% intervals bootstrapped over campaigns; each
+goal's completions per faction per 10 turns in both windows with the change and its interval,
+and the same for all goals but Wealth of Kingdoms; the reasons given for abandoning goals.
 """
 
 from __future__ import annotations
@@ -76,6 +77,7 @@ def play_one(job: dict[str, Any], index: int) -> dict[str, Any]:
         elif e.kind == "goal-complete":
             counts[w + " goals"] += 1
             counts[w + " xp"] += e.data["xp"]
+            counts[f"{w} done {e.data['goal']}"] += 1
         elif e.kind == "decision" and e.data.get("reason", "").startswith("abandons "):
             m = re.match(r"abandons .*? \((.*?)\) for", e.data["reason"])
             reasons[re.sub(r"\d+", "N", m.group(1)) if m else "?"] += 1
@@ -100,6 +102,44 @@ def _boot(rows: list[tuple[float, float]], seed: int = 0) -> str:
     r = 10 * num[den > 0] / den[den > 0]
     return (f"{10 * a[:, 0].sum() / a[:, 1].sum():.2f} "
             f"[{np.percentile(r, 2.5):.2f}, {np.percentile(r, 97.5):.2f}]")
+
+
+def _boot_change(rows: list[tuple[float, float, float, float]], seed: int = 0) -> str:
+    """``early -> late, change [low, high]`` per 10 turns from campaigns' ``(early count, early
+    turns, late count, late turns)``: the change late minus early with its 95% interval,
+    bootstrapped over campaigns (each resample takes both windows of the same campaigns);
+    ``-`` when a window has no turns."""
+    a = np.array(rows, dtype=float).reshape(-1, 4)
+    if a[:, 1].sum() == 0 or a[:, 3].sum() == 0:
+        return "- (a window has no turns)"
+    idx = np.random.default_rng(seed).integers(0, len(a), size=(2000, len(a)))
+    early, late = a[idx, 0].sum(1), a[idx, 2].sum(1)
+    e_turns, l_turns = a[idx, 1].sum(1), a[idx, 3].sum(1)
+    ok = (e_turns > 0) & (l_turns > 0)
+    change = 10 * late[ok] / l_turns[ok] - 10 * early[ok] / e_turns[ok]
+    e, l_ = 10 * a[:, 0].sum() / a[:, 1].sum(), 10 * a[:, 2].sum() / a[:, 3].sum()
+    return (f"{e:.2f} -> {l_:.2f}, change {l_ - e:+.2f} "
+            f"[{np.percentile(change, 2.5):+.2f}, {np.percentile(change, 97.5):+.2f}]")
+
+
+def _goal_rates(results: list[dict[str, Any]]) -> None:
+    """Each goal's completions per faction per 10 turns in turns 1-20 and 21-40, and the change
+    (what a fall of all goals together is made of), then all goals but Wealth of Kingdoms (open
+    again only once Wealth has risen, so most factions complete it early)."""
+    done = sorted({k.split(" ", 2)[2] for r in results for k in r["counts"] if " done " in k})
+    print("\ngoals done per faction per 10 turns, turns 1-20 -> 21-40 (change, 95% CI over "
+          "campaigns):")
+
+    def rows(count) -> list[tuple[float, float, float, float]]:
+        return [(count(r, "early"), r["counts"].get("early turns", 0),
+                 count(r, "late"), r["counts"].get("late turns", 0)) for r in results]
+
+    for goal in done:
+        print(f"  {goal:<28} " + _boot_change(rows(
+            lambda r, w, g=goal: r["counts"].get(f"{w} done {g}", 0))))
+    print(f"  {'all but wealth-of-kingdoms':<28} " + _boot_change(rows(
+        lambda r, w: r["counts"].get(f"{w} goals", 0)
+        - r["counts"].get(f"{w} done wealth-of-kingdoms", 0))))
 
 
 def report(results: list[dict[str, Any]]) -> None:
@@ -140,6 +180,7 @@ def report(results: list[dict[str, Any]]) -> None:
         print(f"\nshare of faction turns each goal held, {label}: " + (", ".join(
             f"{g} {100 * n / total:.0f}%" for g, n in held[label].most_common())
             or "- (no turns in this window)"))
+    _goal_rates(results)
     reasons: Counter[str] = Counter()
     for r in results:
         reasons.update(r["reasons"])
