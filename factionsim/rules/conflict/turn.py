@@ -507,11 +507,13 @@ def shifts(state: ConflictState, c: Character) -> list[int]:
     return [d for d in range(-fm, fm + 1) if 0 <= c.position + d <= length]
 
 
-def likely(state: ConflictState, c: Character, t: Character) -> bool:
+def likely(state: ConflictState, c: Character, t: Character, rank: int | None = None) -> bool:
     """"If your action is basic or already likely to succeed ... you can create the Advantage
     without a Skill Check" [text]: the character's best check to create an Advantage on ``t``
-    would have a TN of at least ``likely_tn`` (5: four rolls in six succeed) [ours]."""
-    rank = max(c.rank(sk) for sk in ADVANTAGE_SKILLS)
+    would have a TN of at least ``likely_tn`` (5: four rolls in six succeed) [ours]. ``rank``:
+    the character's best rank of :data:`ADVANTAGE_SKILLS`, when the caller has it."""
+    if rank is None:
+        rank = max(c.rank(sk) for sk in ADVANTAGE_SKILLS)
     return rank >= 1 and (rank + c.best_approach() + advantage_bonus(state, c, t)[0]
                           >= state.settings["likely_tn"])
 
@@ -524,13 +526,17 @@ def turn_actions(state: ConflictState, c: Character) -> list[Action]:
     if cat == "stand":
         out += [_choice(A.Stand, c.id, d) for d in shifts(state, c)]
     elif cat == "aid":
+        # (the character's ranks looked up once, not once per foe)
+        ranks = [c.rank(sk) for sk in ADVANTAGE_SKILLS]
+        skills = [sk for sk, rank in zip(ADVANTAGE_SKILLS, ranks, strict=True) if rank >= 1]
+        best = max(ranks)
         for t in foes:
             if in_range(state, c, t, s["aid_range"]):
-                out += [_choice(A.Advantage, c.id, sk, t.id) for sk in ADVANTAGE_SKILLS if c.rank(sk) >= 1]
+                out += [_choice(A.Advantage, c.id, sk, t.id) for sk in skills]
                 if t.guts <= s["parley_fraction"] * t.max_guts and c.rank(PARLEY_SKILL) >= 1:
                     out.append(_choice(A.Parley, c.id, t.id))
             if in_range(state, c, t, s["reach"]):
-                if likely(state, c, t):
+                if likely(state, c, t, best):
                     out.append(_choice(A.Trick, c.id, "impair", t.id))
                 out += [_choice(A.Trick, c.id, tr, t.id) for tr in c.tricks]
         if state.factions[c.side].heroes:
@@ -544,9 +550,10 @@ def turn_actions(state: ConflictState, c: Character) -> list[Action]:
                 and abs(c.position - obj["at"]) <= free_move(state, c) + s["stand_radius"]:
             out.append(_choice(A.Ritual, c.id))
     elif cat == "harm":
+        reaches = [(sk, reach(state, c, pool)) for sk, pool in HARM_SKILLS.items()]
         for t in foes:
-            for sk, pool in HARM_SKILLS.items():
-                if in_range(state, c, t, reach(state, c, pool)):
+            for sk, rng in reaches:
+                if in_range(state, c, t, rng):
                     out.append(_choice(A.Harm, c.id, t.id, sk))
             for sk, pool in t.vulnerable.items():
                 if c.rank(sk) >= 1 and in_range(state, c, t, reach(state, c, pool)):
