@@ -413,10 +413,12 @@ class ConflictCodec(Codec):
         uses = sum(map(_USES, spells)) if spells else 0
         assisted = sum(map(_BONUS, assists)) if assists else 0
         row[:] = template_row
-        row[self._numbers_at] = float32s(list(map(_unit, (
+        # (each clipped to [0, 1] as :func:`_unit` clips, inline: one comprehension instead of
+        # a dozen calls)
+        row[self._numbers_at] = float32s([1.0 if x > 1.0 else 0.0 if x < 0.0 else x for x in (
             position / self.length, blood / max(1, max_blood), guts / max(1, max_guts), uses / 5,
             opportunity, *map(truediv, _APPROACHES_OF(c.approaches), _THREES),
-            attacks_taken / 3, assisted / 6))))
+            attacks_taken / 3, assisted / 6)])
         tail = self.row - 14
         if status == ACTIVE:
             row[3] = 1.0
