@@ -34,7 +34,7 @@ import numpy as np
 from factionsim.rules.conflict import actions as A
 from factionsim.rules.conflict.model import ACTIVE, APPROACHES, CATEGORIES, SKILLS
 
-from .codec import Codec, EncodingError, Layout, action_offsets, float32s, grow_bank
+from .codec import Codec, EncodingError, Layout, action_offsets, float32s
 
 #: what an observation reads of every character, without a comprehension per character
 _APPROACHES_OF = itemgetter(*APPROACHES)
@@ -48,7 +48,6 @@ _CHAR_FIELDS = attrgetter("position", "blood", "max_blood", "guts", "max_guts", 
                           "attacks_taken", "status", "acted", "standing", "targeted",
                           "concentration_broken", "plan")
 _CATEGORY_AT = {cat: i for i, cat in enumerate(CATEGORIES)}
-_CHAR_ROWS = 16384  # most distinct character rows the bank keeps before it starts afresh
 _UNSEEN = [(None, -1)]  # a character row not kept yet
 #: the action kinds whose catalogue index depends on the action alone (not Remove's: the
 #: Advantages in play number it); the rules make one object of each choice (``turn._choice``)
@@ -117,10 +116,6 @@ class ConflictCodec(Codec):
         self._numbers_at = np.asarray([6, 7, 8, 17, 18, *range(19, 19 + len(APPROACHES)),
                                        *(tail + j for j in (4, 10))], np.intp)
         self._plan_at = 19 + len(APPROACHES) + len(SKILLS)  # a row's plan one-hot
-        self._static_rows: list[tuple[np.ndarray, bool]] = []  # (template row, own side)
-        self._static_of: dict[tuple[bytes, bool], int] = {}
-        self._char_bank = np.zeros((64, self.row), np.float32)  # built character rows
-        self._char_row_of: dict[tuple, int] = {}
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled and copied without what it kept per observer: the character rows (keyed on
@@ -260,19 +255,10 @@ class ConflictCodec(Codec):
             row[k:k + len(SKILLS)] = [c.rank(sk) / 3 for sk in SKILLS]
             row[-2:] = (float(bool(c.vulnerable)), float(bool(c.tricks)))
         np.clip(template, 0.0, 1.0, out=template)
-        statics: list[int] = []  # per character: its static row (template row, own side)
-        for i, cid in enumerate(order):
-            own_side = view.chars[cid].side == agent
-            key = (rows[i].tobytes(), own_side)
-            static = self._static_of.get(key)
-            if static is None:
-                static = self._static_of[key] = len(self._static_rows)
-                self._static_rows.append((rows[i].copy(), own_side))
-            statics.append(static)
         own = {cid: i for i, cid in enumerate(view.factions[agent].characters)}
-        work = template.copy()
-        return _Seating(order, {cid: i for i, cid in enumerate(order)}, own, template, statics,
-                        [0] * len(order),
+        work = template.copy()  # (its character rows are written at the first observation)
+        return _Seating(order, {cid: i for i, cid in enumerate(order)}, own, template,
+                        list(rows.copy()), [view.chars[cid].side == agent for cid in order],
                         {cid: self.global_size + i * self.row for i, cid in enumerate(order)},
                         _UNSEEN * len(order), [None, None],
                         *self._codes.setdefault((agent, tuple(own), tuple(order)), ({}, [])),
@@ -280,16 +266,46 @@ class ConflictCodec(Codec):
 
     def observe(self, view: Any, out: np.ndarray,
                 scores: dict[str, float] | None = None) -> np.ndarray:
-        """Write ``agent``'s observation into ``out`` (every entry) and return it.
+        """Write ``agent``'s observation into ``out`` (every entry) and return it: a copy of
+        the observer's kept base (:meth:`_current_base`) with the decision's values written on
+        top."""
+        seating = self._current_base(view)
+        out[:] = seating.work
+        return self._fill(view, seating, out)
 
-        The values fixed for the game come from the observer's template, the decision point's
-        values are written one by one, and the character rows are copied with one numpy call
-        from a bank of rows already built (a row repeats while its character does not change;
-        :meth:`_char_row`)."""
+    def observation(self, view: Any, scores: dict[str, float] | None = None) -> np.ndarray:
+        """:meth:`observe` into a new array: one copy of the observer's kept base."""
+        seating = self._current_base(view)
+        return self._fill(view, seating, seating.work.copy())
+
+    def _current_base(self, view: Any) -> _Seating:
+        """The observer's seating, its base (``work``: its template with every character's row
+        as the character shows by itself) brought up to date.
+
+        Each character's row is kept in the base while the character counts no write since it
+        was written (``Character.writes``); a character that changed has its row written again
+        in place, straight from its fields (:meth:`_write_char_row`). (Rounds five to seven
+        kept a bank of built rows keyed on those fields, shared by the observers; in random
+        play nearly every key was new, about one a step, so the bank cost a key, a look-up and
+        a gather per observation and saved nothing.)"""
+        seating = self._seating(view, view.faction_id)
+        chars = view.chars
+        seen, rows = seating.seen, seating.work_rows
+        for i, c in enumerate(map(chars.__getitem__, seating.order)):
+            kept = seen[i]
+            if kept[0] is c and kept[1] == c.writes:
+                continue  # its row holds
+            self._write_char_row(rows[i], seating.template_rows[i], seating.own_side[i], c)
+            seen[i] = (c, c.writes)
+        return seating
+
+    def _fill(self, view: Any, seating: _Seating, out: np.ndarray) -> np.ndarray:
+        """Write what depends on the decision into ``out``, which holds the observer's base:
+        the global values (round, phase, category, question, objective, item) and, in the
+        character rows, what depends on the observer or the decision (the Advantages for and
+        against the observer, the Bond with the one deciding, a rival's plan announced before
+        it acts, who decides, who carries the item)."""
         agent = view.faction_id
-        seating = self._seating(view, agent)
-        work = seating.work  # (built in the observer's own array, then copied whole into out)
-        work[:self.global_size] = seating.template[:self.global_size]
         ones: list[int] = []
         numbers: list[float] = []
         numbers_at: list[int] = []
@@ -333,37 +349,6 @@ class ConflictCodec(Codec):
             else:
                 ones.append(g + (1 if view.chars[holder].side == agent else 2))
         acting = view.current if phase == "act" else (question["char"] if question else None)
-        # character rows: copied from a bank of already-built rows, one per distinct static row
-        # (the template's) and what the character shows by itself (the key below;
-        # :meth:`_char_row` builds it), the bank row of each character kept from this
-        # observer's last observation while the character counts no write since
-        # (``Character.writes``); what depends on the observer or the decision (the Advantages
-        # for and against the observer, the Bond with the one deciding, a rival's plan
-        # announced before it acts, who decides, who carries the item) is written on top
-        chars = view.chars
-        row_of = self._char_row_of
-        if len(row_of) + self.n_chars > len(self._char_bank):
-            self._char_bank = grow_bank(self._char_bank, row_of, _CHAR_ROWS)
-            if not row_of:  # started afresh: no kept bank row holds any longer
-                for other in self._seatings.values():
-                    other.seen[:] = _UNSEEN * len(other.seen)
-        rows, seen, statics = seating.rows, seating.seen, seating.statics  # (one per observer)
-        for i, c in enumerate(map(chars.__getitem__, seating.order)):
-            kept = seen[i]
-            if kept[0] is c and kept[1] == c.writes:
-                continue  # rows[i] holds
-            # (the sums are skipped where they would give 0: most characters have no spells
-            # or assists)
-            spells, assists = c.spells, c.assists
-            key = (statics[i], _CHAR_FIELDS(c), _APPROACHES_OF(c.approaches),
-                   sum(map(_USES, spells)) if spells else 0,
-                   sum(map(_BONUS, assists)) if assists else 0)
-            b = row_of.get(key)
-            if b is None:
-                b = self._char_row(key)
-            rows[i] = b
-            seen[i] = (c, c.writes)
-        self._char_bank.take(rows, axis=0, out=seating.work_rows)
         at_char = seating.at  # where each character's row begins, by id
         tail = self.row - 14
         advantages = view.advantages
@@ -392,12 +377,12 @@ class ConflictCodec(Codec):
         for cid, plan in view.announced_plans().items():
             ones.append(at_char[cid] + plan_at + _CATEGORY_AT[plan])
         # (a few values: one by one, each already within [0, 1] as every value of the template
-        # and of the bank rows, so the observation needs no clipping)
+        # and of the character rows, so the observation needs no clipping; the positions
+        # written are zero in the base: no value of the base is written over)
         for at, value in zip(numbers_at, numbers, strict=True):
-            work[at] = value
+            out[at] = value
         for at in ones:
-            work[at] = 1.0
-        out[:] = work
+            out[at] = 1.0
         return out
 
     def _advantage_numbers(self, advantages: list[dict[str, Any]], agent: str,
@@ -413,62 +398,63 @@ class ConflictCodec(Codec):
                 bonuses[k] = bonuses.get(k, 0) + adv["bonus"]
         return list(bonuses), [_unit(bonus / 6) for bonus in bonuses.values()]
 
-    def _char_row(self, key: tuple) -> int:
-        """Build one character row (see :meth:`observe`'s key) into the bank: its static row
-        with the numbers that change (position, Blood, Guts, spell uses, opportunity,
-        Approaches, attacks taken, assists) and its flags (status, its plan where the observer
-        knows it: on the observer's side, or once it acted; acted, standing, targeted,
-        concentration broken, own plan still to make)."""
-        (static, (position, blood, max_blood, guts, max_guts, opportunity, attacks_taken, status,
-                  acted, standing, targeted, broken, plan),
-         approaches, uses, assists) = key
-        template_row, own_side = self._static_rows[static]
-        b = len(self._char_row_of)
-        row = self._char_bank[b]
+    def _write_char_row(self, row: np.ndarray, template_row: np.ndarray, own_side: bool,
+                        c: Any) -> None:
+        """Write character ``c``'s row as it shows by itself into ``row``: its template row
+        (the fixed values) with the numbers that change (position, Blood, Guts, spell uses,
+        opportunity, Approaches, attacks taken, assists) and its flags (status, its plan where
+        the observer knows it: on the observer's side, or once it acted; acted, standing,
+        targeted, concentration broken, own plan still to make)."""
+        (position, blood, max_blood, guts, max_guts, opportunity, attacks_taken, status,
+         acted, standing, targeted, broken, plan) = _CHAR_FIELDS(c)
+        # (the sums are skipped where they would give 0: most characters have no spells or
+        # assists)
+        spells, assists = c.spells, c.assists
+        uses = sum(map(_USES, spells)) if spells else 0
+        assisted = sum(map(_BONUS, assists)) if assists else 0
         row[:] = template_row
-        row[self._numbers_at] = float32s(list(map(_unit, (
+        # (each clipped to [0, 1] as :func:`_unit` clips, inline: one comprehension instead of
+        # a dozen calls)
+        row[self._numbers_at] = float32s([1.0 if x > 1.0 else 0.0 if x < 0.0 else x for x in (
             position / self.length, blood / max(1, max_blood), guts / max(1, max_guts), uses / 5,
-            opportunity, *map(truediv, approaches, _THREES), attacks_taken / 3, assists / 6))))
+            opportunity, *map(truediv, _APPROACHES_OF(c.approaches), _THREES),
+            attacks_taken / 3, assisted / 6)])
         tail = self.row - 14
-        ones = []
         if status == ACTIVE:
-            ones.append(3)
+            row[3] = 1.0
         elif status == "fallen":
-            ones.append(4)
+            row[4] = 1.0
         elif status in ("fled", "yielded"):
-            ones.append(5)
+            row[5] = 1.0
         if plan is not None and (own_side or acted):
-            ones.append(self._plan_at + _CATEGORY_AT[plan])
+            row[self._plan_at + _CATEGORY_AT[plan]] = 1.0
         for flag, at in ((acted, 0), (standing, 1), (targeted, 2), (broken, 3),
                          (plan is None and own_side, 11)):
             if flag:
-                ones.append(tail + at)
-        for at in ones:
-            row[at] = 1.0
-        self._char_row_of[key] = b
-        return b
+                row[tail + at] = 1.0
 
 
 @dataclass(frozen=True)
 class _Seating:
     """One observer's facts for a game: the characters in its numbering (``order``, ``slot``:
     its index of every character, ``own``: of its own side's), its observation template,
-    each character's static row (``statics``: its index in the codec's static rows), the
-    list :meth:`ConflictCodec.observe` fills with each character's bank row (``rows``), where
-    each character's row begins in an observation (``at``), the character object and its
-    count of writes each row was built for (``seen``), and the Advantages in play at its last
-    observation (a copy of their sides, targets and bonuses) with where their sums went in it
-    and their values (``advantages``), and the catalogue index of each action object met
-    before (``codes``, by ``id``; ``kept`` holds the objects, so that no id is reused; the
-    two are shared by the seatings of every game with the same numbering), and the array its
-    observations are built in (``work``; ``work_rows``: its character rows)."""
+    each character's template row (``template_rows``: the fixed values) and whether it is on
+    the observer's side (``own_side``), where each character's row begins in an observation
+    (``at``), the character object and its count of writes its row in ``work`` was written
+    for (``seen``), and the Advantages in play at its last observation (a copy of their
+    sides, targets and bonuses) with where their sums went in it and their values
+    (``advantages``), and the catalogue index of each action object met before (``codes``,
+    by ``id``; ``kept`` holds the objects, so that no id is reused; the two are shared by the
+    seatings of every game with the same numbering), and its observation base (``work``: the
+    template with each character's row as the character shows by itself, ``work_rows``; an
+    observation is a copy of it with the decision's values written on top)."""
 
     order: list[str]
     slot: dict[str, int]
     own: dict[str, int]
     template: np.ndarray
-    statics: list[int]
-    rows: list[int]
+    template_rows: list[np.ndarray]
+    own_side: list[bool]
     at: dict[str, int]
     seen: list[tuple[Any, int]]
     advantages: list[Any]

@@ -74,9 +74,7 @@ def test_kept_character_rows_are_never_stale(monkeypatch):
     are the same: through random games in which characters move, plan, act, are targeted, take
     damage, lose Approach points, get assists and spend spells (in-place changes, counted by
     ``Character.changed``) and Advantages are made, raised and removed (checked: all of these
-    happen), every observation of every agent equals a fresh encoding, also with a bank of 8
-    rows that starts afresh again and again under the kept rows."""
-    from factionsim.envs import conflict_codec
+    happen), every observation of every agent equals a fresh encoding."""
     from factionsim.rules.conflict.state import ConflictState
 
     seen = set()
@@ -93,24 +91,11 @@ def test_kept_character_rows_are_never_stale(monkeypatch):
             seen.add("advantage-raised")
         return events
 
-    afresh = []
-    grow_bank = conflict_codec.grow_bank
-
-    def counting_grow_bank(bank, index, limit):
-        afresh.append(len(bank) >= limit)
-        return grow_bank(bank, index, limit)
-
     monkeypatch.setattr(ConflictState, "apply", counting_apply)
     env = make_env(ruleset="conflict", max_turns=8)
     assert assert_observations_fresh(env, range(6)) > 500
     assert {"hold", "dash", "attack", "approaches_lost", "assist", "cast", "advantage",
             "remove", "fallen"} <= seen, seen
-    monkeypatch.setattr(conflict_codec, "_CHAR_ROWS", 8)
-    monkeypatch.setattr(conflict_codec, "grow_bank", counting_grow_bank)
-    env = make_env(ruleset="conflict", max_turns=8)
-    env.codec._char_bank = np.zeros((8, env.codec.row), np.float32)
-    assert_observations_fresh(env, range(2))
-    assert sum(afresh) > 10
 
 
 def _fresh_indices(env) -> None:

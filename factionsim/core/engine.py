@@ -170,8 +170,8 @@ class DecisionState(GameState):
         """Fewer than two factions left, or ``max_turns`` reached between turns."""
         if sum([f.alive for f in self.factions.values()]) < 2:  # (a list sums faster)
             return True
-        return (self.max_turns is not None and self.turn >= self.max_turns
-                and self.phase == self.decision_module.TURN_START)
+        return (self.phase == self.decision_module.TURN_START  # (first: the cheapest test)
+                and self.max_turns is not None and self.turn >= self.max_turns)
 
 
 def stop_or_force(state: Any, legal_actions: Callable[[Any], list[Action]],

@@ -121,11 +121,13 @@ def is_ahead(state: ConflictState, c: Character, category: str,
 
 
 def enemies(state: ConflictState, c: Character) -> list[Character]:
-    return [o for o in state.chars.values() if o.active and o.side != c.side]
+    # (here and in the other hot listings ``status == ACTIVE`` is ``Character.active`` read
+    # without a property call)
+    return [o for o in state.chars.values() if o.status == ACTIVE and o.side != c.side]
 
 
 def allies(state: ConflictState, c: Character, include_self: bool = False) -> list[Character]:
-    return [o for o in state.chars.values() if o.active and o.side == c.side
+    return [o for o in state.chars.values() if o.status == ACTIVE and o.side == c.side
             and (include_self or o.id != c.id)]
 
 
@@ -192,7 +194,7 @@ def protected(state: ConflictState, t: Character) -> list[str]:
     """Characters standing ground within the radius of ``t`` on its side (itself included); each
     gives its -1: "Any one attacking you or allies within a 2-height radius receive -1" [text]."""
     r = state.settings["stand_radius"]
-    return [o.id for o in state.chars.values() if o.active and o.standing and o.side == t.side
+    return [o.id for o in state.chars.values() if o.status == ACTIVE and o.standing and o.side == t.side
             and dist(o, t) <= r]
 
 
@@ -353,7 +355,7 @@ def start_round(state: ConflictState, events: list[Event]) -> None:
 
 def planning_side(state: ConflictState) -> str | None:
     for sid in side_priority(state):
-        if any(state.chars[c].active and state.chars[c].plan is None
+        if any(state.chars[c].status == ACTIVE and state.chars[c].plan is None
                for c in state.factions[sid].characters):
             return sid
     return None
@@ -381,7 +383,7 @@ def pull_candidates(state: ConflictState, side: str) -> list[Character]:
     now = state.category % N_CATEGORIES
     cat = CATEGORIES[now]
     return [c for c in (state.chars[cid] for cid in state.factions[side].characters)
-            if c.active and not c.acted and c.plan is not None and CATEGORIES.index(c.plan) > now
+            if c.status == ACTIVE and not c.acted and c.plan is not None and CATEGORIES.index(c.plan) > now
             and (cat != "spell" or can_cast(c))]
 
 
@@ -395,7 +397,7 @@ def open_category(state: ConflictState, events: list[Event]) -> None:
     rank = {sid: i for i, sid in enumerate(sides)}
     order = {cid: i for i, cid in enumerate(state.plan_order)}
     queue = [c.id for c in state.chars.values()
-             if c.active and c.plan == cat and not c.acted and c.side in rank]
+             if c.status == ACTIVE and c.plan == cat and not c.acted and c.side in rank]
     queue.sort(key=lambda cid: (rank[state.chars[cid].side], order.get(cid, 0)))
     state.queue = queue
     state.current = None
@@ -408,7 +410,7 @@ def next_character(state: ConflictState, events: list[Event]) -> None:
     while state.queue:
         cid = state.queue.pop(0)
         c = state.chars[cid]
-        if c.active and not c.acted and c.plan == category_of(state):
+        if c.status == ACTIVE and not c.acted and c.plan == category_of(state):
             state.current = cid
             state.actor = c.side
             return
@@ -493,7 +495,7 @@ def plan_actions(state: ConflictState, side: str | None) -> list[Action]:
         return out
     for cid in state.factions[side].characters:
         c = state.chars[cid]
-        if not c.active or c.plan is not None:
+        if c.status != ACTIVE or c.plan is not None:
             continue
         out.extend(_choice(A.Plan, cid, cat) for cat in CATEGORIES
                    if cat != "spell" or can_cast(c))
@@ -507,11 +509,13 @@ def shifts(state: ConflictState, c: Character) -> list[int]:
     return [d for d in range(-fm, fm + 1) if 0 <= c.position + d <= length]
 
 
-def likely(state: ConflictState, c: Character, t: Character) -> bool:
+def likely(state: ConflictState, c: Character, t: Character, rank: int | None = None) -> bool:
     """"If your action is basic or already likely to succeed ... you can create the Advantage
     without a Skill Check" [text]: the character's best check to create an Advantage on ``t``
-    would have a TN of at least ``likely_tn`` (5: four rolls in six succeed) [ours]."""
-    rank = max(c.rank(sk) for sk in ADVANTAGE_SKILLS)
+    would have a TN of at least ``likely_tn`` (5: four rolls in six succeed) [ours]. ``rank``:
+    the character's best rank of :data:`ADVANTAGE_SKILLS`, when the caller has it."""
+    if rank is None:
+        rank = max(c.rank(sk) for sk in ADVANTAGE_SKILLS)
     return rank >= 1 and (rank + c.best_approach() + advantage_bonus(state, c, t)[0]
                           >= state.settings["likely_tn"])
 
@@ -524,13 +528,17 @@ def turn_actions(state: ConflictState, c: Character) -> list[Action]:
     if cat == "stand":
         out += [_choice(A.Stand, c.id, d) for d in shifts(state, c)]
     elif cat == "aid":
+        # (the character's ranks looked up once, not once per foe)
+        ranks = [c.rank(sk) for sk in ADVANTAGE_SKILLS]
+        skills = [sk for sk, rank in zip(ADVANTAGE_SKILLS, ranks, strict=True) if rank >= 1]
+        best = max(ranks)
         for t in foes:
             if in_range(state, c, t, s["aid_range"]):
-                out += [_choice(A.Advantage, c.id, sk, t.id) for sk in ADVANTAGE_SKILLS if c.rank(sk) >= 1]
+                out += [_choice(A.Advantage, c.id, sk, t.id) for sk in skills]
                 if t.guts <= s["parley_fraction"] * t.max_guts and c.rank(PARLEY_SKILL) >= 1:
                     out.append(_choice(A.Parley, c.id, t.id))
             if in_range(state, c, t, s["reach"]):
-                if likely(state, c, t):
+                if likely(state, c, t, best):
                     out.append(_choice(A.Trick, c.id, "impair", t.id))
                 out += [_choice(A.Trick, c.id, tr, t.id) for tr in c.tricks]
         if state.factions[c.side].heroes:
@@ -544,9 +552,10 @@ def turn_actions(state: ConflictState, c: Character) -> list[Action]:
                 and abs(c.position - obj["at"]) <= free_move(state, c) + s["stand_radius"]:
             out.append(_choice(A.Ritual, c.id))
     elif cat == "harm":
+        reaches = [(sk, reach(state, c, pool)) for sk, pool in HARM_SKILLS.items()]
         for t in foes:
-            for sk, pool in HARM_SKILLS.items():
-                if in_range(state, c, t, reach(state, c, pool)):
+            for sk, rng in reaches:
+                if in_range(state, c, t, rng):
                     out.append(_choice(A.Harm, c.id, t.id, sk))
             for sk, pool in t.vulnerable.items():
                 if c.rank(sk) >= 1 and in_range(state, c, t, reach(state, c, pool)):

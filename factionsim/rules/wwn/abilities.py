@@ -366,16 +366,10 @@ def after_move(state: WwnState, asset: Asset, origin: str, events: list[Event]) 
             fn(state, asset, origin, holder, events)
 
 
-def cost_modifier(state: WwnState, faction: str, type_id: str, location: str) -> int:
-    """Treasure added to (or, negative, taken off) a purchase: ``cost_modifier`` hook
-    (state, faction, type_id, location, holder) -> int (Cooperative Businesses...), then the
-    discounts earned this turn: ``discount`` hook (state, faction, type_id, location, running) -> int,
-    called once per registered type whether or not such an asset is still in play, ``running``
-    being the modifier so far (Merchant Prince, Usurers)."""
-    total = asset_cost_modifier(state, faction, type_id, location)
-    for fn in state.hooks["discount"].values():
-        total += fn(state, faction, type_id, location, total)
-    return total
+def cost_modifier_holders(state: WwnState) -> list[tuple[Asset, Callable[..., Any]]]:
+    """The assets in play with a ``cost_modifier`` hook, with their functions (see
+    :func:`asset_cost_modifier`)."""
+    return _holders(state, "cost_modifier")
 
 
 def asset_cost_modifier(state: WwnState, faction: str, type_id: str, location: str) -> int:

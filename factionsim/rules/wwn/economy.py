@@ -7,7 +7,7 @@ the text does not say which). Bases of Influence count toward no limit.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from factionsim.core.game import Event
@@ -77,10 +77,37 @@ def overcomplex(f: Faction, kind: AssetType) -> bool:
 
 
 def purchase_cost(state: WwnState, f: Faction, kind: AssetType, location: str) -> int:
-    cost = kind.cost
-    if f.has_tag("populist") and cost <= POPULIST_MAX_COST:
-        cost = max(1, cost - 1)
-    return max(0, cost + abilities.cost_modifier(state, f.id, kind.id, location))
+    """What ``f`` pays for ``kind`` at ``location``, at least 0: its cost (Populist: 1 less for
+    a cost of at most 5, never below 1), plus the ``cost_modifier`` hooks of the assets in play
+    (state, faction, type_id, location, holder) -> int (Cooperative Businesses...), then the
+    discounts earned this turn: ``discount`` hook (state, faction, type_id, location, running)
+    -> int, called once per registered type whether or not such an asset is still in play,
+    ``running`` being the modifier so far (Merchant Prince, Usurers)."""
+    return _pricer(state, f, location)(kind)
+
+
+def _pricer(state: WwnState, f: Faction, location: str) -> Callable[[AssetType], int]:
+    """``price(kind)``: :func:`purchase_cost` of ``kind`` for ``f`` at ``location``, with what
+    does not depend on the type looked up once (the Populist tag, the assets with a
+    ``cost_modifier`` hook, the ``discount`` hooks), for a question asked of every type: the
+    same hooks called with the same arguments in the same order."""
+    populist = f.has_tag("populist")
+    holders = abilities.cost_modifier_holders(state)
+    discounts = tuple(state.hooks["discount"].values())
+    fid = f.id
+
+    def price(kind: AssetType) -> int:
+        cost = kind.cost
+        if populist and cost <= POPULIST_MAX_COST:
+            cost = max(1, cost - 1)
+        type_id = kind.id
+        total = sum(fn(state, fid, type_id, location, holder) for holder, fn in holders) \
+            if holders else 0
+        for fn in discounts:
+            total += fn(state, fid, type_id, location, total)
+        return max(0, cost + total)
+
+    return price
 
 
 def buyable(state: WwnState, f: Faction, location: str) -> Iterator[str]:
@@ -95,6 +122,7 @@ def buyable(state: WwnState, f: Faction, location: str) -> Iterator[str]:
     magic = f.magic_level + abilities.magic_boost(state, f.id, location)
     ratings = {attr: f.rating(attr) for attr in ATTRIBUTES}
     no_more_overcomplex = n_overcomplex >= INNOVATIVE_MAX_OVERCOMPLEX
+    price = _pricer(state, f, location)
     for kind in state.asset_types.values():
         if kind.is_base:
             continue
@@ -105,7 +133,7 @@ def buyable(state: WwnState, f: Faction, location: str) -> Iterator[str]:
             continue
         if kind.magic_level > magic:
             continue
-        if purchase_cost(state, f, kind, location) <= f.treasure:
+        if price(kind) <= f.treasure:
             yield kind.id
 
 

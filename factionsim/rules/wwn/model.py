@@ -10,7 +10,14 @@ from typing import Any
 
 from factionsim.core.writecount import WriteCounter, counting_setattr
 
-from .data import ASSET_TYPES, ATTRIBUTES, BASE_OF_INFLUENCE, MAGIC_LEVELS, AssetType, max_faction_hp
+from .data import (
+    ASSET_TYPES,
+    ATTRIBUTES,
+    BASE_OF_INFLUENCE,
+    HP_FROM_RATING,
+    MAGIC_LEVELS,
+    AssetType,
+)
 
 
 @dataclass(slots=True)
@@ -276,7 +283,9 @@ class Faction:
 
     @property
     def max_hp(self) -> int:
-        return max_faction_hp(self.force, self.wealth, self.cunning)
+        """:func:`.data.max_faction_hp` of its ratings (the table read here: asked several
+        times a decision, by the scores and the observation)."""
+        return HP_FROM_RATING[self.force] + HP_FROM_RATING[self.wealth] + HP_FROM_RATING[self.cunning]
 
     @property
     def magic_level(self) -> int:

@@ -192,8 +192,13 @@ class WwnState(DecisionState):
         return [f for f in self.factions.values() if f.alive]
 
     def assets_of(self, faction: str) -> tuple[Asset, ...]:
-        """The faction's assets in play, in asset order."""
-        return self.assets.owned_by(faction)
+        """The faction's assets in play, in asset order (``AssetTable.owned_by``; its kept index
+        read here while it holds: asked several times a decision)."""
+        table = self.assets
+        version, index = table._by_owner
+        if version == table.version:
+            return index.get(faction, ())
+        return table.owned_by(faction)
 
     def assets_stamp(self) -> tuple[object, int, int]:
         """``(token, version, changes)`` of the asset table: see :meth:`WwnView.assets_stamp`."""

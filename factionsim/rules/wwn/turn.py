@@ -87,7 +87,7 @@ def settle(state: WwnState, start_turn: bool = True) -> list[Event]:
             _end_faction_turn(state, events)
         elif phase == START_EFFECTS and not flow.asking(state):
             _start_effects(state, events)
-        elif not acting(state).alive:
+        elif not state.factions[state.order[state.order_index]].alive:  # (acting(), inline)
             state.phase = FACTION_END
         elif stop_or_force(state, legal_actions, apply, events):
             return events
@@ -158,7 +158,7 @@ def _end_faction_turn(state: WwnState, events: list[Event]) -> None:
 
 def _enter(state: WwnState, phase: str, actor: str | None = None) -> None:
     state.phase = phase
-    state.actor = actor or acting(state).id
+    state.actor = actor or state.order[state.order_index]  # (the acting faction's id)
 
 
 def _enter_goal(state: WwnState, events: list[Event]) -> None:
