@@ -16,7 +16,9 @@
    "afterstate-value", "features": ..., "candidates": "planner", "samples":
    --search-samples, "margin": --search-margin}`` (:mod:`factionsim.agents.value_search`). The
    margin and the samples can be changed in the file after training (the network does not
-   depend on them).
+   depend on them). Beside it ``OUT/untrained.json``: the same search scored by the planner's
+   hand-made :func:`~factionsim.agents.planner.rollout_value` of the afterstate (a one-layer
+   network over the same features), the control that says what the training adds.
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ def train_value(args: Args) -> Path:
 
     from .record import write_run_record
     from .value_data import collect, load_rows, save_rows
-    from .value_fit import baseline_value, fit_value, margin_table, split_games
+    from .value_fit import baseline_network, baseline_value, fit_value, margin_table, split_games
 
     check_value(args)
     torch.set_num_threads(args.torch_threads)
@@ -111,6 +113,11 @@ def train_value(args: Args) -> Path:
     }
     path = out / "policy.json"
     policy = write_policy(path, description, arrays, dtype=args.weights_dtype)
+    untrained_net, untrained_arrays = baseline_network()
+    write_policy(out / "untrained.json", {
+        **description, "network": untrained_net,
+        "training": {"algorithm": "none: the planner's rollout_value of the afterstate (the "
+                                  "control of this run's policy)"}}, untrained_arrays)
     judged = {"fit": margin_table(rows, held, policy.network, MARGINS),
               "untrained (the planner's rollout_value of the afterstate)":
                   margin_table(rows, held, baseline_value, MARGINS)}

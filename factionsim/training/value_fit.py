@@ -48,48 +48,72 @@ def baseline_value(x: np.ndarray) -> np.ndarray:
     col = {name: k for k, name in enumerate(FEATURES)}
     return (x[:, col["score"]] + 0.5 * x[:, col["goal_progress"]]
             + 0.02 * (x[:, col["treasure"]] + x[:, col["holdings"]]) + 0.05 * x[:, col["xp"]]
-            - 0.5 * x[:, col["rival_score"]])
+            - 0.5 * x[:, col["rival_score"]])  # (BASELINE_WEIGHTS, in rollout_value's order)
+
+
+#: the weights of :func:`~factionsim.agents.planner.rollout_value` on the features it reads
+BASELINE_WEIGHTS = {"score": 1.0, "goal_progress": 0.5, "treasure": 0.02, "holdings": 0.02,
+                    "xp": 0.05, "rival_score": -0.5}
+
+
+def baseline_network() -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """:func:`baseline_value` as a one-layer network over the features (the *untrained*
+    value-search policy: the search with the planner's hand-made value of the afterstate)."""
+    from factionsim.agents.afterstate import FEATURES
+
+    w = np.array([[BASELINE_WEIGHTS.get(name, 0.0) for name in FEATURES]])
+    return ({"layers": [{"type": "dense", "weight": "value.0.weight", "bias": None,
+                         "activation": None}]}, {"value.0.weight": w})
 
 
 def fit_value(rows: dict[str, np.ndarray], train: np.ndarray, hidden: Sequence[int],
-              steps: int, batch: int, lr: float, seed: int, weight_decay: float = 1e-4,
+              steps: int, batch: int, lr: float, seed: int, weight_decay: float = 1e-3,
               ) -> tuple[dict[str, Any], dict[str, np.ndarray], dict[str, float]]:
     """Fit on the rows ``train`` selects; returns the network description, its arrays (the
-    standardisation folded in) and the fit's figures."""
+    standardisation folded in) and the fit's figures.
+
+    The network is *residual*: the planner's hand-made value of the afterstate
+    (:func:`baseline_network`, fixed) plus a learned correction (``hidden`` ``tanh`` layers, then
+    one value; no ``hidden``: a linear correction), its last layer started at zero, so the fit
+    starts from the untrained search and moves only where the data say so."""
     import torch
     from torch import nn
 
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    x = rows["x"].astype(np.float64)
     sub = {k: v[train] for k, v in rows.items()}
     i, j = pair_index(sub)
-    xs = sub["x"]
+    xs = sub["x"].astype(np.float64)
     mu = xs.mean(axis=0)
     sd = xs.std(axis=0)
     sd[sd < 1e-6] = 1.0
     xt = torch.as_tensor((xs - mu) / sd, dtype=torch.float32)
+    base = torch.as_tensor(baseline_value(xs), dtype=torch.float32)
     target = torch.as_tensor(sub["value"][i] - sub["value"][j], dtype=torch.float32)
-    widths = [x.shape[1], *hidden]
+    widths = [xs.shape[1], *(h for h in hidden if h > 0)]  # --hidden 0: a linear correction
     layers: list[nn.Module] = []
     for a, b in zip(widths[:-1], widths[1:], strict=True):
         layers += [nn.Linear(a, b), nn.Tanh()]
     layers.append(nn.Linear(widths[-1], 1))
     net = nn.Sequential(*layers)
+    with torch.no_grad():
+        layers[-1].weight.zero_()
+        layers[-1].bias.zero_()
     opt = torch.optim.Adam(net.parameters(), lr=lr, weight_decay=weight_decay)
     it, jt = torch.as_tensor(i), torch.as_tensor(j)
     total = 0.0
     for _ in range(steps):
         pick = torch.as_tensor(rng.integers(len(i), size=batch))
-        v = net(xt).squeeze(1)
-        err = (v[it[pick]] - v[jt[pick]] - target[pick]) ** 2
-        loss = err.mean()
+        a, b = it[pick], jt[pick]
+        va = net(xt[a]).squeeze(1) + base[a]
+        vb = net(xt[b]).squeeze(1) + base[b]
+        loss = ((va - vb - target[pick]) ** 2).mean()
         opt.zero_grad()
         loss.backward()
         opt.step()
         total += float(loss.detach())
     linears = [m for m in net if isinstance(m, nn.Linear)]
-    arrays: dict[str, np.ndarray] = {}
+    base_spec, arrays = baseline_network()
     spec_layers = []
     for k, lin in enumerate(linears):
         w = lin.weight.detach().double().numpy()
@@ -97,13 +121,21 @@ def fit_value(rows: dict[str, np.ndarray], train: np.ndarray, hidden: Sequence[i
         if k == 0:  # fold (x - mu) / sd into the first layer
             b = b - (w / sd) @ mu
             w = w / sd
-        arrays[f"value.{k}.weight"], arrays[f"value.{k}.bias"] = w, b
-        spec_layers.append({"type": "dense", "weight": f"value.{k}.weight",
-                            "bias": f"value.{k}.bias",
-                            "activation": "tanh" if k < len(linears) - 1 else None})
+        arrays[f"correction.{k}.weight"], arrays[f"correction.{k}.bias"] = w, b
+        spec_layers.append({"type": "dense", "weight": f"correction.{k}.weight",
+                            "bias": f"correction.{k}.bias",
+                            "activation": "tanh" if k < len(linears) - 1 else None,
+                            **({"input": "observation"} if k == 0 else {})})
+    spec_layers[-1]["name"] = "correction"
+    spec_layers.append({**base_spec["layers"][0], "input": "observation", "name": "baseline"})
+    spec_layers.append({"type": "add", "input": ["baseline", "correction"], "activation": None})
+    with torch.no_grad():
+        v = net(xt).squeeze(1)
+        fitted = float(((v[it] - v[jt] + base[it] - base[jt] - target) ** 2).mean())
+        untrained = float(((base[it] - base[jt] - target) ** 2).mean())
     return ({"layers": spec_layers}, arrays,
-            {"pairs": int(len(i)), "loss": total / max(1, steps),
-             "target_mse_zero": float((target ** 2).mean())})
+            {"pairs": int(len(i)), "loss": total / max(1, steps), "mse_fitted": fitted,
+             "mse_untrained": untrained, "mse_zero": float((target ** 2).mean())})
 
 
 def margin_table(rows: dict[str, np.ndarray], held: np.ndarray, value: Any,
