@@ -64,6 +64,7 @@ def searched_decisions(n: int = 4, seed: int = 3):
     (dict(search_margin=-1.0), "--search-margin -1"),
     (dict(advantage_holdout=1.0), "--advantage-holdout 1"),
     (dict(ruleset="houses"), "the houses ruleset has none"),
+    (dict(value_horizon=-1), "--value-horizon -1: at least 0"),
 ])
 def test_bad_options_are_refused_naming_the_option(options, message):
     from factionsim.training.value import check_value

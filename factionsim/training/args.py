@@ -107,6 +107,7 @@ class Args:
     search_samples: int = 4  # afterstates sampled per candidate when the policy plays
     search_margin: float = 0.1  # value by which a candidate must beat the heuristic's choice
     value_data: str | None = None  # a value_data.npz of an earlier run: fit it, play no games
+    value_horizon: int = 1  # turns the data rollouts play after the current one (the planner's)
 
     def out_dir(self) -> str:
         return self.out or f"runs/{self.ruleset}_{self.method}"

@@ -54,6 +54,8 @@ def check_value(args: Args) -> None:
     if not 0 <= args.advantage_holdout < 1:
         raise ValueError(f"--advantage-holdout {args.advantage_holdout:g}: from 0 up to, not "
                          "including, 1")
+    if args.value_horizon < 0:
+        raise ValueError(f"--value-horizon {args.value_horizon}: at least 0")
     if len(args.generated_seeds) not in (0, 2):
         raise ValueError("--generated-seeds takes LO HI")
 
@@ -86,7 +88,7 @@ def train_value(args: Args) -> Path:
                       f"{time.time() - started:.0f} s", flush=True)
 
         rows = collect(args.seed, args.bc_games, seeds, args.max_turns, args.expert_rollouts,
-                       args.workers, progress)
+                       args.workers, progress, args.value_horizon)
         save_rows(out / "value_data.npz", rows)
     data_s = time.time() - started
     train, held = split_games(rows, args.advantage_holdout)

@@ -32,13 +32,14 @@ COLUMNS = ("decision", "candidate", "seed", "own", "x", "value", "game")
 class DataTask:
     """What a worker plays: games ``games`` of a run seeded ``seed``, each on a campaign
     generated with a seed from ``campaign_seeds`` (both ends included), ``max_turns`` turns,
-    ``rollouts`` rollouts per candidate."""
+    ``rollouts`` rollouts per candidate, each ``horizon`` turns past the current one."""
 
     seed: int
     games: tuple[int, ...]
     campaign_seeds: tuple[int, int]
     max_turns: int = 20
     rollouts: int = 2
+    horizon: int = 1  # turns the rollouts play after the current one (the planner's default: 1)
 
 
 def value_game(task: DataTask, game: int) -> dict[str, np.ndarray]:
@@ -53,7 +54,7 @@ def value_game(task: DataTask, game: int) -> dict[str, np.ndarray]:
     rng = np.random.default_rng([task.seed, game])
     state = Campaigns("wwn", generated=1.0, seeds=task.campaign_seeds).draw(rng)
     state.max_turns = state.turn + task.max_turns
-    planner = PlannerAgent()
+    planner = PlannerAgent(horizon=task.horizon)
     players: dict[str, HeuristicAgent] = {}
     rows: dict[str, list[Any]] = {k: [] for k in COLUMNS}
     decision = 0
@@ -107,10 +108,11 @@ def join_rows(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
 def collect(seed: int, games: int, campaign_seeds: tuple[int, int], max_turns: int,
             rollouts: int, workers: int,
             progress: Callable[[dict[str, np.ndarray], int], None] | None = None,
-            ) -> dict[str, np.ndarray]:
+            horizon: int = 1) -> dict[str, np.ndarray]:
     """``games`` data games played by ``workers`` processes (the same rows for any number of
     workers), joined in game order; ``progress(rows so far, games done)`` after each game."""
-    tasks = [DataTask(seed, (g,), campaign_seeds, max_turns, rollouts) for g in range(games)]
+    tasks = [DataTask(seed, (g,), campaign_seeds, max_turns, rollouts, horizon)
+             for g in range(games)]
     done: dict[int, dict[str, np.ndarray]] = {}
 
     def note(task: DataTask, rows: list[dict[str, np.ndarray]]) -> None:
