@@ -52,10 +52,12 @@ True
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from factionsim.agents.afterstate import action_over
 from factionsim.agents.wwn_heuristic import HeuristicAgent, explain
 from factionsim.agents.wwn_heuristic.personality import TEMPERAMENTS
 from factionsim.agents.wwn_heuristic.steering import STEERING_OPTIONS
@@ -181,7 +183,13 @@ class PlannerAgent(Agent):
         return []
 
     # ------------------------------------------------------------------ one rollout
-    def _rollout(self, view: Any, action: Any, seed: int) -> float:
+    def _rollout(self, view: Any, action: Any, seed: int,
+                 afterstate: Callable[[Any], None] | None = None) -> float:
+        """One rollout's value (see the module docstring). ``afterstate``, if given, is called
+        once with the rollout's state when the faction's own action is over (its sub-steps
+        played by the heuristic: :func:`factionsim.agents.afterstate.action_over`); training
+        a learned evaluator of such states records them (``factionsim train --method
+        value``). It does not change the rollout."""
         me = view.faction_id
         state = view.to_state(np.random.default_rng(seed))  # what we know, our own dice
         rng = np.random.default_rng(seed ^ 0x5EED)
@@ -189,6 +197,9 @@ class PlannerAgent(Agent):
         state.apply(action)
         stop = state.turn + 1 + self.horizon
         for _ in range(5000):
+            if afterstate is not None and action_over(state, me, start):
+                afterstate(state)
+                afterstate = None
             gained = state.factions[me].xp_earned - earned
             if gained:  # XP k turns from now is worth discount**k of XP now
                 late += gained * (1.0 - self.discount ** (state.turn - start))
@@ -200,7 +211,26 @@ class PlannerAgent(Agent):
                 break
             agent = self._rollout_agent(actor, actor == me)
             state.apply(agent.act(state.view(actor), state.legal_actions(), rng))
+        if afterstate is not None:  # the game ended within the action
+            afterstate(state)
         return rollout_value(state, me) - late
+
+    def afterstate(self, view: Any, action: Any, seed: int) -> Any:
+        """The state a rollout of ``action`` with dice ``seed`` reaches when the faction's action
+        is over (the one :meth:`_rollout` hands its ``afterstate`` callback): rebuilt from
+        ``view`` with the same dice, the action's own steps played by the same heuristics."""
+        me = view.faction_id
+        state = view.to_state(np.random.default_rng(seed))
+        rng = np.random.default_rng(seed ^ 0x5EED)
+        start = state.turn
+        state.apply(action)
+        for _ in range(5000):
+            actor = None if action_over(state, me, start) else state.current_actor()
+            if actor is None:
+                break
+            agent = self._rollout_agent(actor, actor == me)
+            state.apply(agent.act(state.view(actor), state.legal_actions(), rng))
+        return state
 
     def _rollout_agent(self, faction: str, mine: bool) -> HeuristicAgent:
         """The heuristic that plays ``faction`` in rollouts: for its own faction, with its

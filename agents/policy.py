@@ -33,6 +33,10 @@ options) and hands its choice to the network beside the observation.
 With ``"candidates": "planner"`` in its prior (an *advantage* policy, ``factionsim train
 --method advantage``) it plays the heuristic's choice wherever the planner would not search, and
 elsewhere chooses among the planner's candidates only (:class:`factionsim.models.prior.PriorCodec`).
+A file with a ``search`` field (a *value-search* policy, ``factionsim train --method value``)
+plays no codec: at the planner's faction-action decisions it scores each candidate's afterstate
+with its network (:mod:`factionsim.agents.value_search`), elsewhere the heuristic decides; it
+plays any campaign of its ruleset.
 """
 
 from __future__ import annotations
@@ -115,6 +119,11 @@ class PolicyAgent(Agent):
         self.last_reason: str | None = None
         # a missing, untrusted or broken file is an error now, not mid-game
         self.model = model if model is not None else self._load()
+        self._search: Any = None
+        if getattr(self.model, "search", None):  # a value-search policy: it scores afterstates
+            from factionsim.agents.value_search import ValueSearch
+
+            self._search = ValueSearch(self.model, self.label)
         self._codec: Codec | None = None
         self._codec_key: tuple[Any, ...] | None = None
         self._fallback: Agent | None = None
@@ -133,7 +142,14 @@ class PolicyAgent(Agent):
 
     # ------------------------------------------------------------------ fitting a campaign
     def check_fits(self, state: GameState) -> None:
-        """:class:`CampaignError` unless the policy can play ``state``'s factions."""
+        """:class:`CampaignError` unless the policy can play ``state``'s factions (a
+        value-search policy: any campaign of its ruleset, its features do not depend on the
+        campaign's size)."""
+        if self._search is not None:
+            if self.model.ruleset != state.ruleset:
+                raise CampaignError(f"{self.label} was trained for the {self.model.ruleset} "
+                                    f"ruleset; this is a {state.ruleset} campaign")
+            return
         self._codec_for((state.ruleset, tuple(state.factions), state.location_ids()),
                         lambda: state)
 
@@ -163,6 +179,8 @@ class PolicyAgent(Agent):
         if len(legal_actions) == 1:
             self.last_reason = None
             return legal_actions[0]
+        if self._search is not None:
+            return self._search_act(view, legal_actions, rng)
         codec = self._codec_for((view.ruleset, view.faction_ids, view.location_ids),
                                 lambda: view.to_state(np.random.default_rng(0)))
         try:
@@ -187,6 +205,18 @@ class PolicyAgent(Agent):
         self.last_reason = (f"{self.label}: {probs[pick]:.0%} for this action (ranked {ranked} "
                             f"of {len(playable)}{agrees})")
         return legal_actions[playable[pick]]
+
+    def _search_act(self, view: Any, legal: list[Any], rng: Any) -> Any:
+        """A value-search policy's decision: its search's choice where it searches, the
+        heuristic's elsewhere."""
+        if len(view.legal_actions()) == len(legal):  # (a GM's narrowed plan: the heuristic)
+            choice = self._search.choose(view, legal, rng)
+            if choice is not None and choice in legal:
+                self.last_reason = self._search.last_reason
+                return choice
+        action = self._fallback_agent().act(view, legal, rng)
+        self.last_reason = f"{self.label}: the heuristic's choice (nothing searched here)"
+        return action
 
     def _heuristic_choice(self, view: Any, legal: list[Any], indices: list[int],
                           prior: int | None, rng: Any) -> Any:

@@ -51,7 +51,9 @@ WEIGHT_DTYPES = ("float16", "float32", "float64")
 #: The description's top-level fields: required, then optional.
 REQUIRED = ("format", "format_version", "ruleset", "env_version", "spaces", "codec", "network",
             "weights")
-OPTIONAL = ("trained_on", "training", "notes", "prior")
+OPTIONAL = ("trained_on", "training", "notes", "prior", "search")
+#: a ``search`` field's keys (a value-search policy: :func:`check_search`)
+SEARCH_KEYS = ("kind", "features", "candidates", "samples", "margin")
 
 
 @dataclass
@@ -88,6 +90,12 @@ class PolicyModel:
         """The prior the network reads beside the observation (``{"agent": "heuristic",
         "weight": W}``: :mod:`factionsim.models.prior`), or ``None``."""
         return self.description.get("prior")
+
+    @property
+    def search(self) -> dict[str, Any] | None:
+        """A value-search policy's ``search`` field (its network scores afterstates:
+        :mod:`factionsim.agents.value_search`), or ``None``."""
+        return self.description.get("search")
 
     @property
     def in_size(self) -> int:
@@ -166,7 +174,36 @@ def check_description(d: Any, source: Any) -> dict[str, Any]:
                     "same folder as the description (no folders)")
     if "prior" in d:
         check_prior(d["prior"], source)
+    if "search" in d:
+        check_search(d, source)
     return d
+
+
+def check_search(d: dict[str, Any], source: Any) -> None:
+    """A value-search policy's ``search`` field: ``{"kind": "afterstate-value", "features":
+    NAME, "candidates": "planner", "samples": N, "margin": M}``; its network reads
+    ``spaces.observation`` features and gives ``spaces.actions`` = 1 value; no ``prior``."""
+    search = d["search"]
+    if not isinstance(search, dict) or set(search) != set(SEARCH_KEYS):
+        raise _fail(source, "search", "must be {\"kind\": \"afterstate-value\", \"features\": "
+                    "NAME, \"candidates\": \"planner\", \"samples\": N, \"margin\": M}")
+    if search["kind"] != "afterstate-value":
+        raise _fail(source, "search.kind", f"{search['kind']!r}; allowed: afterstate-value")
+    if not isinstance(search["features"], str):
+        raise _fail(source, "search.features", f"{search['features']!r}: must be a name")
+    if search["candidates"] != "planner":
+        raise _fail(source, "search.candidates", f"{search['candidates']!r}; allowed: planner")
+    n = search["samples"]
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 64:
+        raise _fail(source, "search.samples", f"{n!r}: a whole number from 1 to 64")
+    m = search["margin"]
+    if isinstance(m, bool) or not isinstance(m, int | float) or not 0 <= m <= 100:
+        raise _fail(source, "search.margin", f"{m!r}: a number from 0 to 100")
+    if d["spaces"]["actions"] != 1:
+        raise _fail(source, "spaces.actions", f"{d['spaces']['actions']!r}: a value-search "
+                    "policy's network gives 1 value")
+    if "prior" in d:
+        raise _fail(source, "prior", "a value-search policy has no prior")
 
 
 def _check_members(path: Path, data: bytes) -> None:

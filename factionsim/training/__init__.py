@@ -9,6 +9,8 @@
 - :func:`.league_run.train_league` (``--method league``): imitation of an expert (behaviour
   cloning, DAgger) then PPO against a league, on a set-based network (:mod:`.nets`,
   :mod:`.graph`) played by many games at once (:mod:`.games`, :mod:`.imitation`, :mod:`.league`).
+- :func:`.value.train_value` (``--method value``, WWN): a learned evaluator of afterstates,
+  played by one-ply search over the planner's candidates (:mod:`.value_data`, :mod:`.value_fit`).
 - :mod:`.evaluate`: win rates of a policy against opponents, played with numpy.
 
 ``factionsim train`` and ``experiments/train_wwn_ppo.py`` are thin layers over these. Every
@@ -33,11 +35,16 @@ def run(args: Args) -> Any:
 
 
 def train(args: Args) -> Any:
-    """Train as ``args.method`` says (``ppo``, ``league`` or ``advantage``; imports torch)."""
+    """Train as ``args.method`` says (``ppo``, ``league``, ``advantage`` or ``value``; imports
+    torch)."""
     if args.method in ("league", "advantage"):
         from .league_run import train_league
 
         return train_league(args)
+    if args.method == "value":
+        from .value import train_value
+
+        return train_value(args)
     from .ppo import train as train_ppo
 
     return train_ppo(args)

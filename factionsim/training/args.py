@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 #: fields that default to "none" (their option takes a text value)
-_OPTIONAL_TEXT = ("campaign", "out", "eval_only", "convert", "advantage_data")
+_OPTIONAL_TEXT = ("campaign", "out", "eval_only", "convert", "advantage_data", "value_data")
 #: list fields that hold integers although empty by default
 _INT_LISTS = ("generated_seeds",)
 
@@ -62,7 +62,8 @@ class Args:
     method: str = "ppo"  # "ppo": MaskablePPO (sb3-contrib) on the flat observation; "league":
     # imitation of --expert (behaviour cloning, DAgger) then PPO against --league
     # (factionsim.training.league_run); "advantage": a residual network regressing the planner's
-    # rollout values as advantages over the heuristic (factionsim.training.advantage; wwn)
+    # rollout values as advantages over the heuristic (factionsim.training.advantage; wwn);
+    # "value": a learned evaluator of afterstates, played by one-ply search (.value; wwn)
     # --method league only (see factionsim.training.league_run):
     arch: str = "set"  # "set": per-entity layers pooled over the asset rows; "flat": dense
     hidden: list[int] = field(default_factory=lambda: [256, 256])  # the context's layers
@@ -101,6 +102,12 @@ class Args:
     advantage_holdout: float = 0.1  # share of the games' decisions held out to judge margins
     advantage_data: str | None = None  # an advantage_data.npz of an earlier run: fit on its
     # valued decisions instead of playing games (to try other fits of the same data)
+    # --method value only (see factionsim.training.value): --bc-games heuristic games valued
+    # with --expert-rollouts rollouts per candidate, a fit of --fit-steps minibatches
+    search_samples: int = 4  # afterstates sampled per candidate when the policy plays
+    search_margin: float = 0.1  # value by which a candidate must beat the heuristic's choice
+    value_data: str | None = None  # a value_data.npz of an earlier run: fit it, play no games
+    value_horizon: int = 1  # turns the data rollouts play after the current one (the planner's)
 
     def out_dir(self) -> str:
         return self.out or f"runs/{self.ruleset}_{self.method}"

@@ -297,6 +297,11 @@ def run(args: Args) -> Any:
         from .league_run import train_league
 
         return train_league(args)
+    if args.method == "value":
+        from .value import train_value
+
+        return train_value(args)
     if args.method != "ppo":
-        raise FactionsimError(f"--method {args.method!r}; allowed: ppo, league, advantage")
+        raise FactionsimError(f"--method {args.method!r}; allowed: ppo, league, advantage, "
+                              "value")
     return train(args)
