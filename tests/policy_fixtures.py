@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -61,3 +63,43 @@ def fitting_shipped_folder(folder: Path) -> Path:
         return SHIPPED
     write_untrained_policy(folder / "wwn.json")
     return folder
+
+
+def play_with_torch_blocked(policy: Path, make_state: str, imports: str = "") -> str:
+    """Play two turns of a campaign with the policy in every seat, in a fresh interpreter where
+    ``import torch`` fails; its standard output (``played TURN FACTIONS``). ``make_state`` is
+    the Python expression that builds the game (after ``imports``)."""
+    code = ("import sys\nsys.modules['torch'] = None\n"
+            "from factionsim.agents import make_agent\n"
+            "from factionsim.runner import CampaignTemplate, play\n" + imports +
+            f"agent = make_agent('policy:{policy}', 'wwn')\n"
+            f"state = {make_state}\n"
+            "agent.check_fits(state)\nplay(state, 2, {f: agent for f in state.factions})\n"
+            "print('played', state.turn, len(state.factions))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def searched_decisions(n: int, seed: int = 3, actions_only: bool = False):
+    """``(state, view, legal)`` of the first ``n`` decisions of a heuristic game on the bundled
+    campaign where the planner would search (``actions_only``: only its faction actions, not
+    the goals it would give up). A view reads the live game: use it at once, the game goes on."""
+    from factionsim import load_campaign
+    from factionsim.agents import make_agent
+    from factionsim.agents.planner import PlannerAgent
+    from factionsim.configs import default_campaign_path
+    from factionsim.rules.wwn import turn as T
+
+    s = load_campaign(default_campaign_path())
+    heuristic, planner = make_agent("heuristic", "wwn"), PlannerAgent()
+    rng = np.random.default_rng(seed)
+    seen = 0
+    while seen < n and not s.is_over():
+        actor, legal = s.current_actor(), s.legal_actions()
+        view = s.view(actor)
+        if (view.phase == T.ACTION or not actions_only) and planner.searches(view, legal):
+            seen += 1
+            yield s, view, legal
+        s.apply(heuristic.act(view, legal, rng))

@@ -9,11 +9,11 @@ weights, how the agent plays, and that the file plays with torch blocked."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import numpy as np
+import policy_fixtures
 import pytest
+from policy_fixtures import play_with_torch_blocked
 
 from factionsim import load_campaign
 from factionsim.configs import default_campaign_path
@@ -38,21 +38,8 @@ def run_dir(tmp_path_factory):
 
 
 def searched_decisions(n: int = 6, seed: int = 3):
-    """``(view, legal)`` of the first ``n`` decisions of a heuristic game on the bundled
-    campaign where the planner would search (a view reads the live game: use it at once)."""
-    from factionsim.agents import make_agent
-    from factionsim.agents.planner import PlannerAgent
-
-    s = load_campaign(default_campaign_path())
-    heuristic, planner = make_agent("heuristic", "wwn"), PlannerAgent()
-    rng = np.random.default_rng(seed)
-    seen = 0
-    while seen < n and not s.is_over():
-        actor, legal = s.current_actor(), s.legal_actions()
-        if planner.searches(s.view(actor), legal):
-            seen += 1
-            yield s.view(actor), legal
-        s.apply(heuristic.act(s.view(actor), legal, rng))
+    """``(view, legal)`` of the first ``n`` decisions the planner would search."""
+    return ((view, legal) for _, view, legal in policy_fixtures.searched_decisions(n, seed))
 
 
 @pytest.mark.parametrize("options, message", [
@@ -254,17 +241,9 @@ def test_a_bad_candidates_field_is_refused_naming_it(run_dir, tmp_path):
 
 
 def test_the_policy_plays_with_torch_blocked(run_dir):
-    code = ("import sys\nsys.modules['torch'] = None\n"
-            "from factionsim.agents import make_agent\nfrom factionsim.runner import "
-            "CampaignTemplate, play\n"
-            f"agent = make_agent('policy:{run_dir / 'policy.json'}', 'wwn')\n"
-            "state = CampaignTemplate.load(None, 'wwn').new_game(1, 0)\n"
-            "agent.check_fits(state)\nplay(state, 2, {f: agent for f in state.factions})\n"
-            "print('played', state.turn)\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=300)
-    assert out.returncode == 0, out.stderr
-    assert "played" in out.stdout
+    out = play_with_torch_blocked(run_dir / "policy.json",
+                                  "CampaignTemplate.load(None, 'wwn').new_game(1, 0)")
+    assert "played" in out
 
 
 def test_offered_fewer_actions_it_plays_the_heuristics_choice_among_them(run_dir):

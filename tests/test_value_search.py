@@ -11,11 +11,11 @@ campaign of another shape."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import numpy as np
+import policy_fixtures
 import pytest
+from policy_fixtures import play_with_torch_blocked
 
 from factionsim import load_campaign
 from factionsim.configs import default_campaign_path
@@ -40,23 +40,8 @@ def run_dir(tmp_path_factory):
 
 
 def searched_decisions(n: int = 4, seed: int = 3):
-    """``(state, view, legal)`` of the first ``n`` faction actions of a heuristic game on the
-    bundled campaign where the planner would search (use them at once: the game goes on)."""
-    from factionsim.agents import make_agent
-    from factionsim.agents.planner import PlannerAgent
-    from factionsim.rules.wwn import turn as T
-
-    s = load_campaign(default_campaign_path())
-    heuristic, planner = make_agent("heuristic", "wwn"), PlannerAgent()
-    rng = np.random.default_rng(seed)
-    seen = 0
-    while seen < n and not s.is_over():
-        actor, legal = s.current_actor(), s.legal_actions()
-        view = s.view(actor)
-        if view.phase == T.ACTION and len(planner.candidates(view, legal)) >= 2:
-            seen += 1
-            yield s, view, legal
-        s.apply(heuristic.act(view, legal, rng))
+    """The first ``n`` faction actions the planner would search (the value search's decisions)."""
+    return policy_fixtures.searched_decisions(n, seed, actions_only=True)
 
 
 @pytest.mark.parametrize("options, message", [
@@ -194,18 +179,11 @@ def test_a_bad_search_field_is_refused_naming_it(run_dir, tmp_path, change, mess
 def test_it_plays_a_campaign_of_another_shape_with_torch_blocked(run_dir, tmp_path):
     """Its features do not depend on the campaign's size: a generated campaign of 3 factions and
     7 places plays, with numpy alone; a campaign of another ruleset is refused."""
-    code = ("import sys\nsys.modules['torch'] = None\n"
-            "from factionsim.agents import make_agent\n"
-            "from factionsim.rules.wwn.generate import generate_campaign\n"
-            "from factionsim.rulesets import build_campaign\nfrom factionsim.runner import play\n"
-            f"agent = make_agent('policy:{run_dir / 'policy.json'}', 'wwn')\n"
-            "state = build_campaign(generate_campaign(3, 7, 5), {}, 'small')\n"
-            "agent.check_fits(state)\nplay(state, 2, {f: agent for f in state.factions})\n"
-            "print('played', state.turn, len(state.factions))\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=300)
-    assert out.returncode == 0, out.stderr
-    assert "played" in out.stdout and out.stdout.split()[-1] == "3"
+    out = play_with_torch_blocked(
+        run_dir / "policy.json", "build_campaign(generate_campaign(3, 7, 5), {}, 'small')",
+        imports="from factionsim.rules.wwn.generate import generate_campaign\n"
+                "from factionsim.rulesets import build_campaign\n")
+    assert "played" in out and out.split()[-1] == "3"
     from factionsim.agents.policy import PolicyAgent
     from factionsim.core.game import CampaignError
     from factionsim.rulesets import get_ruleset
