@@ -17,6 +17,7 @@ from wwn_helpers import faction, make_state, play_to
 
 from factionsim.agents.wwn_heuristic import HeuristicAgent, Personality
 from factionsim.agents.wwn_heuristic.abilities import search_verdict
+from factionsim.agents.wwn_heuristic.steering import Steering
 from factionsim.agents.wwn_heuristic.tactics import Situation
 from factionsim.rules.wwn.actions import Done, UseAbility
 
@@ -82,3 +83,10 @@ def test_it_keeps_treasure_for_its_plans():
     s.factions["us"].treasure = 2  # after its income
     assert _verdict(s) == (False, "no search: it cannot spare the Treasure (2)")
     assert _decide(s)[0] == Done()
+
+
+def test_the_gms_enemy_is_searched_without_a_war_goal():
+    """A GM's ``enemy`` is fought whatever the goal: searched under Peaceable Kingdom."""
+    s = _game(goal="peaceable-kingdom")
+    sit = Situation(s.view("us"), Personality.of(s.factions["us"]), Steering.of({"enemy": "them"}))
+    assert search_verdict(sit, s.assets["informers#1"], "them")[0]
