@@ -74,9 +74,25 @@ def play_one(job: dict[str, Any], index: int) -> dict[str, Any]:
     events = play(state, job["turns"], agents,
                   on_events=count_stealth_moves if rotation is not None else None)
     behaviour = tally_run(state, events, start, 1, agents)
+    searches = search_counts(events)
     for fid, entry in behaviour.items():
         entry["tally"]["counts"]["stealth_moves"] = stealth_moves.get(fid, 0)
+        entry["tally"]["counts"].update(searches.get(fid, {}))
     return {"campaign": campaign, "factions": len(start["factions"]), "behaviour": behaviour}
+
+
+def search_counts(events: list[Any]) -> dict[str, dict[str, int]]:
+    """Per faction: its Informers' searches, the Treasure they cost and the assets they revealed
+    (``ability`` events of effect ``search``)."""
+    out: dict[str, dict[str, int]] = {}
+    for e in events:
+        if e.kind == "ability" and e.data.get("effect") == "search":
+            c = out.setdefault(e.faction, {"searches": 0, "search_treasure": 0,
+                                           "search_reveals": 0})
+            c["searches"] += 1
+            c["search_treasure"] += e.data.get("cost", 0)
+            c["search_reveals"] += len(e.data.get("revealed") or [])
+    return out
 
 
 def bootstrap(per_campaign: list[tuple[float, float]], reps: int = 2000, seed: int = 0
@@ -125,6 +141,9 @@ def behaviour_figures(results: list[dict[str, Any]]) -> dict[str, Any]:
             for part in ("paralysed", "empty_actions", "idle_passes", "shuffles", "empty_move",
                          "empty_attack", "empty_hide", "empty_repair", "empty_sell"):
                 acc(part, c.get(part, 0), len(turns))
+            acc("searches_per_10_turns", 10 * c.get("searches", 0), len(turns))
+            acc("search_treasure_per_10_turns", 10 * c.get("search_treasure", 0), len(turns))
+            acc("reveals_per_search", c.get("search_reveals", 0), c.get("searches", 0))
             goals = t["goal_turns"] or []
             early = [x for x in turns if x <= 20]
             late = [x for x in turns if 20 < x <= 40]
@@ -264,7 +283,8 @@ def main() -> int:
     else:
         figures["behaviour"] = behaviour_figures(results)
         for k, v in figures["behaviour"].items():
-            pct = k not in ("turns_to_first_goal",) and not k.startswith("goals_per")
+            pct = k not in ("turns_to_first_goal", "reveals_per_search") \
+                and "per_10_turns" not in k
             print(f"{k:<28} {_fmt((v['value'], *v['ci95']), pct)}")
     print(f"({figures['seconds']} s)", file=sys.stderr)
     if a.out:

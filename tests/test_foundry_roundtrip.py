@@ -347,9 +347,15 @@ def test_the_stored_actor_is_exactly_the_file_read(tmp_path: Path) -> None:
 def test_export_can_leave_out_stealthed_doings(tmp_path: Path) -> None:
     """`--players` writes what the players may know (as ``STEM.players.md``): the Ashen
     Lantern's Informers and Thugs are Stealthed, so they have no item and what they do unseen is
-    left out; the log is the players' rumours; Treasure, XP and the goal are not written."""
+    left out; the log is the players' rumours; Treasure, XP and the goal are not written. The
+    GM names the Gilded Concord the Lantern's enemy, so its Informers search it (the heuristic
+    searches only a faction it is at war with: docs/agents.md)."""
     campaign = tmp_path / "c.yaml"
     import_into(campaign, *EXAMPLES, extra=("--seed", 5))
+    data = yaml.safe_load(campaign.read_text())
+    lantern = next(f for f in data["factions"] if f["id"] == "the-ashen-lantern")
+    lantern["agent_options"] = {"enemy": "the-gilded-concord"}
+    campaign.write_text(yaml.safe_dump(data, sort_keys=False))
     assert run("turn", campaign, "--turns", "2", "--quiet") == 0
     state = load_campaign(campaign)
     fid = "the-ashen-lantern"
