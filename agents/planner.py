@@ -191,8 +191,7 @@ class PlannerAgent(Agent):
         a learned evaluator of such states records them (``factionsim train --method
         value``). It does not change the rollout."""
         me = view.faction_id
-        state = view.to_state(np.random.default_rng(seed))  # what we know, our own dice
-        rng = np.random.default_rng(seed ^ 0x5EED)
+        state, rng = self._rebuilt(view, seed)
         start, earned, late = state.turn, state.factions[me].xp_earned, 0.0
         state.apply(action)
         stop = state.turn + 1 + self.horizon
@@ -204,13 +203,8 @@ class PlannerAgent(Agent):
             if gained:  # XP k turns from now is worth discount**k of XP now
                 late += gained * (1.0 - self.discount ** (state.turn - start))
                 earned += gained
-            if state.is_over() or state.turn >= stop:
+            if state.is_over() or state.turn >= stop or not self._advance(state, me, rng):
                 break
-            actor = state.current_actor()
-            if actor is None:
-                break
-            agent = self._rollout_agent(actor, actor == me)
-            state.apply(agent.act(state.view(actor), state.legal_actions(), rng))
         if afterstate is not None:  # the game ended within the action
             afterstate(state)
         return rollout_value(state, me) - late
@@ -220,17 +214,29 @@ class PlannerAgent(Agent):
         is over (the one :meth:`_rollout` hands its ``afterstate`` callback): rebuilt from
         ``view`` with the same dice, the action's own steps played by the same heuristics."""
         me = view.faction_id
-        state = view.to_state(np.random.default_rng(seed))
-        rng = np.random.default_rng(seed ^ 0x5EED)
+        state, rng = self._rebuilt(view, seed)
         start = state.turn
         state.apply(action)
         for _ in range(5000):
-            actor = None if action_over(state, me, start) else state.current_actor()
-            if actor is None:
+            if action_over(state, me, start) or not self._advance(state, me, rng):
                 break
-            agent = self._rollout_agent(actor, actor == me)
-            state.apply(agent.act(state.view(actor), state.legal_actions(), rng))
         return state
+
+    @staticmethod
+    def _rebuilt(view: Any, seed: int) -> tuple[Any, np.random.Generator]:
+        """A rollout's start: the game rebuilt from ``view`` (what the faction knows) with dice
+        ``seed`` of its own, and the generator its heuristics draw from."""
+        return view.to_state(np.random.default_rng(seed)), np.random.default_rng(seed ^ 0x5EED)
+
+    def _advance(self, state: Any, me: str, rng: Any) -> bool:
+        """One decision of a rollout, made by the heuristic that plays its actor (False when
+        nobody is to decide)."""
+        actor = state.current_actor()
+        if actor is None:
+            return False
+        agent = self._rollout_agent(actor, actor == me)
+        state.apply(agent.act(state.view(actor), state.legal_actions(), rng))
+        return True
 
     def _rollout_agent(self, faction: str, mine: bool) -> HeuristicAgent:
         """The heuristic that plays ``faction`` in rollouts: for its own faction, with its
