@@ -290,11 +290,17 @@ def check_advantage(args: Args) -> None:
         raise ValueError(f"--expert-rollouts {args.expert_rollouts}: at least 1")
     if not args.advantage_scale > 0:
         raise ValueError(f"--advantage-scale {args.advantage_scale:g}: must be above 0")
+    check_holdout(args)
+    if args.bc_games < 1 or args.fit_steps < 1:
+        raise ValueError("--method advantage needs --bc-games and --fit-steps of at least 1")
+
+
+def check_holdout(args: Args) -> None:
+    """``--advantage-holdout`` (``advantage`` and ``value``): a share from 0 up to, not
+    including, 1, or :class:`ValueError`."""
     if not 0 <= args.advantage_holdout < 1:
         raise ValueError(f"--advantage-holdout {args.advantage_holdout:g}: from 0 up to, not "
                          "including, 1")
-    if args.bc_games < 1 or args.fit_steps < 1:
-        raise ValueError("--method advantage needs --bc-games and --fit-steps of at least 1")
 
 
 #: margins (XP of rollout value) whose greedy play eval.json reports on the held-out decisions

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from .args import Args
+from .league_run import check_holdout, generated_seeds
 
 #: the margins ``eval.json`` judges the fit at
 MARGINS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.5)
@@ -51,13 +52,10 @@ def check_value(args: Args) -> None:
         raise ValueError(f"--search-samples {args.search_samples}: from 1 to 64")
     if not 0 <= args.search_margin <= 100:
         raise ValueError(f"--search-margin {args.search_margin:g}: from 0 to 100")
-    if not 0 <= args.advantage_holdout < 1:
-        raise ValueError(f"--advantage-holdout {args.advantage_holdout:g}: from 0 up to, not "
-                         "including, 1")
+    check_holdout(args)
     if args.value_horizon < 0:
         raise ValueError(f"--value-horizon {args.value_horizon}: at least 0")
-    if len(args.generated_seeds) not in (0, 2):
-        raise ValueError("--generated-seeds takes LO HI")
+    generated_seeds(args)
 
 
 def train_value(args: Args) -> Path:
@@ -78,7 +76,7 @@ def train_value(args: Args) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     record = write_run_record(out, args)
     started = time.time()
-    seeds = tuple(args.generated_seeds) if args.generated_seeds else (0, (1 << 31) - 1)
+    seeds = generated_seeds(args) or (0, (1 << 31) - 1)
     if args.value_data:
         rows = load_rows(args.value_data)
     else:

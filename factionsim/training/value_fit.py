@@ -43,12 +43,7 @@ def split_games(rows: dict[str, np.ndarray], holdout: float) -> tuple[np.ndarray
 def baseline_value(x: np.ndarray) -> np.ndarray:
     """The planner's hand-made :func:`~factionsim.agents.planner.rollout_value` of afterstates,
     from their features (a faction gone scores 0, which the features' score already is)."""
-    from factionsim.agents.afterstate import FEATURES
-
-    col = {name: k for k, name in enumerate(FEATURES)}
-    return (x[:, col["score"]] + 0.5 * x[:, col["goal_progress"]]
-            + 0.02 * (x[:, col["treasure"]] + x[:, col["holdings"]]) + 0.05 * x[:, col["xp"]]
-            - 0.5 * x[:, col["rival_score"]])  # (BASELINE_WEIGHTS, in rollout_value's order)
+    return x @ _baseline_weights()
 
 
 #: the weights of :func:`~factionsim.agents.planner.rollout_value` on the features it reads
@@ -56,12 +51,17 @@ BASELINE_WEIGHTS = {"score": 1.0, "goal_progress": 0.5, "treasure": 0.02, "holdi
                     "xp": 0.05, "rival_score": -0.5}
 
 
+def _baseline_weights() -> np.ndarray:
+    """:data:`BASELINE_WEIGHTS` in the order of the features (0 for those it does not read)."""
+    from factionsim.agents.afterstate import FEATURES
+
+    return np.array([BASELINE_WEIGHTS.get(name, 0.0) for name in FEATURES])
+
+
 def baseline_network() -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """:func:`baseline_value` as a one-layer network over the features (the *untrained*
     value-search policy: the search with the planner's hand-made value of the afterstate)."""
-    from factionsim.agents.afterstate import FEATURES
-
-    w = np.array([[BASELINE_WEIGHTS.get(name, 0.0) for name in FEATURES]])
+    w = _baseline_weights()[None]
     return ({"layers": [{"type": "dense", "weight": "value.0.weight", "bias": None,
                          "activation": None}]}, {"value.0.weight": w})
 
