@@ -28,15 +28,20 @@ from .args import Args, add_arguments, args_from_namespace, command_line
 
 
 def run(args: Args) -> Any:
-    """Convert, evaluate or train, as ``args`` say (imports torch)."""
-    from .ppo import run as run_ppo
+    """What the options ask for: convert a stable-baselines3 zip (``--convert``), evaluate a
+    policy (``--eval-only``), or train one (:func:`train`); imports torch."""
+    from .ppo import convert, evaluate_only
 
-    return run_ppo(args)
+    if args.convert:
+        return convert(args)
+    if args.eval_only:
+        return evaluate_only(args)
+    return train(args)
 
 
 def train(args: Args) -> Any:
     """Train as ``args.method`` says (``ppo``, ``league``, ``advantage`` or ``value``; imports
-    torch)."""
+    torch); another method is a :class:`~factionsim.core.game.FactionsimError` naming them."""
     if args.method in ("league", "advantage"):
         from .league_run import train_league
 
@@ -45,6 +50,11 @@ def train(args: Args) -> Any:
         from .value import train_value
 
         return train_value(args)
+    if args.method != "ppo":
+        from factionsim.core.game import FactionsimError
+
+        raise FactionsimError(f"--method {args.method!r}; allowed: ppo, league, advantage, "
+                              "value")
     from .ppo import train as train_ppo
 
     return train_ppo(args)

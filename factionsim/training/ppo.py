@@ -285,23 +285,3 @@ def convert(args: Args) -> Path:
     write_policy(path, d, arrays, dtype=args.weights_dtype)
     print(f"wrote {path} (play it with agent: policy:{path})")
     return path
-
-
-def run(args: Args) -> Any:
-    """What the options ask for: convert a zip, evaluate a policy, or train one."""
-    if args.convert:
-        return convert(args)
-    if args.eval_only:
-        return evaluate_only(args)
-    if args.method in ("league", "advantage"):
-        from .league_run import train_league
-
-        return train_league(args)
-    if args.method == "value":
-        from .value import train_value
-
-        return train_value(args)
-    if args.method != "ppo":
-        raise FactionsimError(f"--method {args.method!r}; allowed: ppo, league, advantage, "
-                              "value")
-    return train(args)
