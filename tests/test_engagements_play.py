@@ -266,28 +266,26 @@ def test_kept_scores_are_never_stale(monkeypatch):
     assert {"build", "strike", "heal", "raise", "pillar-defeated", "collapse"} <= seen, seen
 
 
-def test_kept_pillar_rows_survive_a_full_bank_starting_afresh(monkeypatch):
-    """A pillar bank of 24 rows at most (the 20 pillar slots of an observation and a few more)
-    starts afresh again and again, and the pillar rows observers kept point into it: every
-    observation still equals a fresh encoding. (The codec drops the kept rows then; they would
-    be stale anyway, since new rows come only from a pillar that changed.)"""
+def test_kept_pillar_rows_survive_the_rows_starting_afresh(monkeypatch):
+    """The encoded pillar rows (float32 bytes per distinct pillar) kept for 24 pillars at most
+    (the 20 pillar slots of an observation and a few more) start afresh again and again, while
+    observers keep the rows they saw: every observation still equals a fresh encoding."""
     pytest.importorskip("gymnasium")
     pytest.importorskip("pettingzoo")
     from factionsim.envs import engagements_codec, make_env
 
-    afresh = []
-    grow_bank = engagements_codec.grow_bank
+    class CountingDict(dict):
+        cleared = 0
 
-    def counting_grow_bank(bank, index, limit):
-        afresh.append(len(bank) >= limit)
-        return grow_bank(bank, index, limit)
+        def clear(self):
+            CountingDict.cleared += 1
+            super().clear()
 
     monkeypatch.setattr(engagements_codec, "_PILLAR_ROWS", 24)
-    monkeypatch.setattr(engagements_codec, "grow_bank", counting_grow_bank)
     env = make_env(ruleset="engagements", max_turns=8)
-    env.codec._pillar_bank = np.zeros((24, engagements_codec.PILLAR_FEATURES), np.float32)
+    env.codec._pillar_row_of = CountingDict()
     assert_observations_fresh(env, range(2))
-    assert sum(afresh) > 10
+    assert CountingDict.cleared > 10
 
 
 def test_copies_carry_no_kept_answers():
