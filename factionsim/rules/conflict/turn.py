@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from factionsim.core.ending import game_end
 from factionsim.core.engine import stop_or_force
-from factionsim.core.game import Action, Event
+from factionsim.core.game import Action, Event, choice_table
 
 from . import actions as A
 from . import checks
@@ -452,15 +452,7 @@ def close_round(state: ConflictState, events: list[Event]) -> None:
 #: the one object of each choice the rules offered so far in this process (actions are
 #: immutable values; all but Remove, whose catalogue index depends on the Advantages in play):
 #: the env encodes an object it has met before with one lookup by identity
-_CHOICES: dict[tuple[Any, ...], Action] = {}
-
-
-def _choice(kind: type[Action], *fields: Any) -> Action:
-    key = (kind, *fields)
-    a = _CHOICES.get(key)
-    if a is None:
-        a = _CHOICES[key] = kind(*fields)
-    return a
+_choice = choice_table()
 
 
 def legal_actions(state: ConflictState) -> list[Action]:

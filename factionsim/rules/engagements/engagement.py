@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from factionsim.core.game import Action, Event
 
 from . import dice
-from .actions import Allocate, Commit, Decline, Done, Draw, Fanatical, Invite, Join
+from .actions import Allocate, Commit, Decline, Done, Draw, Fanatical, Invite, Join, choice
 from .model import FANATICAL_DICE, MAX_ENGAGEMENT_DRAW
 
 if TYPE_CHECKING:
@@ -108,9 +108,9 @@ def invitable(state: EngagementsState, e: dict[str, Any]) -> list[Invite]:
             continue
         if f.mercenary is not None:
             if a.faction_dice >= f.mercenary:
-                out.append(Invite(f.id, f.mercenary))
+                out.append(choice(Invite, f.id, f.mercenary))
         else:
-            out.append(Invite(f.id))
+            out.append(choice(Invite, f.id))
     return out
 
 
@@ -120,10 +120,10 @@ def legal_actions(state: EngagementsState) -> Iterator[Action]:
     stage = e["stage"]
     if stage == INVITE:
         yield from invitable(state, e)
-        yield Done()
+        yield choice(Done)
     elif stage == ANSWER:
-        yield Join()
-        yield Decline()
+        yield choice(Join)
+        yield choice(Decline)
     elif stage in (PILLARS, C_FANATICAL):
         part = current_part(e)
         f = state.factions[part["faction"]]
@@ -132,29 +132,29 @@ def legal_actions(state: EngagementsState) -> Iterator[Action]:
             if f.faction_dice >= cost:
                 for pid in f.pillars:
                     if pid not in part["pillars"]:
-                        yield Commit(pid)
+                        yield choice(Commit, pid)
         for pid in part["pillars"]:
             p = state.pillars.get(pid)
             if p is not None and p.has("fanatical"):  # each use marks a circle, the last included
-                yield Fanatical(pid)
+                yield choice(Fanatical, pid)
         if part["pillars"]:
-            yield Done()
+            yield choice(Done)
     elif stage in (DRAW, C_DRAW):
         part = current_part(e)
         rival = e["aggressor"] if stage == C_DRAW else e["defender"]
         pool = state.factions[part["faction"]].pool(rival)
         for n in range(min(MAX_ENGAGEMENT_DRAW, pool) + 1):
-            yield Draw(n)
+            yield choice(Draw, n)
     elif stage in (ALLOCATE, C_ALLOCATE):
         part = current_part(e)
         targets = attack_targets(state, e) if stage == ALLOCATE else counter_targets(state, e)
         rest = part["remaining"]
         if len(targets) == 1:
-            yield Allocate(rest, targets[0])
+            yield choice(Allocate, rest, targets[0])
             return
         for pid in targets:
             for n in range(1, rest + 1):
-                yield Allocate(n, pid)
+                yield choice(Allocate, n, pid)
 
 
 # ======================================================================== applying

@@ -26,7 +26,7 @@ from factionsim.core.engine import stop_or_force
 from factionsim.core.game import Action, Event
 
 from . import engagement
-from .actions import Build, Commission, Convert, Done, Engage, Heal, Raise
+from .actions import Build, Commission, Convert, Done, Engage, Heal, Raise, choice
 from .model import MAX_COMPETENCE, MAX_DEFENSE, MAX_ENGAGEMENT_DRAW, Faction
 
 if TYPE_CHECKING:
@@ -160,7 +160,7 @@ def commissions(state: EngagementsState, f: Faction) -> Iterator[Commission]:
             continue
         for r in rivals:
             if r not in (m.id, f.id):
-                yield Commission(m.id, r, m.mercenary)
+                yield choice(Commission, m.id, r, m.mercenary)
 
 
 def _spend_options(state: EngagementsState) -> Iterator[Action]:
@@ -169,25 +169,25 @@ def _spend_options(state: EngagementsState) -> Iterator[Action]:
     rivals = [r.id for r in state.living_factions() if r.id != f.id]
     for rival in rivals:
         if can_engage(state, f, rival):
-            yield Engage(rival)
+            yield choice(Engage, rival)
     yield from commissions(state, f)
     for rival in rivals:
         for n in range(1, min(MAX_ENGAGEMENT_DRAW, f.faction_dice) + 1):
-            yield Convert(n, rival)
+            yield choice(Convert, n, rival)
     if len(f.pillars) < cfg.pillar_cap:
         for c in range(1, min(cfg.build_competence_max, MAX_COMPETENCE) + 1):
             for d in range(0, min(cfg.build_defense_max, MAX_DEFENSE) + 1):
                 if build_cost(c, d) <= f.faction_dice:
-                    yield Build(c, d)
+                    yield choice(Build, c, d)
     for pid in f.pillars:
         p = state.pillars[pid]
         if p.competence < MAX_COMPETENCE and raise_cost(p.competence) <= f.faction_dice:
-            yield Raise(pid, "competence")
+            yield choice(Raise, pid, "competence")
         if p.defense < MAX_DEFENSE and raise_cost(p.defense) <= f.faction_dice:
-            yield Raise(pid, "defense")
+            yield choice(Raise, pid, "defense")
         if p.wounds and cfg.heal_cost <= f.faction_dice:
-            yield Heal(pid)
-    yield Done()
+            yield choice(Heal, pid)
+    yield choice(Done)
 
 
 # ======================================================================== applying
