@@ -489,8 +489,7 @@ def plan_actions(state: ConflictState, side: str | None) -> list[Action]:
         c = state.chars[cid]
         if c.status != ACTIVE or c.plan is not None:
             continue
-        out.extend(_choice(A.Plan, cid, cat) for cat in CATEGORIES
-                   if cat != "spell" or can_cast(c))
+        out += _choice(_each, A.Plan, cid, _PLANNABLE[can_cast(c)])
     return out
 
 
@@ -499,6 +498,28 @@ def shifts(state: ConflictState, c: Character) -> list[int]:
     fm = free_move(state, c)
     length = state.settings["length"]
     return [d for d in range(-fm, fm + 1) if 0 <= c.position + d <= length]
+
+
+def _shift_range(state: ConflictState, c: Character) -> range:
+    """:func:`shifts` as a range (they are consecutive)."""
+    fm = free_move(state, c)
+    return range(max(-fm, -c.position), min(fm, state.settings["length"] - c.position) + 1)
+
+
+def _each(kind: type[Action], char: str, values: Any) -> tuple[Action, ...]:
+    """``kind(char, v)`` for each of ``values``, each the one object of its choice; made once
+    for each ``(kind, char, values)`` through :func:`_choice` itself (a goal step offers the
+    same plans, holds and changes of plan again and again)."""
+    return tuple(_choice(kind, char, v) for v in values)
+
+
+#: the categories a character may plan, by whether it can cast (:func:`can_cast`)
+_PLANNABLE = {castable: tuple(cat for cat in CATEGORIES if cat != "spell" or castable)
+              for castable in (False, True)}
+#: the categories after category ``i`` a character may change its plan to, by whether it can
+#: cast and ``i``
+_LATER = {castable: [tuple(cat for cat in CATEGORIES[i + 1:] if cat != "spell" or castable)
+                     for i in range(len(CATEGORIES))] for castable in (False, True)}
 
 
 def likely(state: ConflictState, c: Character, t: Character, rank: int | None = None) -> bool:
@@ -518,7 +539,7 @@ def turn_actions(state: ConflictState, c: Character) -> list[Action]:
     s = state.settings
     foes = enemies(state, c)
     if cat == "stand":
-        out += [_choice(A.Stand, c.id, d) for d in shifts(state, c)]
+        out += _choice(_each, A.Stand, c.id, _shift_range(state, c))
     elif cat == "aid":
         # (the character's ranks looked up once, not once per foe)
         ranks = [c.rank(sk) for sk in ADVANTAGE_SKILLS]
@@ -560,9 +581,8 @@ def turn_actions(state: ConflictState, c: Character) -> list[Action]:
             out += [_choice(A.Cast, c.id, sp.id, t.id) for t in targets if in_range(state, c, t, sp.range)]
     elif cat == "move":
         out += dash_actions(state, c)
-    out += [_choice(A.Hold, c.id, d) for d in shifts(state, c)]
-    later = CATEGORIES[state.category % N_CATEGORIES + 1:]
-    out += [_choice(A.Replan, c.id, k) for k in later if k != "spell" or can_cast(c)]
+    out += _choice(_each, A.Hold, c.id, _shift_range(state, c))
+    out += _choice(_each, A.Replan, c.id, _LATER[can_cast(c)][state.category % N_CATEGORIES])
     return out
 
 
