@@ -513,6 +513,13 @@ def _each(kind: type[Action], char: str, values: Any) -> tuple[Action, ...]:
     return tuple(_choice(kind, char, v) for v in values)
 
 
+def _advantages(char: str, target: str, skills: tuple[str, ...]) -> tuple[Action, ...]:
+    """``char``'s Advantages with each of ``skills`` on ``target`` (made once per the three,
+    through :func:`_choice`)."""
+    return tuple(_choice(A.Advantage, char, sk, target) for sk in skills)
+
+
+_NO_RANKS = (0,) * len(ADVANTAGE_SKILLS)  # (``Character.rank``'s default for each skill)
 #: the categories a character may plan, by whether it can cast (:func:`can_cast`)
 _PLANNABLE = {castable: tuple(cat for cat in CATEGORIES if cat != "spell" or castable)
               for castable in (False, True)}
@@ -541,16 +548,20 @@ def turn_actions(state: ConflictState, c: Character) -> list[Action]:
     if cat == "stand":
         out += _choice(_each, A.Stand, c.id, _shift_range(state, c))
     elif cat == "aid":
-        # (the character's ranks looked up once, not once per foe)
-        ranks = [c.rank(sk) for sk in ADVANTAGE_SKILLS]
-        skills = [sk for sk, rank in zip(ADVANTAGE_SKILLS, ranks, strict=True) if rank >= 1]
+        # (the character's ranks looked up once, not once per foe: ``Character.rank`` of each;
+        # ``in_range`` worked out inline, with the free move read once)
+        ranks = list(map(int, map(c.skills.get, ADVANTAGE_SKILLS, _NO_RANKS)))
+        skills = tuple(sk for sk, rank in zip(ADVANTAGE_SKILLS, ranks, strict=True) if rank >= 1)
         best = max(ranks)
+        moved = free_move(state, c)
+        aid_range, reach_range = s["aid_range"] + moved, s["reach"] + moved
         for t in foes:
-            if in_range(state, c, t, s["aid_range"]):
-                out += [_choice(A.Advantage, c.id, sk, t.id) for sk in skills]
+            gap = abs(c.position - t.position)
+            if gap <= aid_range:
+                out += _choice(_advantages, c.id, t.id, skills)
                 if t.guts <= s["parley_fraction"] * t.max_guts and c.rank(PARLEY_SKILL) >= 1:
                     out.append(_choice(A.Parley, c.id, t.id))
-            if in_range(state, c, t, s["reach"]):
+            if gap <= reach_range:
                 if likely(state, c, t, best):
                     out.append(_choice(A.Trick, c.id, "impair", t.id))
                 out += [_choice(A.Trick, c.id, tr, t.id) for tr in c.tricks]
@@ -565,10 +576,12 @@ def turn_actions(state: ConflictState, c: Character) -> list[Action]:
                 and abs(c.position - obj["at"]) <= free_move(state, c) + s["stand_radius"]:
             out.append(_choice(A.Ritual, c.id))
     elif cat == "harm":
-        reaches = [(sk, reach(state, c, pool)) for sk, pool in HARM_SKILLS.items()]
+        moved = free_move(state, c)  # (``in_range`` inline, as above)
+        reaches = [(sk, reach(state, c, pool) + moved) for sk, pool in HARM_SKILLS.items()]
         for t in foes:
+            gap = abs(c.position - t.position)
             for sk, rng in reaches:
-                if in_range(state, c, t, rng):
+                if gap <= rng:
                     out.append(_choice(A.Harm, c.id, t.id, sk))
             for sk, pool in t.vulnerable.items():
                 if c.rank(sk) >= 1 and in_range(state, c, t, reach(state, c, pool)):
