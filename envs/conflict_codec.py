@@ -308,53 +308,49 @@ class ConflictCodec(Codec):
         the global values (round, phase, category, question, objective, item) and, in the
         character rows, what depends on the observer or the decision (the Advantages for and
         against the observer, the Bond with the one deciding, a rival's plan announced before
-        it acts, who decides, who carries the item)."""
+        it acts, who decides, who carries the item).
+
+        Each value is written as it is worked out, one by one (a decision writes about a dozen;
+        one numpy call for a list of them costs more), each already within [0, 1] as every
+        value of the template and of the character rows, so the observation needs no clipping;
+        every position written is zero in the base and written once."""
         agent = view.faction_id
-        ones: list[int] = []
-        numbers: list[float] = []
-        numbers_at: list[int] = []
         phase, question = view.phase, view.question
-        numbers_at.append(0)
-        numbers.append(min(1.0, view.turn / max(1, view.max_turns or 20)))
+        out[0] = min(1.0, view.turn / max(1, view.max_turns or 20))
         g = 1
         if phase in PHASES:
-            ones.append(g + PHASES.index(phase if question is None else "question"))
+            out[g + PHASES.index(phase if question is None else "question")] = 1.0
         g += len(PHASES)
         if phase in ("act", "replan"):
-            ones.append(g + view.category % len(CATEGORIES))
+            out[g + view.category % len(CATEGORIES)] = 1.0
         g += len(CATEGORIES)
         if question is not None:
-            ones.append(g + (0 if question["kind"] == "tie" else 1))
+            out[g + (0 if question["kind"] == "tie" else 1)] = 1.0
         g += 2
         obj, item = view.objective, view.item
         if obj is not None:
-            ones.append(g + OBJECTIVES.index(obj["type"]))
+            out[g + OBJECTIVES.index(obj["type"])] = 1.0
             if obj["side"] == agent:
-                ones.append(g + 3)
+                out[g + 3] = 1.0
             if obj["type"] == "ritual":
-                numbers_at += [g + 4, g + 5]
-                numbers += [min(1.0, obj.get("progress", 0) / max(1, obj["needed"])),
-                            _unit(obj["at"] / self.length)]
+                out[g + 4] = min(1.0, obj.get("progress", 0) / max(1, obj["needed"]))
+                out[g + 5] = _unit(obj["at"] / self.length)
             elif obj["type"] == "carry":
-                numbers_at.append(g + 5)
-                numbers.append(_unit(obj["to"] / self.length))
+                out[g + 5] = _unit(obj["to"] / self.length)
             else:
-                numbers_at.append(g + 4)
-                numbers.append(min(1.0, view.turn / max(1, obj["rounds"])))
+                out[g + 4] = min(1.0, view.turn / max(1, obj["rounds"]))
             if view.winner == agent:
-                ones.append(g + 6)
+                out[g + 6] = 1.0
         g += len(OBJECTIVES) + 4
         holder = None
         if item is not None:
             holder = item.get("holder")
             if holder is None:
-                numbers_at.append(g)
-                numbers.append(_unit(item.get("position", 0) / self.length))
+                out[g] = _unit(item.get("position", 0) / self.length)
             else:
-                ones.append(g + (1 if view.chars[holder].side == agent else 2))
+                out[g + (1 if view.chars[holder].side == agent else 2)] = 1.0
         acting = view.current if phase == "act" else (question["char"] if question else None)
         at_char = seating.at  # where each character's row begins, by id
-        tail = self.row - 14
         advantages = view.advantages
         if advantages:  # the Advantages on each character, for and against the observer
             kept_advantages = seating.advantages
@@ -362,31 +358,21 @@ class ConflictCodec(Codec):
             if kept_advantages[0] != now:  # (by value: a bonus may change in place)
                 kept_advantages[:] = ([(side, list(targets), bonus) for side, targets, bonus in now],
                                       self._advantage_numbers(advantages, agent, at_char))
-            at, values = kept_advantages[1]
-            numbers_at += at
-            numbers += values
+            for at, value in zip(*kept_advantages[1], strict=True):
+                out[at] = value
         if acting is not None:
-            ones.append(at_char[acting] + tail + 5)
+            out[at_char[acting] + _TAIL + 5] = 1.0
             bonds = view.bonds
             if bonds:  # each character's Bond with the one deciding
                 for pair, steps in bonds.items():
                     if acting in pair:
                         for cid in pair:
                             if cid != acting or len(pair) == 1:
-                                numbers_at.append(at_char[cid] + tail + 8)
-                                numbers.append(_unit(steps / 6))
+                                out[at_char[cid] + _TAIL + 8] = _unit(steps / 6)
         if holder is not None:
-            ones.append(at_char[holder] + tail + 9)
-        plan_at = self._plan_at
+            out[at_char[holder] + _TAIL + 9] = 1.0
         for cid, plan in view.announced_plans().items():
-            ones.append(at_char[cid] + plan_at + _CATEGORY_AT[plan])
-        # (a few values: one by one, each already within [0, 1] as every value of the template
-        # and of the character rows, so the observation needs no clipping; the positions
-        # written are zero in the base: no value of the base is written over)
-        for at, value in zip(numbers_at, numbers, strict=True):
-            out[at] = value
-        for at in ones:
-            out[at] = 1.0
+            out[at_char[cid] + _PLAN_AT + _CATEGORY_AT[plan]] = 1.0
         return out
 
     def _advantage_numbers(self, advantages: list[dict[str, Any]], agent: str,
