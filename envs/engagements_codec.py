@@ -145,13 +145,15 @@ class EngagementsCodec(Codec):
         #: (:data:`~factionsim.rules.engagements.model.SCORE_WRITES`)
         self._pillar_rows_seen: dict[str, tuple[Any, int, list[bytes], dict[str, int]]] = {}
         self._seat_row_of: dict[tuple, bytes] = {}  # faction rows, likewise
+        #: the pillars' slots (:meth:`_slots`) and the pillars and count of writes they hold for
+        self._slots_kept: tuple[Any, int, dict[str, tuple[str, int]]] = (None, -1, {})
 
     # ------------------------------------------------------------------ actions
     def __getstate__(self) -> dict[str, Any]:
         """Pickled and copied without the kept pillar rows (keyed on this process's count of
         writes)."""
         d = dict(self.__dict__)
-        d["_pillar_rows_seen"] = {}
+        d["_pillar_rows_seen"], d["_slots_kept"] = {}, (None, -1, {})
         del d["_global_packer"]  # (a ``struct.Struct`` does not pickle)
         return d
 
@@ -172,12 +174,18 @@ class EngagementsCodec(Codec):
 
     def _slots(self, view: Any) -> dict[str, tuple[str, int]]:
         """Every standing pillar -> (its faction, its index there): the first faction listing it,
-        its first place there."""
+        its first place there. Kept while no pillar changed (the game's pillars and the count
+        of :data:`~factionsim.rules.engagements.model.SCORE_WRITES`, as the observation's
+        pillar rows; the factions' pillar lists count there)."""
+        pillars, kept = view.pillars, self._slots_kept
+        if kept[0] is pillars and kept[1] == SCORE_WRITES.count:
+            return kept[2]
         slots: dict[str, tuple[str, int]] = {}
         for f in view.factions.values():
             fid = f.id
             for i, pid in enumerate(f.pillars):
                 slots.setdefault(pid, (fid, i))
+        self._slots_kept = (pillars, SCORE_WRITES.count, slots)
         return slots
 
     def encode_actions(self, view: Any, legal: list[Any]) -> list[int]:

@@ -288,6 +288,43 @@ def test_kept_pillar_rows_survive_the_rows_starting_afresh(monkeypatch):
     assert CountingDict.cleared > 10
 
 
+def _fresh_indices(env) -> None:
+    """The env's catalogue indices of the legal actions equal a new codec's."""
+    actor = env.state.current_actor()
+    if actor is None:
+        return
+    legal, indices = env._legal()
+    fresh = type(env.codec)(env.state, env.codec.limits)
+    assert indices == fresh.encode_actions(env.view(actor), legal)
+
+
+def test_kept_pillar_slots_are_never_stale(monkeypatch):
+    """The codec keeps the pillars' slots (each pillar's place in its faction's list, which the
+    actions naming a pillar are encoded by) while no pillar changed: through random games in
+    which pillars are built and defeated (so that pillars move to other slots), every
+    decision's action indices equal a new codec's; a copied codec keeps none (another
+    process's count of writes does not continue this one's)."""
+    pytest.importorskip("gymnasium")
+    pytest.importorskip("pettingzoo")
+    import copy
+
+    from factionsim.envs import make_env
+
+    seen = set()
+    apply = EngagementsState.apply
+
+    def counting_apply(self, action):
+        events = apply(self, action)
+        seen.update(e.kind for e in events)
+        return events
+
+    monkeypatch.setattr(EngagementsState, "apply", counting_apply)
+    env = make_env(ruleset="engagements", max_turns=12)
+    assert assert_observations_fresh(env, range(3), check=_fresh_indices) > 500
+    assert {"build", "pillar-defeated"} <= seen, seen
+    assert env.codec._slots_kept[2] and copy.deepcopy(env.codec)._slots_kept == (None, -1, {})
+
+
 def test_copies_carry_no_kept_answers():
     pytest.importorskip("gymnasium")
     pytest.importorskip("pettingzoo")
