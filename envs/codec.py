@@ -66,7 +66,10 @@ def float32s(values: list[float]) -> np.ndarray:
     faster for the lists of ~100 values an observation writes at once: ``struct`` converts them
     in one C loop where numpy inspects every item's type first. Values must be finite and within
     float32's range (observations are scaled to [0, 1])."""
-    return np.frombuffer(packer(len(values)).pack(*values), np.float32)
+    p = _PACKERS.get(len(values))  # (:func:`packer`, inline: this is called at every step)
+    if p is None:
+        p = packer(len(values))
+    return np.frombuffer(p.pack(*values), np.float32)
 
 
 def grow_bank(bank: np.ndarray, index: dict[Any, Any], limit: int) -> np.ndarray:
