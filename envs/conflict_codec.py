@@ -118,7 +118,6 @@ class ConflictCodec(Codec):
         #: hold from game to game: they depend only on the numbering)
         self._codes: dict[tuple[Any, ...], tuple[dict[int, int], list[Any]]] = {}
         self._encoders = self._encoder_table()
-        self._plan_at = _PLAN_AT  # a row's plan one-hot
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled and copied without what it kept per observer: the character rows (keyed on
