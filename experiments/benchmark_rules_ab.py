@@ -19,32 +19,20 @@ read 0.94 at a load average of 10 on the development VM.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import statistics
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 from types import ModuleType
 
 from benchmark_env import measure
-
-ROOT = Path(__file__).resolve().parent.parent
+from benchmark_env_ab import file_at
 
 
 def decision_module_at(rev: str, ruleset: str, folder: Path) -> ModuleType:
     """``factionsim/rules/<ruleset>/turn.py`` as of ``rev``, imported as
     ``factionsim.rules.<ruleset>._at_rev_turn``."""
-    source = subprocess.run(["git", "show", f"{rev}:factionsim/rules/{ruleset}/turn.py"],
-                            cwd=ROOT, check=True, capture_output=True, text=True).stdout
-    path = folder / "turn.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location(f"factionsim.rules.{ruleset}._at_rev_turn", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return file_at(rev, f"factionsim/rules/{ruleset}/turn.py",
+                   f"factionsim.rules.{ruleset}._at_rev_turn", folder)
 
 
 def main(argv: list[str] | None = None) -> None:

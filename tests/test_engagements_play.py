@@ -11,6 +11,7 @@ import yaml
 from contract_play import decisions as random_decisions
 from env_helpers import (
     assert_copies_carry_no_kept_answers,
+    assert_fresh_indices,
     assert_observations_fresh,
     maskable_ppo_smoke,
     play_random_masked,
@@ -240,6 +241,21 @@ def test_env_masks_match_legal_actions_over_random_games():
         play_random_masked(env, seed, max_steps=20_000)
 
 
+def _event_kinds_seen(monkeypatch) -> set[str]:
+    """The kinds of every event ``EngagementsState.apply`` returns from now on (filled as the
+    test plays)."""
+    seen: set[str] = set()
+    apply = EngagementsState.apply
+
+    def counting_apply(self, action):
+        events = apply(self, action)
+        seen.update(e.kind for e in events)
+        return events
+
+    monkeypatch.setattr(EngagementsState, "apply", counting_apply)
+    return seen
+
+
 def test_kept_scores_are_never_stale(monkeypatch):
     """``scores()`` is kept while no pillar, and no faction's pillars, renown or fate, changed
     (``model.SCORE_WRITES``): through random games in which pillars are built, wounded, healed,
@@ -249,18 +265,11 @@ def test_kept_scores_are_never_stale(monkeypatch):
     pytest.importorskip("pettingzoo")
     from factionsim.envs import make_env
 
-    seen = set()
-    apply = EngagementsState.apply
-
-    def counting_apply(self, action):
-        events = apply(self, action)
-        seen.update(e.kind for e in events)
-        return events
+    seen = _event_kinds_seen(monkeypatch)
 
     def fresh(env):
         assert env.state.scores() == env.state._work_out_scores()
 
-    monkeypatch.setattr(EngagementsState, "apply", counting_apply)
     env = make_env(ruleset="engagements", max_turns=12)
     assert assert_observations_fresh(env, range(3), check=fresh) > 500
     assert {"build", "strike", "heal", "raise", "pillar-defeated", "collapse"} <= seen, seen
@@ -288,16 +297,6 @@ def test_kept_pillar_rows_survive_the_rows_starting_afresh(monkeypatch):
     assert CountingDict.cleared > 10
 
 
-def _fresh_indices(env) -> None:
-    """The env's catalogue indices of the legal actions equal a new codec's."""
-    actor = env.state.current_actor()
-    if actor is None:
-        return
-    legal, indices = env._legal()
-    fresh = type(env.codec)(env.state, env.codec.limits)
-    assert indices == fresh.encode_actions(env.view(actor), legal)
-
-
 def test_kept_pillar_slots_are_never_stale(monkeypatch):
     """The codec keeps the pillars' slots (each pillar's place in its faction's list, which the
     actions naming a pillar are encoded by) while no pillar changed: through random games in
@@ -310,17 +309,9 @@ def test_kept_pillar_slots_are_never_stale(monkeypatch):
 
     from factionsim.envs import make_env
 
-    seen = set()
-    apply = EngagementsState.apply
-
-    def counting_apply(self, action):
-        events = apply(self, action)
-        seen.update(e.kind for e in events)
-        return events
-
-    monkeypatch.setattr(EngagementsState, "apply", counting_apply)
+    seen = _event_kinds_seen(monkeypatch)
     env = make_env(ruleset="engagements", max_turns=12)
-    assert assert_observations_fresh(env, range(3), check=_fresh_indices) > 500
+    assert assert_observations_fresh(env, range(3), check=assert_fresh_indices) > 500
     assert {"build", "pillar-defeated"} <= seen, seen
     assert env.codec._slots_kept[2] and copy.deepcopy(env.codec)._slots_kept == (None, -1, {})
 
