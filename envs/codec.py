@@ -51,17 +51,25 @@ from factionsim.core.game import FactionsimError, View
 _PACKERS: dict[int, struct.Struct] = {}
 
 
+def packer(n: int) -> struct.Struct:
+    """The ``struct`` of ``n`` native float32 values (made once per ``n``): packing a list of
+    Python numbers with it gives the bytes of ``np.asarray(values, np.float32)``."""
+    p = _PACKERS.get(n)
+    if p is None:
+        p = _PACKERS[n] = struct.Struct(f"{n}f")
+    return p
+
+
 def float32s(values: list[float]) -> np.ndarray:
     """``values`` (Python numbers) as a read-only float32 array: the same numbers as
     ``np.asarray(values, np.float32)`` (each rounded from a double the same way), several times
     faster for the lists of ~100 values an observation writes at once: ``struct`` converts them
     in one C loop where numpy inspects every item's type first. Values must be finite and within
     float32's range (observations are scaled to [0, 1])."""
-    n = len(values)
-    packer = _PACKERS.get(n)
-    if packer is None:
-        packer = _PACKERS[n] = struct.Struct(f"{n}f")
-    return np.frombuffer(packer.pack(*values), np.float32)
+    p = _PACKERS.get(len(values))  # (:func:`packer`, inline: this is called at every step)
+    if p is None:
+        p = packer(len(values))
+    return np.frombuffer(p.pack(*values), np.float32)
 
 
 def grow_bank(bank: np.ndarray, index: dict[Any, Any], limit: int) -> np.ndarray:

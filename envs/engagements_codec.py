@@ -74,7 +74,7 @@ from factionsim.rules.engagements.model import (
     SCORE_WRITES,
 )
 
-from .codec import Codec, EncodingError, Layout, action_offsets, grow_bank
+from .codec import Codec, EncodingError, Layout, action_offsets, packer
 
 MAX_FACTIONS = 8
 STAGES = ("spend", E.INVITE, E.ANSWER, E.PILLARS, E.DRAW, E.ALLOCATE, E.C_FANATICAL, E.C_DRAW,
@@ -82,12 +82,15 @@ STAGES = ("spend", E.INVITE, E.ANSWER, E.PILLARS, E.DRAW, E.ALLOCATE, E.C_FANATI
 PILLAR_FEATURES = 10
 #: what a pillar's observation row shows of the pillar itself (read in one C call)
 _PILLAR_STATS = operator.attrgetter("competence", "defense", "wounds", "circles", "boons")
-_PILLAR_ROWS = 16384  # most distinct pillar rows the bank keeps before it starts afresh
+_PILLAR_ROWS = 16384  # most distinct pillar rows kept before starting afresh
 _SEAT_ROWS = 16384  # likewise for faction rows
 #: the actions that name a pillar of some faction -> their block (Allocate and Raise: own formula)
 _BY_PILLAR = {A.Allocate: "allocate", A.Raise: "raise", A.Heal: "heal", A.Commit: "commit",
               A.Fanatical: "fanatical"}
 SEAT_FEATURES = 7
+_SEAT_PACKER = packer(SEAT_FEATURES)
+_PILLAR_PACKER = packer(PILLAR_FEATURES)
+_ONE = packer(1)
 
 
 @dataclass(frozen=True)
@@ -130,23 +133,33 @@ class EngagementsCodec(Codec):
             ("dice", 1, 3), ("faction_dice", 1, 1), ("pools", 1, F), ("turn", 1, 1),
             ("factions", F, SEAT_FEATURES),
             *((f"pillars@{k}", P, PILLAR_FEATURES) for k in range(F))])
-        # encoded pillar rows, each distinct one built once; row 0 is an empty slot (all zeros)
-        self._pillar_bank = np.zeros((64, PILLAR_FEATURES), np.float32)
-        self._pillar_row_of: dict[tuple, int] = {}
-        #: observer -> (its game's pillars, the count of writes, the pillar bank rows it saw
-        #: last, each pillar's slot): reused while no pillar changed
+        self._global_size = self.layout.start["factions"]
+        self._global_packer = packer(self._global_size)
+        self._pillars_start = 4 * self.layout.start["pillars@0"]  # (in bytes)
+        self._empty_seat = bytes(4 * SEAT_FEATURES)
+        self._empty_pillar = bytes(4 * PILLAR_FEATURES)
+        # encoded pillar rows (float32 bytes), each distinct one built once
+        self._pillar_row_of: dict[tuple, bytes] = {}
+        #: observer -> (its game's pillars, the count of writes, the pillar rows it saw last,
+        #: each pillar's slot): reused while no pillar changed
         #: (:data:`~factionsim.rules.engagements.model.SCORE_WRITES`)
-        self._pillar_rows_seen: dict[str, tuple[Any, int, list[int], dict[str, int]]] = {}
-        self._seat_bank = np.zeros((64, SEAT_FEATURES), np.float32)  # faction rows, likewise
-        self._seat_row_of: dict[tuple, int] = {}
+        self._pillar_rows_seen: dict[str, tuple[Any, int, list[bytes], dict[str, int]]] = {}
+        self._seat_row_of: dict[tuple, bytes] = {}  # faction rows, likewise
+        #: the pillars' slots (:meth:`_slots`) and the pillars and count of writes they hold for
+        self._slots_kept: tuple[Any, int, dict[str, tuple[str, int]]] = (None, -1, {})
 
     # ------------------------------------------------------------------ actions
     def __getstate__(self) -> dict[str, Any]:
         """Pickled and copied without the kept pillar rows (keyed on this process's count of
         writes)."""
         d = dict(self.__dict__)
-        d["_pillar_rows_seen"] = {}
+        d["_pillar_rows_seen"], d["_slots_kept"] = {}, (None, -1, {})
+        del d["_global_packer"]  # (a ``struct.Struct`` does not pickle)
         return d
+
+    def __setstate__(self, d: dict[str, Any]) -> None:
+        self.__dict__.update(d)
+        self._global_packer = packer(self._global_size)
 
     def _rel(self, fid: str, me: int) -> int:
         return (self.seat[fid] - me) % self.F
@@ -161,12 +174,18 @@ class EngagementsCodec(Codec):
 
     def _slots(self, view: Any) -> dict[str, tuple[str, int]]:
         """Every standing pillar -> (its faction, its index there): the first faction listing it,
-        its first place there."""
+        its first place there. Kept while no pillar changed (the game's pillars and the count
+        of :data:`~factionsim.rules.engagements.model.SCORE_WRITES`, as the observation's
+        pillar rows; the factions' pillar lists count there)."""
+        pillars, kept = view.pillars, self._slots_kept
+        if kept[0] is pillars and kept[1] == SCORE_WRITES.count:
+            return kept[2]
         slots: dict[str, tuple[str, int]] = {}
         for f in view.factions.values():
             fid = f.id
             for i, pid in enumerate(f.pillars):
                 slots.setdefault(pid, (fid, i))
+        self._slots_kept = (pillars, SCORE_WRITES.count, slots)
         return slots
 
     def encode_actions(self, view: Any, legal: list[Any]) -> list[int]:
@@ -225,76 +244,75 @@ class EngagementsCodec(Codec):
     # ------------------------------------------------------------------ observation
     def observe(self, view: Any, out: np.ndarray,
                 scores: dict[str, float] | None = None) -> np.ndarray:
-        """Write ``agent``'s observation into ``out`` (float32, zeroed here) and return it."""
+        """Write ``agent``'s observation into ``out`` (float32, every entry) and return it."""
+        out[:] = self.observation(view, scores)
+        return out
+
+    def observation(self, view: Any, scores: dict[str, float] | None = None) -> np.ndarray:
+        """``agent``'s observation as a new float32 array, made from bytes: the global values
+        packed with one ``struct`` call, then each faction row and each pillar row as the
+        float32 bytes kept for it (:meth:`_seat_row`, :meth:`_pillar_row`: one ``bytes`` per
+        distinct row), joined, with the engagement's marks packed on top; no numpy call but the
+        one that makes the array over the joined bytes. (Until round ten the rows were copied
+        from banks of encoded rows with two numpy ``take`` calls, after about twenty numpy
+        writes of single values: each numpy call costs more than the Python it saves.)"""
         agent = view.faction_id
-        out[:] = 0.0
-        F, P, D = self.F, self.P, self.D
-        me = self.seat[agent]
+        F, D = self.F, self.D
+        rels = self._rels(agent)
         phase = view.phase
         e = view.decision.get("eng") if phase == "engage" else None
+        g = [0.0] * self._global_size
         k = 0
         stage = e["stage"] if e else ("spend" if phase == "spend" else None)
         if stage in STAGES and view.actor == agent:
-            out[k + STAGES.index(stage)] = 1.0
+            g[k + STAGES.index(stage)] = 1.0
         k += len(STAGES)
         parts = e["parts"] if e else []
         if e:
-            out[k] = e["aggressor"] == agent
-            out[k + 1] = e["defender"] == agent
-            out[k + 2] = any(p["faction"] == agent for p in parts[1:])
-            out[k + 3] = bool(e.get("invite")) and e["invite"]["faction"] == agent
-        k += 4
-        if e:
-            out[k + self._rel(e["aggressor"], me)] = 1.0
-            out[k + F + self._rel(e["defender"], me)] = 1.0
-        k += 2 * F
-        if e:
-            if e.get("invite") and e["invite"]["faction"] == agent:
-                out[k] = min(1.0, e["invite"]["price"] / 10)
+            invite = e.get("invite")
+            g[k] = e["aggressor"] == agent
+            g[k + 1] = e["defender"] == agent
+            g[k + 2] = any(p["faction"] == agent for p in parts[1:])
+            g[k + 3] = bool(invite) and invite["faction"] == agent
+            k += 4
+            g[k + rels[e["aggressor"]]] = 1.0
+            g[k + F + rels[e["defender"]]] = 1.0
+            k += 2 * F
+            if invite and invite["faction"] == agent:
+                g[k] = min(1.0, invite["price"] / 10)
             mine = e["counter"] if e["stage"].startswith("counter") else None
             if mine is None:
                 mine = next((p for p in parts if p["faction"] == agent), None)
             if mine is not None and mine["faction"] == agent:
-                out[k + 1] = min(1.0, mine["remaining"] / D)
-                out[k + 2] = min(1.0, mine["dice"] / D)
-        k += 3
+                g[k + 1] = min(1.0, mine["remaining"] / D)
+                g[k + 2] = min(1.0, mine["dice"] / D)
+            k += 3
+        else:
+            k += 4 + 2 * F + 3
         f = view.factions[agent]
-        out[k] = min(1.0, f.faction_dice / 20)
+        g[k] = min(1.0, f.faction_dice / 20)
         k += 1
-        rels = self._rels(agent)
         for fid in self.factions:
             if fid != agent:
-                out[k + rels[fid]] = min(1.0, f.pool(fid) / 10)
+                g[k + rels[fid]] = min(1.0, f.pool(fid) / 10)
         k += F
-        out[k] = min(1.0, view.turn / 50)
-        k += 1
+        g[k] = min(1.0, view.turn / 50)
         scores = view.scores() if scores is None else scores
         in_eng = {p["faction"] for p in parts}
         if e:
             in_eng.add(e["defender"])
-        # faction rows: copied from a bank of already-encoded rows, as the pillar rows below
+        # faction rows: the bytes of each distinct row, made once
         seat_of = self._seat_row_of
-        if len(seat_of) + 1 + F > len(self._seat_bank):
-            self._seat_bank = grow_bank(self._seat_bank, seat_of, _SEAT_ROWS)
-        rows = [0] * F  # bank row 0: an empty seat
+        if len(seat_of) + F > _SEAT_ROWS:
+            seat_of.clear()
+        seats = [self._empty_seat] * F
         for fid, x in view.factions.items():
             key = (x.alive, len(x.pillars), scores[fid], x.renown, x.mercenary, fid in in_eng)
-            b = seat_of.get(key)
-            if b is None:
-                b = self._seat_row(key)
-            rows[rels[fid]] = b
-        end = k + F * SEAT_FEATURES
-        self._seat_bank.take(rows, axis=0, out=out[k:end].reshape(F, SEAT_FEATURES))
-        k = end
-        committed = {pid for p in parts for pid in p["pillars"]}
-        alloc: dict[str, int] = {}
-        for p in [*parts, *([e["counter"]] if e and e.get("counter") else [])]:
-            for pid, n in p["alloc"].items():
-                alloc[pid] = alloc.get(pid, 0) + n
-        attacked = set(e.get("attacked", ())) if e else set()
-        # pillar rows: copied from a bank of already-encoded rows (one per distinct pillar row,
-        # as no engagement marks it), the rows' list kept while no pillar changed; then the
-        # engagement's marks (committed, dice allocated, attacked) on the few pillars it names
+            row = seat_of.get(key)
+            if row is None:
+                row = self._seat_row(key)
+            seats[rels[fid]] = row
+        # pillar rows: likewise, the rows' list kept while no pillar changed
         pillars = view.pillars
         seen = self._pillar_rows_seen.get(agent)
         if seen is not None and seen[0] is pillars and seen[1] == SCORE_WRITES.count:
@@ -302,61 +320,70 @@ class EngagementsCodec(Codec):
         else:
             rows, slot_of = self._pillar_rows(view, rels)
             self._pillar_rows_seen[agent] = (pillars, SCORE_WRITES.count, rows, slot_of)
-        self._pillar_bank.take(rows, axis=0, out=out[k:].reshape(F * P, PILLAR_FEATURES))
-        for marked, column in ((committed, 7), (attacked, 9)):
-            for pid in marked:
+        buf = bytearray(b"".join((self._global_packer.pack(*g), *seats, *rows)))
+        if e:
+            # the engagement's marks (committed, dice allocated, attacked) on the few pillars
+            # it names (zero in the rows above: they are made unmarked)
+            first = self._pillars_start
+            for p in parts:
+                for pid in p["pillars"]:
+                    slot = slot_of.get(pid)
+                    if slot is not None:
+                        _ONE.pack_into(buf, first + (slot * PILLAR_FEATURES + 7) * 4, 1.0)
+            for pid in set(e.get("attacked", ())):
                 slot = slot_of.get(pid)
                 if slot is not None:
-                    out[k + slot * PILLAR_FEATURES + column] = 1.0
-        for pid, n in alloc.items():
-            slot = slot_of.get(pid)
-            if slot is not None:
-                out[k + slot * PILLAR_FEATURES + 8] = min(1.0, n / D)
-        return out
+                    _ONE.pack_into(buf, first + (slot * PILLAR_FEATURES + 9) * 4, 1.0)
+            alloc: dict[str, int] = {}
+            for p in [*parts, *([e["counter"]] if e.get("counter") else [])]:
+                for pid, n in p["alloc"].items():
+                    alloc[pid] = alloc.get(pid, 0) + n
+            for pid, n in alloc.items():
+                slot = slot_of.get(pid)
+                if slot is not None:
+                    _ONE.pack_into(buf, first + (slot * PILLAR_FEATURES + 8) * 4, min(1.0, n / D))
+        return np.frombuffer(buf, np.float32)
 
-    def _pillar_rows(self, view: Any, rels: dict[str, int]) -> tuple[list[int], dict[str, int]]:
-        """The pillar bank's row for every pillar slot of an observation, no pillar marked by
-        an engagement (``rels``: the observer's seat of each faction; 0, the empty row, for a
-        slot with no pillar), and each pillar's slot."""
+    def _pillar_rows(self, view: Any, rels: dict[str, int]) -> tuple[list[bytes], dict[str, int]]:
+        """The bytes of every pillar slot's row of an observation, no pillar marked by an
+        engagement (``rels``: the observer's seat of each faction; zeros for a slot with no
+        pillar), and each pillar's slot."""
         F, P = self.F, self.P
         pillars = view.pillars
         row_of = self._pillar_row_of
-        if len(row_of) + 1 + F * P > len(self._pillar_bank):
-            self._pillar_bank = grow_bank(self._pillar_bank, row_of, _PILLAR_ROWS)
-            self._pillar_rows_seen.clear()  # (their rows may be gone from the bank)
-        rows = [0] * (F * P)  # bank row 0: an empty slot
+        if len(row_of) + F * P > _PILLAR_ROWS:
+            row_of.clear()
+        rows = [self._empty_pillar] * (F * P)
         slot_of = {}
         for fid, x in view.factions.items():
             first = rels[fid] * P
             for i, pid in enumerate(x.pillars[:P]):
-                key = (_PILLAR_STATS(pillars[pid]), False, 0, False)
-                b = row_of.get(key)
-                if b is None:
-                    b = self._pillar_row(key)
-                rows[first + i] = b
+                key = _PILLAR_STATS(pillars[pid])
+                row = row_of.get(key)
+                if row is None:
+                    row = self._pillar_row(key)
+                rows[first + i] = row
                 slot_of[pid] = first + i
         return rows, slot_of
 
-    def _seat_row(self, key: tuple) -> int:
-        """Encode one faction row (see :meth:`observe`'s key) into the seat bank: alive, pillars,
-        score, renown, whether it is a mercenary, its price, whether it is in the engagement."""
+    def _seat_row(self, key: tuple) -> bytes:
+        """Encode one faction row (see :meth:`observation`'s key) as float32 bytes, kept:
+        alive, pillars, score, renown, whether it is a mercenary, its price, whether it is in
+        the engagement."""
         alive, n_pillars, score, renown, mercenary, engaged = key
-        b = len(self._seat_row_of) + 1
-        self._seat_bank[b] = (alive, n_pillars / self.P, min(1.0, score / 100),
-                              min(1.0, renown / 20), mercenary is not None,
-                              min(1.0, (mercenary or 0) / 10), engaged)
-        self._seat_row_of[key] = b
-        return b
+        row = self._seat_row_of[key] = _SEAT_PACKER.pack(
+            alive, n_pillars / self.P, min(1.0, score / 100), min(1.0, renown / 20),
+            mercenary is not None, min(1.0, (mercenary or 0) / 10), engaged)
+        return row
 
-    def _pillar_row(self, key: tuple) -> int:
-        """Encode one pillar row (see :meth:`observe`'s key) into the pillar bank: present,
-        competence, defense, wounds marked, circles left, Assassinate, Fanatical, committed,
-        dice allocated to it, attacked."""
-        (competence, defense, wounds, circles, boons), committed, allocated, attacked = key
-        b = len(self._pillar_row_of) + 1
-        self._pillar_bank[b] = (1.0, competence / MAX_COMPETENCE, defense / MAX_DEFENSE,
-                                wounds / circles, min(1.0, (circles - wounds) / 10),
-                                "assassinate" in boons, "fanatical" in boons, committed,
-                                min(1.0, allocated / self.D), attacked)
-        self._pillar_row_of[key] = b
-        return b
+    def _pillar_row(self, key: tuple) -> bytes:
+        """Encode one pillar row (``key``: the pillar's competence, defense, wounds, circles,
+        boons) as float32 bytes, kept: present, competence, defense, wounds marked, circles
+        left, Assassinate, Fanatical, and three zeros (committed, dice allocated to it,
+        attacked: an engagement's marks, written on top)."""
+        competence, defense, wounds, circles, boons = key
+        row = self._pillar_row_of[key] = _PILLAR_PACKER.pack(
+            1.0, competence / MAX_COMPETENCE, defense / MAX_DEFENSE, wounds / circles,
+            min(1.0, (circles - wounds) / 10), "assassinate" in boons, "fanatical" in boons,
+            0.0, 0.0, 0.0)
+        return row

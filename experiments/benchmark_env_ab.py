@@ -38,11 +38,17 @@ ROOT = Path(__file__).resolve().parent.parent
 def module_at(rev: str, name: str, folder: Path) -> ModuleType:
     """``envs/<name>.py`` as of ``rev``, imported as ``factionsim.envs._at_rev_<name>`` (its
     relative imports resolve to today's package)."""
-    source = subprocess.run(["git", "show", f"{rev}:envs/{name}.py"], cwd=ROOT, check=True,
+    return file_at(rev, f"envs/{name}.py", f"factionsim.envs._at_rev_{name}", folder)
+
+
+def file_at(rev: str, file: str, module_name: str, folder: Path) -> ModuleType:
+    """The Python file ``file`` (a path in the repository) as of ``rev``, imported as
+    ``module_name`` (a name inside a package of today's: its relative imports resolve there)."""
+    source = subprocess.run(["git", "show", f"{rev}:{file}"], cwd=ROOT, check=True,
                             capture_output=True, text=True).stdout
-    path = folder / f"{name}.py"
+    path = folder / Path(file).name
     path.write_text(source)
-    spec = importlib.util.spec_from_file_location(f"factionsim.envs._at_rev_{name}", path)
+    spec = importlib.util.spec_from_file_location(module_name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module

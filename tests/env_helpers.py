@@ -114,3 +114,14 @@ def assert_copies_carry_no_kept_answers(env, kept: dict[str, str]) -> None:
     for name, owner in kept.items():
         if owner == "codec":
             assert getattr(codec, name) == {}, name
+
+
+def assert_fresh_indices(env) -> None:
+    """The env's catalogue indices of the legal actions equal a new codec's (a ``check`` for
+    :func:`assert_observations_fresh`, for codecs that keep what encoding needs)."""
+    actor = env.state.current_actor()
+    if actor is None:
+        return
+    legal, indices = env._legal()
+    fresh = type(env.codec)(env.state, env.codec.limits)
+    assert indices == fresh.encode_actions(env.view(actor), legal)

@@ -82,6 +82,23 @@ def test_codec_timing_times_each_part_old_and_new(capsys):
     assert float(line.rsplit(" ", 1)[1]) > 0
 
 
+def test_rules_comparison_swaps_a_revisions_decision_module(capsys):
+    """``benchmark_rules_ab.py``: a revision's ``turn.py`` (here ``HEAD``) plays the rules alone
+    next to today's, and the state class gets today's module back afterwards."""
+    _skip_outside_a_git_checkout()
+    rules_ab = pytest.importorskip("benchmark_rules_ab")
+    from factionsim.rules.conflict import turn
+    from factionsim.rules.conflict.state import ConflictState
+
+    rules_ab.main(["--rev", "HEAD", "--ruleset", "conflict", "--repeats", "2", "--seconds",
+                   "0.001", "--max-turns", "2"])
+    out = capsys.readouterr().out
+    assert "old:" in out and "new:" in out
+    line = next(x for x in out.splitlines() if "new / old" in x)
+    assert float(line.split("new / old ")[1].split()[0]) > 0
+    assert ConflictState.decision_module is turn
+
+
 def _skip_outside_a_git_checkout() -> None:
     """The old-against-new measures read a revision with ``git show``."""
     import subprocess

@@ -10,6 +10,7 @@ pytest.importorskip("pettingzoo")
 
 from env_helpers import (  # noqa: E402
     assert_copies_carry_no_kept_answers,
+    assert_fresh_indices,
     assert_observations_fresh,
     fresh_observation,
     maskable_ppo_smoke,
@@ -98,16 +99,6 @@ def test_kept_character_rows_are_never_stale(monkeypatch):
             "remove", "fallen"} <= seen, seen
 
 
-def _fresh_indices(env) -> None:
-    """The env's catalogue indices of the legal actions equal a new codec's."""
-    actor = env.state.current_actor()
-    if actor is None:
-        return
-    legal, indices = env._legal()
-    fresh = type(env.codec)(env.state, env.codec.limits)
-    assert indices == fresh.encode_actions(env.view(actor), legal)
-
-
 def test_kept_action_indices_are_never_stale():
     """The codec keeps the catalogue index of each action object the rules offer (one object
     per choice, looked up by ``id``) per observer and numbering of the characters: through
@@ -119,7 +110,7 @@ def test_kept_action_indices_are_never_stale():
     from factionsim.rules.conflict.state import ConflictState
 
     env = make_env(ruleset="conflict", max_turns=8)
-    assert assert_observations_fresh(env, range(3), check=_fresh_indices) > 300
+    assert assert_observations_fresh(env, range(3), check=assert_fresh_indices) > 300
     env.reset(seed=0)
     s = env.state
     side = s.current_actor()

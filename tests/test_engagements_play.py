@@ -11,6 +11,7 @@ import yaml
 from contract_play import decisions as random_decisions
 from env_helpers import (
     assert_copies_carry_no_kept_answers,
+    assert_fresh_indices,
     assert_observations_fresh,
     maskable_ppo_smoke,
     play_random_masked,
@@ -240,6 +241,21 @@ def test_env_masks_match_legal_actions_over_random_games():
         play_random_masked(env, seed, max_steps=20_000)
 
 
+def _event_kinds_seen(monkeypatch) -> set[str]:
+    """The kinds of every event ``EngagementsState.apply`` returns from now on (filled as the
+    test plays)."""
+    seen: set[str] = set()
+    apply = EngagementsState.apply
+
+    def counting_apply(self, action):
+        events = apply(self, action)
+        seen.update(e.kind for e in events)
+        return events
+
+    monkeypatch.setattr(EngagementsState, "apply", counting_apply)
+    return seen
+
+
 def test_kept_scores_are_never_stale(monkeypatch):
     """``scores()`` is kept while no pillar, and no faction's pillars, renown or fate, changed
     (``model.SCORE_WRITES``): through random games in which pillars are built, wounded, healed,
@@ -249,45 +265,55 @@ def test_kept_scores_are_never_stale(monkeypatch):
     pytest.importorskip("pettingzoo")
     from factionsim.envs import make_env
 
-    seen = set()
-    apply = EngagementsState.apply
-
-    def counting_apply(self, action):
-        events = apply(self, action)
-        seen.update(e.kind for e in events)
-        return events
+    seen = _event_kinds_seen(monkeypatch)
 
     def fresh(env):
         assert env.state.scores() == env.state._work_out_scores()
 
-    monkeypatch.setattr(EngagementsState, "apply", counting_apply)
     env = make_env(ruleset="engagements", max_turns=12)
     assert assert_observations_fresh(env, range(3), check=fresh) > 500
     assert {"build", "strike", "heal", "raise", "pillar-defeated", "collapse"} <= seen, seen
 
 
-def test_kept_pillar_rows_survive_a_full_bank_starting_afresh(monkeypatch):
-    """A pillar bank of 24 rows at most (the 20 pillar slots of an observation and a few more)
-    starts afresh again and again, and the pillar rows observers kept point into it: every
-    observation still equals a fresh encoding. (The codec drops the kept rows then; they would
-    be stale anyway, since new rows come only from a pillar that changed.)"""
+def test_kept_pillar_rows_survive_the_rows_starting_afresh(monkeypatch):
+    """The encoded pillar rows (float32 bytes per distinct pillar) kept for 24 pillars at most
+    (the 20 pillar slots of an observation and a few more) start afresh again and again, while
+    observers keep the rows they saw: every observation still equals a fresh encoding."""
     pytest.importorskip("gymnasium")
     pytest.importorskip("pettingzoo")
     from factionsim.envs import engagements_codec, make_env
 
-    afresh = []
-    grow_bank = engagements_codec.grow_bank
+    class CountingDict(dict):
+        cleared = 0
 
-    def counting_grow_bank(bank, index, limit):
-        afresh.append(len(bank) >= limit)
-        return grow_bank(bank, index, limit)
+        def clear(self):
+            CountingDict.cleared += 1
+            super().clear()
 
     monkeypatch.setattr(engagements_codec, "_PILLAR_ROWS", 24)
-    monkeypatch.setattr(engagements_codec, "grow_bank", counting_grow_bank)
     env = make_env(ruleset="engagements", max_turns=8)
-    env.codec._pillar_bank = np.zeros((24, engagements_codec.PILLAR_FEATURES), np.float32)
+    env.codec._pillar_row_of = CountingDict()
     assert_observations_fresh(env, range(2))
-    assert sum(afresh) > 10
+    assert CountingDict.cleared > 10
+
+
+def test_kept_pillar_slots_are_never_stale(monkeypatch):
+    """The codec keeps the pillars' slots (each pillar's place in its faction's list, which the
+    actions naming a pillar are encoded by) while no pillar changed: through random games in
+    which pillars are built and defeated (so that pillars move to other slots), every
+    decision's action indices equal a new codec's; a copied codec keeps none (another
+    process's count of writes does not continue this one's)."""
+    pytest.importorskip("gymnasium")
+    pytest.importorskip("pettingzoo")
+    import copy
+
+    from factionsim.envs import make_env
+
+    seen = _event_kinds_seen(monkeypatch)
+    env = make_env(ruleset="engagements", max_turns=12)
+    assert assert_observations_fresh(env, range(3), check=assert_fresh_indices) > 500
+    assert {"build", "pillar-defeated"} <= seen, seen
+    assert env.codec._slots_kept[2] and copy.deepcopy(env.codec)._slots_kept == (None, -1, {})
 
 
 def test_copies_carry_no_kept_answers():

@@ -423,3 +423,19 @@ def test_scenario_errors_name_the_field(change, message):
     change(data)
     with pytest.raises(CampaignError, match=message.replace("(", r"\(")):
         validate(data, "s.yaml", {})
+
+
+def test_the_rules_offer_one_object_per_choice():
+    """The same choice at the same decision point of two games is the same action object
+    (``actions.choice``: the env's codec and the engine's legality check find an object by
+    identity first), equal to one built anew."""
+    from factionsim.rules.engagements.actions import Build, Done
+
+    def legal():
+        s = make_state(faction("a", pillar("Keep", 2, 1), faction_dice=6),
+                       faction("b", pillar("Wall", 1, 2)), settings=QUIET)
+        return s.legal_actions()
+
+    first, second = legal(), legal()
+    assert first == second and Build(1, 0) in first and Done() in first
+    assert all(a is b for a, b in zip(first, second, strict=True))

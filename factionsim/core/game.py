@@ -26,7 +26,7 @@ An agent (:class:`Agent`) is ``act(view, legal_actions, rng) -> action``.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from operator import attrgetter
 from types import MappingProxyType
@@ -88,6 +88,31 @@ def action(cls: type[A]) -> type[A]:
     named = actiontext.field_names(cls)
     cls.__annotations__ = {name: declared.pop(name, "str") for name in named} | declared
     return dataclass(frozen=True, slots=True)(cls)
+
+
+def choice_table(limit: int = 1 << 16) -> Callable[..., Any]:
+    """A function ``choice(kind, *fields)`` that returns ``kind(*fields)``, the same object each
+    time for the same kind and fields (actions are immutable values: equal, whichever object).
+    Rules that offer the same choices decision after decision make them this way, so that an
+    env codec can encode an action object it met before with one lookup by ``id`` (it must keep
+    the objects it remembers alive: an id never then stands for another object), and no object
+    is built again. The table starts afresh once it holds ``limit`` objects.
+
+    >>> choice = choice_table()
+    >>> choice(complex, 1, 2) is choice(complex, 1, 2)
+    True
+    """
+    table: dict[tuple[Any, ...], Any] = {}
+
+    def choice(kind: type, *fields: Any) -> Any:
+        key = (kind, *fields)
+        a = table.get(key)
+        if a is None:
+            if len(table) >= limit:
+                table.clear()
+            a = table[key] = kind(*fields)
+        return a
+    return choice
 
 
 class ActionTable(actiontext.ActionTable):

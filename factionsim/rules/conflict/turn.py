@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from factionsim.core.ending import game_end
 from factionsim.core.engine import stop_or_force
-from factionsim.core.game import Action, Event
+from factionsim.core.game import Action, Event, choice_table
 
 from . import actions as A
 from . import checks
@@ -452,15 +452,7 @@ def close_round(state: ConflictState, events: list[Event]) -> None:
 #: the one object of each choice the rules offered so far in this process (actions are
 #: immutable values; all but Remove, whose catalogue index depends on the Advantages in play):
 #: the env encodes an object it has met before with one lookup by identity
-_CHOICES: dict[tuple[Any, ...], Action] = {}
-
-
-def _choice(kind: type[Action], *fields: Any) -> Action:
-    key = (kind, *fields)
-    a = _CHOICES.get(key)
-    if a is None:
-        a = _CHOICES[key] = kind(*fields)
-    return a
+_choice = choice_table()
 
 
 def legal_actions(state: ConflictState) -> list[Action]:
@@ -497,8 +489,7 @@ def plan_actions(state: ConflictState, side: str | None) -> list[Action]:
         c = state.chars[cid]
         if c.status != ACTIVE or c.plan is not None:
             continue
-        out.extend(_choice(A.Plan, cid, cat) for cat in CATEGORIES
-                   if cat != "spell" or can_cast(c))
+        out += _choice(_each, A.Plan, cid, _PLANNABLE[can_cast(c)])
     return out
 
 
@@ -507,6 +498,35 @@ def shifts(state: ConflictState, c: Character) -> list[int]:
     fm = free_move(state, c)
     length = state.settings["length"]
     return [d for d in range(-fm, fm + 1) if 0 <= c.position + d <= length]
+
+
+def _shift_range(state: ConflictState, c: Character) -> range:
+    """:func:`shifts` as a range (they are consecutive)."""
+    fm = free_move(state, c)
+    return range(max(-fm, -c.position), min(fm, state.settings["length"] - c.position) + 1)
+
+
+def _each(kind: type[Action], char: str, values: Any) -> tuple[Action, ...]:
+    """``kind(char, v)`` for each of ``values``, each the one object of its choice; made once
+    for each ``(kind, char, values)`` through :func:`_choice` itself (a goal step offers the
+    same plans, holds and changes of plan again and again)."""
+    return tuple(_choice(kind, char, v) for v in values)
+
+
+def _advantages(char: str, target: str, skills: tuple[str, ...]) -> tuple[Action, ...]:
+    """``char``'s Advantages with each of ``skills`` on ``target`` (made once per the three,
+    through :func:`_choice`)."""
+    return tuple(_choice(A.Advantage, char, sk, target) for sk in skills)
+
+
+_NO_RANKS = (0,) * len(ADVANTAGE_SKILLS)  # (``Character.rank``'s default for each skill)
+#: the categories a character may plan, by whether it can cast (:func:`can_cast`)
+_PLANNABLE = {castable: tuple(cat for cat in CATEGORIES if cat != "spell" or castable)
+              for castable in (False, True)}
+#: the categories after category ``i`` a character may change its plan to, by whether it can
+#: cast and ``i``
+_LATER = {castable: [tuple(cat for cat in CATEGORIES[i + 1:] if cat != "spell" or castable)
+                     for i in range(len(CATEGORIES))] for castable in (False, True)}
 
 
 def likely(state: ConflictState, c: Character, t: Character, rank: int | None = None) -> bool:
@@ -526,18 +546,22 @@ def turn_actions(state: ConflictState, c: Character) -> list[Action]:
     s = state.settings
     foes = enemies(state, c)
     if cat == "stand":
-        out += [_choice(A.Stand, c.id, d) for d in shifts(state, c)]
+        out += _choice(_each, A.Stand, c.id, _shift_range(state, c))
     elif cat == "aid":
-        # (the character's ranks looked up once, not once per foe)
-        ranks = [c.rank(sk) for sk in ADVANTAGE_SKILLS]
-        skills = [sk for sk, rank in zip(ADVANTAGE_SKILLS, ranks, strict=True) if rank >= 1]
+        # (the character's ranks looked up once, not once per foe: ``Character.rank`` of each;
+        # ``in_range`` worked out inline, with the free move read once)
+        ranks = list(map(int, map(c.skills.get, ADVANTAGE_SKILLS, _NO_RANKS)))
+        skills = tuple(sk for sk, rank in zip(ADVANTAGE_SKILLS, ranks, strict=True) if rank >= 1)
         best = max(ranks)
+        moved = free_move(state, c)
+        aid_range, reach_range = s["aid_range"] + moved, s["reach"] + moved
         for t in foes:
-            if in_range(state, c, t, s["aid_range"]):
-                out += [_choice(A.Advantage, c.id, sk, t.id) for sk in skills]
+            gap = abs(c.position - t.position)
+            if gap <= aid_range:
+                out += _choice(_advantages, c.id, t.id, skills)
                 if t.guts <= s["parley_fraction"] * t.max_guts and c.rank(PARLEY_SKILL) >= 1:
                     out.append(_choice(A.Parley, c.id, t.id))
-            if in_range(state, c, t, s["reach"]):
+            if gap <= reach_range:
                 if likely(state, c, t, best):
                     out.append(_choice(A.Trick, c.id, "impair", t.id))
                 out += [_choice(A.Trick, c.id, tr, t.id) for tr in c.tricks]
@@ -552,10 +576,12 @@ def turn_actions(state: ConflictState, c: Character) -> list[Action]:
                 and abs(c.position - obj["at"]) <= free_move(state, c) + s["stand_radius"]:
             out.append(_choice(A.Ritual, c.id))
     elif cat == "harm":
-        reaches = [(sk, reach(state, c, pool)) for sk, pool in HARM_SKILLS.items()]
+        moved = free_move(state, c)  # (``in_range`` inline, as above)
+        reaches = [(sk, reach(state, c, pool) + moved) for sk, pool in HARM_SKILLS.items()]
         for t in foes:
+            gap = abs(c.position - t.position)
             for sk, rng in reaches:
-                if in_range(state, c, t, rng):
+                if gap <= rng:
                     out.append(_choice(A.Harm, c.id, t.id, sk))
             for sk, pool in t.vulnerable.items():
                 if c.rank(sk) >= 1 and in_range(state, c, t, reach(state, c, pool)):
@@ -568,9 +594,8 @@ def turn_actions(state: ConflictState, c: Character) -> list[Action]:
             out += [_choice(A.Cast, c.id, sp.id, t.id) for t in targets if in_range(state, c, t, sp.range)]
     elif cat == "move":
         out += dash_actions(state, c)
-    out += [_choice(A.Hold, c.id, d) for d in shifts(state, c)]
-    later = CATEGORIES[state.category % N_CATEGORIES + 1:]
-    out += [_choice(A.Replan, c.id, k) for k in later if k != "spell" or can_cast(c)]
+    out += _choice(_each, A.Hold, c.id, _shift_range(state, c))
+    out += _choice(_each, A.Replan, c.id, _LATER[can_cast(c)][state.category % N_CATEGORIES])
     return out
 
 

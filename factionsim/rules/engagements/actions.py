@@ -14,7 +14,7 @@ True
 
 from __future__ import annotations
 
-from factionsim.core.game import Action, ActionTable, action
+from factionsim.core.game import Action, ActionTable, action, choice_table
 
 STATS = ("competence", "defense")
 
@@ -137,6 +137,12 @@ ACTIONS = ActionTable(
     "engagements", Done, Convert, Build, Raise, Heal, Engage, Invite, Join, Decline, Commit,
     Fanatical, Draw, Allocate, Commission,
 )
+
+
+#: ``choice(Kind, *fields)``: the one object of each choice the rules offered so far in this
+#: process, so that the env encodes an action object it has met before with one lookup by
+#: identity (and none is built again)
+choice = choice_table()
 
 
 def parse_action(text: str) -> Action:

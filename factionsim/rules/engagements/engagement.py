@@ -20,13 +20,12 @@ ends.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from factionsim.core.game import Action, Event
 
 from . import dice
-from .actions import Allocate, Commit, Decline, Done, Draw, Fanatical, Invite, Join
+from .actions import Allocate, Commit, Decline, Done, Draw, Fanatical, Invite, Join, choice
 from .model import FANATICAL_DICE, MAX_ENGAGEMENT_DRAW
 
 if TYPE_CHECKING:
@@ -108,53 +107,60 @@ def invitable(state: EngagementsState, e: dict[str, Any]) -> list[Invite]:
             continue
         if f.mercenary is not None:
             if a.faction_dice >= f.mercenary:
-                out.append(Invite(f.id, f.mercenary))
+                out.append(choice(Invite, f.id, f.mercenary))
         else:
-            out.append(Invite(f.id))
+            out.append(choice(Invite, f.id))
     return out
 
 
 # ======================================================================== legal actions
-def legal_actions(state: EngagementsState) -> Iterator[Action]:
+def legal_actions(state: EngagementsState) -> list[Action]:
+    """The engagement's options at its stage (a new list; each action the one object of its
+    choice, the draws and allocations as kept tuples)."""
     e = eng(state)
     stage = e["stage"]
     if stage == INVITE:
-        yield from invitable(state, e)
-        yield Done()
-    elif stage == ANSWER:
-        yield Join()
-        yield Decline()
-    elif stage in (PILLARS, C_FANATICAL):
+        return [*invitable(state, e), choice(Done)]
+    if stage == ANSWER:
+        return [choice(Join), choice(Decline)]
+    out: list[Action] = []
+    if stage in (PILLARS, C_FANATICAL):
         part = current_part(e)
         f = state.factions[part["faction"]]
         if stage == PILLARS:
             cost = 1 if part["pillars"] else 0
             if f.faction_dice >= cost:
-                for pid in f.pillars:
-                    if pid not in part["pillars"]:
-                        yield Commit(pid)
+                out += [choice(Commit, pid) for pid in f.pillars if pid not in part["pillars"]]
         for pid in part["pillars"]:
             p = state.pillars.get(pid)
             if p is not None and p.has("fanatical"):  # each use marks a circle, the last included
-                yield Fanatical(pid)
+                out.append(choice(Fanatical, pid))
         if part["pillars"]:
-            yield Done()
+            out.append(choice(Done))
     elif stage in (DRAW, C_DRAW):
         part = current_part(e)
         rival = e["aggressor"] if stage == C_DRAW else e["defender"]
         pool = state.factions[part["faction"]].pool(rival)
-        for n in range(min(MAX_ENGAGEMENT_DRAW, pool) + 1):
-            yield Draw(n)
+        out += choice(_draws, min(MAX_ENGAGEMENT_DRAW, pool))
     elif stage in (ALLOCATE, C_ALLOCATE):
         part = current_part(e)
         targets = attack_targets(state, e) if stage == ALLOCATE else counter_targets(state, e)
         rest = part["remaining"]
         if len(targets) == 1:
-            yield Allocate(rest, targets[0])
-            return
+            return [choice(Allocate, rest, targets[0])]
         for pid in targets:
-            for n in range(1, rest + 1):
-                yield Allocate(n, pid)
+            out += choice(_allocations, pid, rest)
+    return out
+
+
+def _draws(most: int) -> tuple[Action, ...]:
+    """Draw 0..``most`` dice (made once per ``most``)."""
+    return tuple(choice(Draw, n) for n in range(most + 1))
+
+
+def _allocations(pid: str, rest: int) -> tuple[Action, ...]:
+    """Allocate 1..``rest`` dice to pillar ``pid`` (made once per pillar and ``rest``)."""
+    return tuple(choice(Allocate, n, pid) for n in range(1, rest + 1))
 
 
 # ======================================================================== applying

@@ -26,7 +26,7 @@ from factionsim.core.engine import stop_or_force
 from factionsim.core.game import Action, Event
 
 from . import engagement
-from .actions import Build, Commission, Convert, Done, Engage, Heal, Raise
+from .actions import Build, Commission, Convert, Done, Engage, Heal, Raise, choice
 from .model import MAX_COMPETENCE, MAX_DEFENSE, MAX_ENGAGEMENT_DRAW, Faction
 
 if TYPE_CHECKING:
@@ -123,9 +123,9 @@ def collapse(state: EngagementsState, f: Faction, events: list[Event]) -> None:
 # ======================================================================== legal actions
 def legal_actions(state: EngagementsState) -> list[Action]:
     if state.phase == ENGAGE:
-        return list(engagement.legal_actions(state))
+        return engagement.legal_actions(state)
     if state.phase == SPEND:
-        return list(_spend_options(state))
+        return _spend_options(state)
     return []
 
 
@@ -160,34 +160,50 @@ def commissions(state: EngagementsState, f: Faction) -> Iterator[Commission]:
             continue
         for r in rivals:
             if r not in (m.id, f.id):
-                yield Commission(m.id, r, m.mercenary)
+                yield choice(Commission, m.id, r, m.mercenary)
 
 
-def _spend_options(state: EngagementsState) -> Iterator[Action]:
+def _spend_options(state: EngagementsState) -> list[Action]:
+    """The spending step's options, in this order: engage, commission, convert, build, raise,
+    heal, done (each the one object of its choice; the converts and builds as kept tuples)."""
     f = acting(state)
     cfg = state.settings
+    dice = f.faction_dice
     rivals = [r.id for r in state.living_factions() if r.id != f.id]
-    for rival in rivals:
-        if can_engage(state, f, rival):
-            yield Engage(rival)
-    yield from commissions(state, f)
-    for rival in rivals:
-        for n in range(1, min(MAX_ENGAGEMENT_DRAW, f.faction_dice) + 1):
-            yield Convert(n, rival)
+    out: list[Action] = [choice(Engage, rival) for rival in rivals if can_engage(state, f, rival)]
+    out += commissions(state, f)
+    most = min(MAX_ENGAGEMENT_DRAW, dice)
+    if most > 0:
+        for rival in rivals:
+            out += choice(_converts, rival, most)
     if len(f.pillars) < cfg.pillar_cap:
-        for c in range(1, min(cfg.build_competence_max, MAX_COMPETENCE) + 1):
-            for d in range(0, min(cfg.build_defense_max, MAX_DEFENSE) + 1):
-                if build_cost(c, d) <= f.faction_dice:
-                    yield Build(c, d)
+        top_c = min(cfg.build_competence_max, MAX_COMPETENCE)
+        top_d = min(cfg.build_defense_max, MAX_DEFENSE)
+        # (dice beyond the dearest pillar's cost buy no more options)
+        out += choice(_builds, top_c, top_d, min(dice, build_cost(top_c, top_d)))
+    pillars = state.pillars
     for pid in f.pillars:
-        p = state.pillars[pid]
-        if p.competence < MAX_COMPETENCE and raise_cost(p.competence) <= f.faction_dice:
-            yield Raise(pid, "competence")
-        if p.defense < MAX_DEFENSE and raise_cost(p.defense) <= f.faction_dice:
-            yield Raise(pid, "defense")
-        if p.wounds and cfg.heal_cost <= f.faction_dice:
-            yield Heal(pid)
-    yield Done()
+        p = pillars[pid]
+        if p.competence < MAX_COMPETENCE and raise_cost(p.competence) <= dice:
+            out.append(choice(Raise, pid, "competence"))
+        if p.defense < MAX_DEFENSE and raise_cost(p.defense) <= dice:
+            out.append(choice(Raise, pid, "defense"))
+        if p.wounds and cfg.heal_cost <= dice:
+            out.append(choice(Heal, pid))
+    out.append(choice(Done))
+    return out
+
+
+def _converts(rival: str, most: int) -> tuple[Action, ...]:
+    """Convert 1..``most`` dice against ``rival`` (made once per rival and ``most``)."""
+    return tuple(choice(Convert, n, rival) for n in range(1, most + 1))
+
+
+def _builds(top_c: int, top_d: int, dice: int) -> tuple[Action, ...]:
+    """The pillars ``dice`` faction dice can build, competence 1..``top_c`` and defense
+    0..``top_d`` (made once per maxima and dice)."""
+    return tuple(choice(Build, c, d) for c in range(1, top_c + 1) for d in range(0, top_d + 1)
+                 if build_cost(c, d) <= dice)
 
 
 # ======================================================================== applying
