@@ -23,10 +23,15 @@ from torch import nn
 class LinearTrunk(BaseFeaturesExtractor):
     """``Linear(observation -> features_dim)`` + ReLU, shared by the policy and value heads.
 
-    With ``by_columns`` (the default) a batch is multiplied by the observation values that vary
-    in it only (:func:`linear_by_columns`): the same values up to float rounding, about a sixth
-    of the work for WWN.
+    With ``by_columns`` (the default) a batch of at least :attr:`BY_COLUMNS_FROM` rows (an
+    update's minibatch) is multiplied by the observation values that vary in it only
+    (:func:`linear_by_columns`): the same values up to float rounding, about a sixth of the
+    work for WWN. A small batch (a rollout step's 8 decisions) is multiplied whole: gathering
+    the columns would cost more than it saves.
     """
+
+    #: the batch size from which ``by_columns`` applies
+    BY_COLUMNS_FROM = 32
 
     def __init__(self, observation_space: Any, features_dim: int = 256, by_columns: bool = True):
         super().__init__(observation_space, features_dim)
@@ -35,7 +40,7 @@ class LinearTrunk(BaseFeaturesExtractor):
         self.by_columns = by_columns
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
-        if not self.by_columns or len(observations) < 2:
+        if not self.by_columns or len(observations) < self.BY_COLUMNS_FROM:
             return self.layer(observations)
         return torch.relu(linear_by_columns(self.layer[0], observations))
 

@@ -9,12 +9,15 @@ A WWN learner decision has 2,457 catalogue actions, of which a few dozen are leg
   that reads the masked logits as 0 (so ``-inf x 0`` makes no NaN, in values or gradients), no
   argument validation (it checked every distribution's logits and samples), and no second
   normalisation of the unmasked logits that the masking then overwrites. Every value and
-  gradient that training reads is sb3-contrib's bit for bit: ``exp(-1e8 - m)`` and
+  gradient that training reads from it is sb3-contrib's bit for bit: ``exp(-1e8 - m)`` and
   ``exp(-inf)`` are both exactly 0 in float32, and a masked action's contribution is replaced
   by an exact 0 in both (``tests/test_sb3_fast.py``). A row with no legal action (never met in
   training: the env masks after its auto-reset) is masked the sb3-contrib way.
 - :class:`FastMaskablePolicy` is ``MaskableActorCriticPolicy`` with that distribution (the same
-  layers, built in the same order: the same initial weights for a seed).
+  layers, built in the same order: the same initial weights for a seed) and its action layer
+  computed for the batch's legal actions only (``compact_actions``, the default:
+  :meth:`FastMaskablePolicy.masked_distribution`; equal up to float rounding, and the
+  samples are drawn among fewer actions, so a seed's draws differ from sb3-contrib's).
 - :class:`CompactRolloutBuffer` keeps the masks as booleans (a quarter of the float32 bytes),
   keeps its observation and mask arrays from one rollout to the next, and gathers each
   minibatch's observations and masks straight from the ``(step, env)`` arrays (sb3 copied both
@@ -37,6 +40,7 @@ from sb3_contrib.common.maskable.distributions import (
 )
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.buffers import RolloutBuffer
+from torch import nn
 from torch.distributions import Categorical
 
 
@@ -82,12 +86,77 @@ class MaskedCategoricalDistribution(MaskableCategoricalDistribution):
 
 
 class FastMaskablePolicy(MaskableActorCriticPolicy):
-    """sb3-contrib's ``MlpPolicy`` for MaskablePPO with :class:`MaskedCategoricalDistribution`."""
+    """sb3-contrib's ``MlpPolicy`` for MaskablePPO with :class:`MaskedCategoricalDistribution`
+    and, with ``compact_actions`` (the default), the action layer over the batch's legal
+    actions only (see :meth:`masked_distribution`)."""
+
+    def __init__(self, *args: Any, compact_actions: bool = True, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.compact_actions = compact_actions
+
+    def _get_constructor_parameters(self) -> dict[str, Any]:
+        return {**super()._get_constructor_parameters(), "compact_actions": self.compact_actions}
 
     def _build(self, lr_schedule: Any) -> None:
         if isinstance(self.action_space, spaces.Discrete):
             self.action_dist = MaskedCategoricalDistribution(int(self.action_space.n))
         super()._build(lr_schedule)
+
+    def _latents(self, obs: th.Tensor) -> tuple[th.Tensor, th.Tensor]:
+        features = self.extract_features(obs)
+        if self.share_features_extractor:
+            return self.mlp_extractor(features)
+        pi_features, vf_features = features
+        return (self.mlp_extractor.forward_actor(pi_features),
+                self.mlp_extractor.forward_critic(vf_features))
+
+    def masked_distribution(self, latent_pi: th.Tensor, action_masks: Any
+                            ) -> tuple[Any, th.Tensor | None]:
+        """The masked action distribution and ``legal``, the catalogue index of each of its
+        actions (``None``: all of them, as sb3-contrib computes it).
+
+        With ``compact_actions``, the action layer computes the logits of the actions legal in
+        some row of the batch only (``legal``: about 40 of WWN's 2,457 in a batch of 8
+        decisions, 340 in a minibatch of 512) and the distribution is taken over them: a
+        masked action's probability is exactly 0 either way, so the legal actions' log
+        probabilities and the entropy equal sb3-contrib's up to float rounding (their sums are
+        taken over fewer terms), and their gradients too (a masked logit's gradient is 0).
+        """
+        masks = None if action_masks is None else \
+            th.as_tensor(action_masks, dtype=th.bool).reshape(len(latent_pi), -1)
+        if masks is None or not self.compact_actions or not bool(masks.any(dim=-1).all()):
+            distribution = self._get_action_dist_from_latent(latent_pi)
+            if masks is not None:
+                distribution.apply_masking(masks)
+            return distribution, None
+        legal = masks.any(dim=0).nonzero().squeeze(1)
+        net = self.action_net
+        logits = nn.functional.linear(latent_pi, net.weight.index_select(0, legal),
+                                      net.bias.index_select(0, legal))
+        distribution = MaskedCategoricalDistribution(len(legal)).proba_distribution(logits)
+        distribution.apply_masking(masks.index_select(1, legal))
+        return distribution, legal
+
+    def forward(self, obs: th.Tensor, deterministic: bool = False, action_masks: Any = None
+                ) -> tuple[th.Tensor, th.Tensor, th.Tensor]:
+        latent_pi, latent_vf = self._latents(obs)
+        values = self.value_net(latent_vf)
+        distribution, legal = self.masked_distribution(latent_pi, action_masks)
+        actions = distribution.get_actions(deterministic=deterministic)
+        log_prob = distribution.log_prob(actions)
+        if legal is not None:
+            actions = legal[actions]
+        return actions.reshape((-1, *self.action_space.shape)), values, log_prob
+
+    def evaluate_actions(self, obs: th.Tensor, actions: th.Tensor, action_masks: Any = None
+                         ) -> tuple[th.Tensor, th.Tensor, th.Tensor | None]:
+        latent_pi, latent_vf = self._latents(obs)
+        distribution, legal = self.masked_distribution(latent_pi, action_masks)
+        if legal is not None:  # catalogue index -> position among the legal actions
+            position = th.full((self.action_dist.action_dim,), -1, dtype=th.long)
+            position[legal] = th.arange(len(legal))
+            actions = position[actions.long()]
+        return self.value_net(latent_vf), distribution.log_prob(actions), distribution.entropy()
 
 
 class CompactRolloutBuffer(MaskableRolloutBuffer):

@@ -63,7 +63,7 @@ class Args:
     max_turns: int = 30  # the env's turn cap (make_env's default)
     train_steps: int = 0  # >0: also MaskablePPO learner steps/s (WWN) and the env's share
     n_envs: int = 0  # 0: the training script's default
-    vec: str = ""  # "": the training script's default ("dummy" or "subproc")
+    vec: str = ""  # "": the training script's default ("dummy", "workers" or "subproc")
     torch_threads: int = 0  # 0: the training script's default
     seed: int = 0
 
@@ -262,42 +262,45 @@ def compare(args: Args) -> dict[str, Any]:
             "results": rows}
 
 
-def _cpu_seconds() -> float:
-    """CPU time of this process and of its ended children (``--vec subproc``'s workers)."""
-    import resource
-
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return time.process_time() + kids.ru_utime + kids.ru_stime
+def _cpu_seconds(venv: Any) -> float:
+    """CPU time of this process and of ``venv``'s worker processes (``--vec workers`` or
+    ``subproc``: read from ``/proc`` while they run, as they are not this process's children
+    under the forkserver)."""
+    total = time.process_time()
+    for process in getattr(venv, "processes", []):
+        with open(f"/proc/{process.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def train_steps_per_second(args: Args) -> dict[str, Any]:
     """MaskablePPO with the training defaults (:class:`factionsim.training.Args`) for
     ``train_steps`` learner steps, then the same single-agent envs alone (random masked learner
     actions) for as many: the learner's steps/s and the env's share of a training step."""
+    from factionsim.training import passive_openmp
+
+    passive_openmp()  # as factionsim train does
     import torch
-    from stable_baselines3.common.env_util import make_vec_env
     from stable_baselines3.common.logger import Logger
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
     from factionsim.envs.single_agent import SingleAgentEnv
     from factionsim.training import Args as TrainArgs
-    from factionsim.training.ppo import make_model
+    from factionsim.training.ppo import make_model, make_venv
 
     cfg = TrainArgs(seed=args.seed)
+    cfg.vec = args.vec or cfg.vec
     n_envs = args.n_envs or cfg.n_envs
     torch.set_num_threads(args.torch_threads or cfg.torch_threads)
-    vec = args.vec or cfg.vec
-    vec_cls = SubprocVecEnv if vec == "subproc" else DummyVecEnv
-    venv = make_vec_env(SingleAgentEnv, n_envs=n_envs, seed=args.seed, vec_env_cls=vec_cls,
-                        env_kwargs={"max_turns": args.max_turns})
+    venv = make_venv(cfg, {"max_turns": args.max_turns}, n_envs)
     model = make_model(cfg, venv, n_steps=cfg.n_steps * cfg.n_envs // n_envs)
     model.set_logger(Logger(None, []))  # measure, log nothing (no SB3-<date> temp folder)
-    cpu0 = _cpu_seconds()
+    cpu0 = _cpu_seconds(venv)
     t0 = time.perf_counter()
     model.learn(total_timesteps=args.train_steps)
     train_s = time.perf_counter() - t0
-    venv.close()  # subproc: the workers end, so their CPU time counts
-    train_cpu = _cpu_seconds() - cpu0
+    train_cpu = _cpu_seconds(venv) - cpu0
+    venv.close()
     # the env alone: the same learner decisions, random masked actions, no network
     env = SingleAgentEnv(max_turns=args.max_turns)
     rng = np.random.default_rng(args.seed)
@@ -309,7 +312,7 @@ def train_steps_per_second(args: Args) -> dict[str, Any]:
         if done:
             env.reset()
     env_s = time.perf_counter() - t0
-    return {"mode": f"maskable-ppo ({n_envs} envs, {vec}, {torch.get_num_threads()} torch "
+    return {"mode": f"maskable-ppo ({n_envs} envs, {cfg.vec}, {torch.get_num_threads()} torch "
                     "threads)",
             "steps": model.num_timesteps, "steps_per_s": round(model.num_timesteps / train_s),
             "steps_per_cpu_s": round(model.num_timesteps / train_cpu),

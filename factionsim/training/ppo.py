@@ -63,6 +63,31 @@ def _tag(opponent: str) -> str:
     return opponent.replace(":", "_").replace("/", "_")
 
 
+#: ``--vec``: how the training envs are stepped
+VEC_KINDS = ("dummy", "workers", "subproc")
+
+
+def make_venv(args: Args, kwargs: dict[str, Any], n_envs: int | None = None) -> Any:
+    """``n_envs`` (default ``args.n_envs``) single-agent envs made with ``kwargs``, seeded by
+    ``args.seed``, stepped as ``args.vec`` says: ``dummy`` in this process, ``workers`` by
+    ``args.workers`` processes each stepping its share (:mod:`factionsim.envs.vec_workers`),
+    ``subproc`` one process per env (stable-baselines3's ``SubprocVecEnv``)."""
+    from stable_baselines3.common.env_util import make_vec_env
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    from factionsim.envs.single_agent import SingleAgentEnv
+    from factionsim.envs.vec_workers import WorkerVecEnv
+
+    if args.vec not in VEC_KINDS:
+        raise FactionsimError(f"--vec {args.vec}: one of {', '.join(VEC_KINDS)}")
+    n_envs = n_envs or args.n_envs
+    kind = args.vec if n_envs > 1 else "dummy"
+    vec_cls = {"dummy": DummyVecEnv, "workers": WorkerVecEnv, "subproc": SubprocVecEnv}[kind]
+    options = {"workers": args.workers} if kind == "workers" else {}
+    return make_vec_env(SingleAgentEnv, n_envs=n_envs, seed=args.seed, vec_env_cls=vec_cls,
+                        env_kwargs=kwargs, vec_env_kwargs=options)
+
+
 def make_model(args: Args, venv: Any, n_steps: int | None = None, **options: Any) -> Any:
     """The run's MaskablePPO on ``venv``: ``args``' PPO settings and network, sb3-contrib's
     algorithm with the pieces of :mod:`factionsim.envs.sb3_fast` (the same values, less work)
@@ -85,11 +110,8 @@ def make_model(args: Args, venv: Any, n_steps: int | None = None, **options: Any
 def train(args: Args) -> Path:
     """Train as ``args`` say; returns the path of ``OUT/policy.json``."""
     import torch
-    from stable_baselines3.common.env_util import make_vec_env
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
     from factionsim.envs import make_codec
-    from factionsim.envs.single_agent import SingleAgentEnv
 
     from .export import export_sb3
     from .record import write_run_record
@@ -100,9 +122,7 @@ def train(args: Args) -> Path:
     record = write_run_record(out, args)
     state, campaign = _campaign(args)
     codec = make_codec(state)
-    vec_cls = SubprocVecEnv if args.vec == "subproc" and args.n_envs > 1 else DummyVecEnv
-    venv = make_vec_env(SingleAgentEnv, n_envs=args.n_envs, seed=args.seed, vec_env_cls=vec_cls,
-                        env_kwargs=env_kwargs(args, args.opponents))
+    venv = make_venv(args, env_kwargs(args, args.opponents))
     model = make_model(args, venv, tensorboard_log=str(out / "tb"))
     watch = make_watch(args, out, codec, state, provenance(record, args), campaign)
     t0 = time.perf_counter()
