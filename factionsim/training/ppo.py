@@ -90,9 +90,10 @@ def make_venv(args: Args, kwargs: dict[str, Any], n_envs: int | None = None) -> 
 
 def make_model(args: Args, venv: Any, n_steps: int | None = None, **options: Any) -> Any:
     """The run's MaskablePPO on ``venv``: ``args``' PPO settings and network, sb3-contrib's
-    algorithm with the pieces of :mod:`factionsim.envs.sb3_fast` (the same values, less work)
-    and the trunk multiplied by its varying columns (:func:`~factionsim.envs.features.
-    linear_by_columns`); ``n_steps`` per env (default ``args.n_steps``), ``options`` for
+    algorithm with the pieces of :mod:`factionsim.envs.sb3_fast` (the same values, less work),
+    the trunk multiplied by its varying columns
+    (:func:`~factionsim.envs.features.linear_by_columns`) and SB3's Adam fused (equal up to
+    float rounding); ``n_steps`` per env (default ``args.n_steps``), ``options`` for
     ``MaskablePPO`` (``tensorboard_log``...)."""
     from sb3_contrib import MaskablePPO
 
@@ -103,7 +104,9 @@ def make_model(args: Args, venv: Any, n_steps: int | None = None, **options: Any
         FastMaskablePolicy, venv, learning_rate=args.learning_rate,
         n_steps=n_steps or args.n_steps, batch_size=args.batch_size, n_epochs=args.n_epochs,
         gamma=args.gamma, ent_coef=args.ent_coef, seed=args.seed, verbose=0, device="cpu",
-        policy_kwargs=policy_kwargs(args.trunk, args.net_arch),
+        policy_kwargs={**policy_kwargs(args.trunk, args.net_arch),
+                       # SB3's Adam (its eps), fused: one pass over the weights per step
+                       "optimizer_kwargs": {"eps": 1e-5, "fused": True}},
         rollout_buffer_class=CompactRolloutBuffer, **options)
 
 
