@@ -262,22 +262,12 @@ def compare(args: Args) -> dict[str, Any]:
             "results": rows}
 
 
-def _cpu_seconds(venv: Any) -> float:
-    """CPU time of this process and of ``venv``'s worker processes (``--vec workers`` or
-    ``subproc``: read from ``/proc`` while they run, as they are not this process's children
-    under the forkserver)."""
-    total = time.process_time()
-    for process in getattr(venv, "processes", []):
-        with open(f"/proc/{process.pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total
-
-
 def train_steps_per_second(args: Args) -> dict[str, Any]:
     """MaskablePPO with the training defaults (:class:`factionsim.training.Args`) for
     ``train_steps`` learner steps, then the same single-agent envs alone (random masked learner
     actions) for as many: the learner's steps/s and the env's share of a training step."""
+    from benchmark_ppo_ab import cpu_seconds
+
     from factionsim.training import passive_openmp
 
     passive_openmp()  # as factionsim train does
@@ -295,11 +285,11 @@ def train_steps_per_second(args: Args) -> dict[str, Any]:
     venv = make_venv(cfg, {"max_turns": args.max_turns}, n_envs)
     model = make_model(cfg, venv, n_steps=cfg.n_steps * cfg.n_envs // n_envs)
     model.set_logger(Logger(None, []))  # measure, log nothing (no SB3-<date> temp folder)
-    cpu0 = _cpu_seconds(venv)
+    cpu0 = cpu_seconds(venv)
     t0 = time.perf_counter()
     model.learn(total_timesteps=args.train_steps)
     train_s = time.perf_counter() - t0
-    train_cpu = _cpu_seconds(venv) - cpu0
+    train_cpu = cpu_seconds(venv) - cpu0
     venv.close()
     # the env alone: the same learner decisions, random masked actions, no network
     env = SingleAgentEnv(max_turns=args.max_turns)
