@@ -13,6 +13,11 @@ it then) and prints one JSON line: learner steps per second of wall time, and pe
 of this process and its env workers (``--vec workers`` / ``subproc``), with the load average
 before and after. On a shared machine the CPU-second figure is the steadier one; run the two
 revisions one right after the other.
+
+``--split`` also times the parts of a learner step (``collect_rollouts``, ``train``, the envs'
+``step_wait`` and ``env_method`` (the action masks), the policy's forward pass, the buffer's
+``add``) and prints their CPU milliseconds per learner step (with ``--vec dummy``: the envs' CPU
+is this process's).
 """
 
 from __future__ import annotations
@@ -61,11 +66,28 @@ def build(vec: str) -> tuple[str, Any, Any]:
     return "MlpPolicy (before make_model)", venv, model
 
 
+def timed(parts: dict[str, list[float]], obj: Any, name: str, label: str) -> None:
+    """Wrap ``obj.name`` to add its wall and CPU seconds to ``parts[label]``."""
+    inner = getattr(obj, name)
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        wall, cpu = time.perf_counter(), time.process_time()
+        try:
+            return inner(*args, **kwargs)
+        finally:
+            spent = parts.setdefault(label, [0.0, 0.0])
+            spent[0] += time.perf_counter() - wall
+            spent[1] += time.process_time() - cpu
+
+    setattr(obj, name, wrapper)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=8192)
     parser.add_argument("--torch-threads", type=int, default=2)
     parser.add_argument("--vec", default="dummy")
+    parser.add_argument("--split", action="store_true", help="time the parts of a step")
     opts = parser.parse_args()
     from factionsim import training
 
@@ -77,6 +99,14 @@ def main() -> None:
     torch.set_num_threads(opts.torch_threads)
     kind, venv, model = build(opts.vec)
     model.set_logger(Logger(None, []))
+    parts: dict[str, list[float]] = {}
+    if opts.split:
+        for obj, name, label in ((model, "collect_rollouts", "rollouts"), (model, "train", "train"),
+                                 (venv, "step_wait", "env step"),
+                                 (venv, "env_method", "env masks"),
+                                 (model.policy, "forward", "rollout forward"),
+                                 (model.rollout_buffer, "add", "buffer add")):
+            timed(parts, obj, name, label)
     load0, cpu0, wall0 = os.getloadavg()[0], cpu_seconds(venv), time.perf_counter()
     model.learn(total_timesteps=opts.steps)
     wall, cpu = time.perf_counter() - wall0, cpu_seconds(venv) - cpu0
@@ -87,7 +117,9 @@ def main() -> None:
                       "steps": model.num_timesteps,
                       "steps_per_s": round(model.num_timesteps / wall),
                       "steps_per_cpu_s": round(model.num_timesteps / cpu),
-                      "load": [round(load0, 1), round(os.getloadavg()[0], 1)]}), flush=True)
+                      "load": [round(load0, 1), round(os.getloadavg()[0], 1)],
+                      "cpu_ms_per_step": {k: round(1e3 * v[1] / model.num_timesteps, 3)
+                                          for k, v in parts.items()}}), flush=True)
 
 
 if __name__ == "__main__":
