@@ -26,8 +26,9 @@ class LinearTrunk(BaseFeaturesExtractor):
     With ``by_columns`` (the default) a batch of at least :attr:`BY_COLUMNS_FROM` rows (an
     update's minibatch) is multiplied by the observation values that vary in it only
     (:func:`linear_by_columns`): the same values up to float rounding, about a sixth of the
-    work for WWN. A small batch (a rollout step's 8 decisions) is multiplied whole: gathering
-    the columns would cost more than it saves.
+    work for WWN. A small batch (a rollout step's 8 decisions) costs less by its non-zero
+    columns, read from a transposed copy of the weights (:meth:`_linear_nonzero`; without
+    gradients only: in a rollout, where the weights do not change).
     """
 
     #: the batch size from which ``by_columns`` applies
@@ -40,9 +41,27 @@ class LinearTrunk(BaseFeaturesExtractor):
         self.by_columns = by_columns
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
-        if not self.by_columns or len(observations) < self.BY_COLUMNS_FROM:
+        if not self.by_columns:
             return self.layer(observations)
-        return torch.relu(linear_by_columns(self.layer[0], observations))
+        if len(observations) >= self.BY_COLUMNS_FROM:
+            return torch.relu(linear_by_columns(self.layer[0], observations))
+        if not torch.is_grad_enabled():  # a rollout step: its non-zero columns only
+            return torch.relu(self._linear_nonzero(observations))
+        return self.layer(observations)
+
+    def _linear_nonzero(self, x: torch.Tensor) -> torch.Tensor:
+        """``layer(x)`` (no gradient) over the columns non-zero in some row of ``x``, read
+        from a transposed copy of the weights kept until they change (``_version`` counts
+        their in-place updates): about 1,900 of WWN's 9,855 columns for a rollout step's 8
+        decisions, a third of the plain layer's time. Equal to it up to float rounding."""
+        linear = self.layer[0]
+        version = (id(linear.weight), linear.weight._version)
+        if getattr(self, "_transposed_for", None) != version:
+            self._transposed = linear.weight.detach().t().contiguous()
+            self._transposed_for = version
+        nonzero = (x != 0).view(torch.uint8).amax(dim=0).nonzero().squeeze(1)
+        return torch.addmm(linear.bias, x.index_select(1, nonzero),
+                           self._transposed.index_select(0, nonzero))
 
 
 def linear_by_columns(linear: nn.Linear, x: torch.Tensor) -> torch.Tensor:

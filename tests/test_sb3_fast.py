@@ -188,3 +188,18 @@ def test_worker_envs_train_dummy_envs_weights_bit_for_bit():
             venv.close()
         weights.append({k: v.detach().clone() for k, v in model.policy.state_dict().items()})
     assert all(torch.equal(weights[0][k], weights[1][k]) for k in weights[0])
+
+
+def test_trunk_of_a_rollout_step_reads_its_nonzero_columns_and_follows_weight_updates():
+    import gymnasium as gym
+
+    from factionsim.envs.features import LinearTrunk
+
+    x = torch.as_tensor(_real_batch(8))
+    trunk = LinearTrunk(gym.spaces.Box(0, 1, (x.shape[1],), np.float32), features_dim=16)
+    with torch.no_grad():
+        assert torch.allclose(trunk(x), trunk.layer(x), atol=1e-5)
+        trunk.layer[0].weight.mul_(-2.0)  # an optimizer's in-place step
+        assert torch.allclose(trunk(x), trunk.layer(x), atol=1e-5)
+    y = trunk(x)  # with gradients: the plain layer
+    assert y.requires_grad and torch.equal(y, trunk.layer(x))

@@ -93,14 +93,13 @@ def make_model(args: Args, venv: Any, n_steps: int | None = None, **options: Any
     algorithm with the pieces of :mod:`factionsim.envs.sb3_fast` (the same values, less work),
     the trunk multiplied by its varying columns
     (:func:`~factionsim.envs.features.linear_by_columns`) and SB3's Adam fused (equal up to
-    float rounding); ``n_steps`` per env (default ``args.n_steps``), ``options`` for
-    ``MaskablePPO`` (``tensorboard_log``...)."""
-    from sb3_contrib import MaskablePPO
-
+    float rounding), its rollouts on one torch thread
+    (:class:`~factionsim.envs.sb3_fast.FastMaskablePPO`); ``n_steps`` per env (default
+    ``args.n_steps``), ``options`` for ``MaskablePPO`` (``tensorboard_log``...)."""
     from factionsim.envs.features import policy_kwargs
-    from factionsim.envs.sb3_fast import CompactRolloutBuffer, FastMaskablePolicy
+    from factionsim.envs.sb3_fast import CompactRolloutBuffer, FastMaskablePolicy, FastMaskablePPO
 
-    return MaskablePPO(
+    return FastMaskablePPO(
         FastMaskablePolicy, venv, learning_rate=args.learning_rate,
         n_steps=n_steps or args.n_steps, batch_size=args.batch_size, n_epochs=args.n_epochs,
         gamma=args.gamma, ent_coef=args.ent_coef, seed=args.seed, verbose=0, device="cpu",
