@@ -30,7 +30,9 @@ numpy cost before any rule runs.
 
 ``--train-steps N`` also runs MaskablePPO with the training defaults (``factionsim train``'s
 ``Args``) for ``N`` learner steps and the single-agent env alone (random masked learner actions,
-the same opponents) for as many: learner steps/s with updates, and the env's share of the time.
+the same opponents) for as many: learner steps/s with updates (over wall time, and per
+CPU-second of this process and its env workers: steadier on a shared machine), and the env's
+share of the time.
 """
 
 from __future__ import annotations
@@ -61,7 +63,7 @@ class Args:
     max_turns: int = 30  # the env's turn cap (make_env's default)
     train_steps: int = 0  # >0: also MaskablePPO learner steps/s (WWN) and the env's share
     n_envs: int = 0  # 0: the training script's default
-    vec: str = ""  # "": the training script's default ("dummy" or "subproc")
+    vec: str = ""  # "": the training script's default ("dummy", "workers" or "subproc")
     torch_threads: int = 0  # 0: the training script's default
     seed: int = 0
 
@@ -264,32 +266,30 @@ def train_steps_per_second(args: Args) -> dict[str, Any]:
     """MaskablePPO with the training defaults (:class:`factionsim.training.Args`) for
     ``train_steps`` learner steps, then the same single-agent envs alone (random masked learner
     actions) for as many: the learner's steps/s and the env's share of a training step."""
-    import torch
-    from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.env_util import make_vec_env
-    from stable_baselines3.common.logger import Logger
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+    from benchmark_ppo_ab import cpu_seconds
 
-    from factionsim.envs.features import policy_kwargs
+    from factionsim.training import passive_openmp
+
+    passive_openmp()  # as factionsim train does
+    import torch
+    from stable_baselines3.common.logger import Logger
+
     from factionsim.envs.single_agent import SingleAgentEnv
     from factionsim.training import Args as TrainArgs
+    from factionsim.training.ppo import make_model, make_venv
 
-    cfg = TrainArgs()
+    cfg = TrainArgs(seed=args.seed)
+    cfg.vec = args.vec or cfg.vec
     n_envs = args.n_envs or cfg.n_envs
     torch.set_num_threads(args.torch_threads or cfg.torch_threads)
-    vec = args.vec or cfg.vec
-    vec_cls = SubprocVecEnv if vec == "subproc" else DummyVecEnv
-    venv = make_vec_env(SingleAgentEnv, n_envs=n_envs, seed=args.seed, vec_env_cls=vec_cls,
-                        env_kwargs={"max_turns": args.max_turns})
-    model = MaskablePPO("MlpPolicy", venv, learning_rate=cfg.learning_rate,
-                        n_steps=cfg.n_steps * cfg.n_envs // n_envs, batch_size=cfg.batch_size,
-                        n_epochs=cfg.n_epochs, gamma=cfg.gamma, ent_coef=cfg.ent_coef,
-                        device="cpu", seed=args.seed,
-                        policy_kwargs=policy_kwargs(cfg.trunk, cfg.net_arch))
+    venv = make_venv(cfg, {"max_turns": args.max_turns}, n_envs)
+    model = make_model(cfg, venv, n_steps=cfg.n_steps * cfg.n_envs // n_envs)
     model.set_logger(Logger(None, []))  # measure, log nothing (no SB3-<date> temp folder)
+    cpu0 = cpu_seconds(venv)
     t0 = time.perf_counter()
     model.learn(total_timesteps=args.train_steps)
     train_s = time.perf_counter() - t0
+    train_cpu = cpu_seconds(venv) - cpu0
     venv.close()
     # the env alone: the same learner decisions, random masked actions, no network
     env = SingleAgentEnv(max_turns=args.max_turns)
@@ -302,9 +302,11 @@ def train_steps_per_second(args: Args) -> dict[str, Any]:
         if done:
             env.reset()
     env_s = time.perf_counter() - t0
-    return {"mode": f"maskable-ppo ({n_envs} envs, {vec}, {torch.get_num_threads()} torch "
+    return {"mode": f"maskable-ppo ({n_envs} envs, {cfg.vec}, {torch.get_num_threads()} torch "
                     "threads)",
             "steps": model.num_timesteps, "steps_per_s": round(model.num_timesteps / train_s),
+            "steps_per_cpu_s": round(model.num_timesteps / train_cpu),
+            "load": round(os.getloadavg()[0], 1),
             "env_alone_steps_per_s": round(model.num_timesteps / env_s),
             "env_share": round(env_s / train_s, 3)}
 
@@ -324,7 +326,8 @@ def main(argv: list[str] | None = None) -> None:
               f"{r['best_steps_per_s']:>8} {r['best_ratio']:>6.2f}   {r['ratios']}")
     if args.train_steps:
         report["training"] = t = train_steps_per_second(args)
-        print(f"{t['mode']}: {t['steps_per_s']} learner steps/s; the env alone "
+        print(f"{t['mode']}: {t['steps_per_s']} learner steps/s ({t['steps_per_cpu_s']} per "
+              f"CPU-second, load {t['load']}); the env alone "
               f"{t['env_alone_steps_per_s']} steps/s: {t['env_share']:.0%} of a training step")
     print(json.dumps(report))
 

@@ -22,14 +22,29 @@ ruleset trains (``Args(ruleset="houses")``): the env is :func:`factionsim.envs.m
 
 from __future__ import annotations
 
+import os
+import sys
 from typing import Any
 
 from .args import Args, add_arguments, args_from_namespace, command_line
 
 
+def passive_openmp() -> None:
+    """Let torch's OpenMP threads sleep while they wait for work (``OMP_WAIT_POLICY=PASSIVE``,
+    unless the environment sets it): by default a waiting thread spins, taking a core from the
+    env workers (``--vec workers``) and from any other job on the machine: on the 2 shared
+    cores of the development machine 2 spinning threads trained 8-10x slower than 1 thread or
+    2 passive ones (docs/training.md, "Learner throughput"). It must be set before torch loads;
+    after, it changes nothing."""
+    if "torch" not in sys.modules:
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+
 def run(args: Args) -> Any:
     """What the options ask for: convert a stable-baselines3 zip (``--convert``), evaluate a
-    policy (``--eval-only``), or train one (:func:`train`); imports torch."""
+    policy (``--eval-only``), or train one (:func:`train`); imports torch (with
+    :func:`passive_openmp`)."""
+    passive_openmp()
     from .ppo import convert, evaluate_only
 
     if args.convert:

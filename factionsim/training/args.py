@@ -37,7 +37,7 @@ class Args:
     eval_opponents: list[str] = field(default_factory=lambda: ["random", "heuristic"])
     seed: int = 0
     n_envs: int = 8
-    vec: str = "dummy"  # or "subproc" (on 2 cores its per-step messages cost more than it saves)
+    vec: str = "dummy"  # "workers": `workers` processes step the envs; "subproc": one per env
     out: str | None = None  # run folder (default runs/<ruleset>_ppo)
     max_turns: int = 30
     learning_rate: float = 3e-4
@@ -93,7 +93,7 @@ class Args:
     rollout_decisions: int = 8192  # learner decisions per PPO update
     freeze_every: int = 5  # PPO updates between refreshes of the frozen "self"
     critic_warmup: int = 2  # first PPO updates that train the value head only
-    workers: int = 2  # processes playing the games of each round
+    workers: int = 2  # processes playing the games of each round (league; --vec workers: envs)
     # --method advantage only (see factionsim.training.advantage): --bc-games heuristic games
     # (--learner-seats of them valued), a fit of --fit-steps minibatches; --prior-weight is the
     # margin (in logits: a margin of W / scale in rollout value)

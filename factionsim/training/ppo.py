@@ -63,16 +63,57 @@ def _tag(opponent: str) -> str:
     return opponent.replace(":", "_").replace("/", "_")
 
 
-def train(args: Args) -> Path:
-    """Train as ``args`` say; returns the path of ``OUT/policy.json``."""
-    import torch
-    from sb3_contrib import MaskablePPO
+#: ``--vec``: how the training envs are stepped
+VEC_KINDS = ("dummy", "workers", "subproc")
+
+
+def make_venv(args: Args, kwargs: dict[str, Any], n_envs: int | None = None) -> Any:
+    """``n_envs`` (default ``args.n_envs``) single-agent envs made with ``kwargs``, seeded by
+    ``args.seed``, stepped as ``args.vec`` says: ``dummy`` in this process, ``workers`` by
+    ``args.workers`` processes each stepping its share (:mod:`factionsim.envs.vec_workers`),
+    ``subproc`` one process per env (stable-baselines3's ``SubprocVecEnv``)."""
     from stable_baselines3.common.env_util import make_vec_env
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    from factionsim.envs import make_codec
-    from factionsim.envs.features import policy_kwargs
     from factionsim.envs.single_agent import SingleAgentEnv
+    from factionsim.envs.vec_workers import WorkerVecEnv
+
+    if args.vec not in VEC_KINDS:
+        raise FactionsimError(f"--vec {args.vec}: one of {', '.join(VEC_KINDS)}")
+    n_envs = n_envs or args.n_envs
+    kind = args.vec if n_envs > 1 else "dummy"
+    vec_cls = {"dummy": DummyVecEnv, "workers": WorkerVecEnv, "subproc": SubprocVecEnv}[kind]
+    options = {"workers": args.workers} if kind == "workers" else {}
+    return make_vec_env(SingleAgentEnv, n_envs=n_envs, seed=args.seed, vec_env_cls=vec_cls,
+                        env_kwargs=kwargs, vec_env_kwargs=options)
+
+
+def make_model(args: Args, venv: Any, n_steps: int | None = None, **options: Any) -> Any:
+    """The run's MaskablePPO on ``venv``: ``args``' PPO settings and network, sb3-contrib's
+    algorithm with the pieces of :mod:`factionsim.envs.sb3_fast` (the same values, less work),
+    the trunk multiplied by its varying columns
+    (:func:`~factionsim.envs.features.linear_by_columns`) and SB3's Adam fused (equal up to
+    float rounding), its rollouts on one torch thread
+    (:class:`~factionsim.envs.sb3_fast.FastMaskablePPO`); ``n_steps`` per env (default
+    ``args.n_steps``), ``options`` for ``MaskablePPO`` (``tensorboard_log``...)."""
+    from factionsim.envs.features import policy_kwargs
+    from factionsim.envs.sb3_fast import CompactRolloutBuffer, FastMaskablePolicy, FastMaskablePPO
+
+    return FastMaskablePPO(
+        FastMaskablePolicy, venv, learning_rate=args.learning_rate,
+        n_steps=n_steps or args.n_steps, batch_size=args.batch_size, n_epochs=args.n_epochs,
+        gamma=args.gamma, ent_coef=args.ent_coef, seed=args.seed, verbose=0, device="cpu",
+        policy_kwargs={**policy_kwargs(args.trunk, args.net_arch),
+                       # SB3's Adam (its eps), fused: one pass over the weights per step
+                       "optimizer_kwargs": {"eps": 1e-5, "fused": True}},
+        rollout_buffer_class=CompactRolloutBuffer, **options)
+
+
+def train(args: Args) -> Path:
+    """Train as ``args`` say; returns the path of ``OUT/policy.json``."""
+    import torch
+
+    from factionsim.envs import make_codec
 
     from .export import export_sb3
     from .record import write_run_record
@@ -83,15 +124,8 @@ def train(args: Args) -> Path:
     record = write_run_record(out, args)
     state, campaign = _campaign(args)
     codec = make_codec(state)
-    vec_cls = SubprocVecEnv if args.vec == "subproc" and args.n_envs > 1 else DummyVecEnv
-    venv = make_vec_env(SingleAgentEnv, n_envs=args.n_envs, seed=args.seed, vec_env_cls=vec_cls,
-                        env_kwargs=env_kwargs(args, args.opponents))
-    model = MaskablePPO(
-        "MlpPolicy", venv, learning_rate=args.learning_rate, n_steps=args.n_steps,
-        batch_size=args.batch_size, n_epochs=args.n_epochs, gamma=args.gamma,
-        ent_coef=args.ent_coef, seed=args.seed, verbose=0, device="cpu",
-        tensorboard_log=str(out / "tb"), policy_kwargs=policy_kwargs(args.trunk, args.net_arch),
-    )
+    venv = make_venv(args, env_kwargs(args, args.opponents))
+    model = make_model(args, venv, tensorboard_log=str(out / "tb"))
     watch = make_watch(args, out, codec, state, provenance(record, args), campaign)
     t0 = time.perf_counter()
     model.learn(total_timesteps=args.timesteps, callback=watch, tb_log_name="ppo")
