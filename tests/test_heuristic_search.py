@@ -90,3 +90,20 @@ def test_the_gms_enemy_is_searched_without_a_war_goal():
     s = _game(goal="peaceable-kingdom")
     sit = Situation(s.view("us"), Personality.of(s.factions["us"]), Steering.of({"enemy": "them"}))
     assert search_verdict(sit, s.assets["informers#1"], "them")[0]
+
+
+def test_a_disabled_informers_ransom_is_no_search():
+    """A disabled asset's owner may pay its ransom as a free action (`use <asset> pay-ransom`,
+    Supply Interruption); for Informers that option is no faction to search, and the heuristic
+    does not read it as one (it raised KeyError 'pay-ransom' in a generated campaign)."""
+    us = faction("us", cunning=3, treasure=3, goal="blood-the-enemy", assets=[
+        {"type": "informers", "location": "a",
+         "status": {"disabled_by": "supply-interruption#9", "ransom": 2}},
+        {"type": "infantry", "location": "a"}])
+    them = faction("them", headquarters="c", assets=[
+        {"type": "infantry", "location": "b", "stealth": True}])
+    s = make_state([us, them], relations=[["us", "them", "hostile"]])
+    play_to(s, "abilities", "us")
+    assert UseAbility("informers#1", "pay-ransom") in s.legal_actions()
+    choice, _ = _decide(s)
+    assert choice != UseAbility("informers#1", "pay-ransom")

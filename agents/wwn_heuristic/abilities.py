@@ -71,7 +71,7 @@ def choose_free_ability(sit: Any, legal: list[Any]) -> tuple[Any, str] | None:
             return action, f"uses its {name} to mend its wounds"
         if policy == "if-enemy" and _targets_rival(sit, action.option):
             return action, f"turns its {name} against a rival"
-        if policy == "if-search-pays":
+        if policy == "if-search-pays" and action.option in sit.state.factions:  # (not a ransom)
             worth, why = search_verdict(sit, asset, action.option)
             if worth:
                 return action, why
