@@ -1,0 +1,138 @@
+"""The fit of ``--method leaf``: a small network ``V(leaf features)`` regressing a faction's final
+pairwise share (:mod:`.leaf_data`), and how it compares on held-out games with the planner's
+hand-made :func:`~factionsim.agents.planner.rollout_value`.
+
+- :func:`fit_linear`: least squares (a little ridge) on the standardised features, numpy;
+- :func:`fit_mlp`: ``hidden`` ``tanh`` layers then one value, Adam on the squared error, torch;
+- both written as ``dense`` layers with the standardisation folded into the first, so the policy
+  file's numpy forward pass reads the raw features;
+- :func:`judge`: on held-out rows, the squared error, the rank correlation with the outcome
+  (Spearman) and the share of same-turn pairs of factions it orders as they finished; the
+  hand-made value is judged through its best affine map to the share (fitted on the training
+  rows: its own units are XP), which changes neither rank measure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+
+def standardise(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The features' mean and standard deviation (1 where a feature does not vary)."""
+    mu = x.mean(axis=0)
+    sd = x.std(axis=0)
+    sd[sd < 1e-6] = 1.0
+    return mu, sd
+
+
+def dense_layers(weights: Sequence[tuple[np.ndarray, np.ndarray]], mu: np.ndarray,
+                 sd: np.ndarray) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """A chain of ``(W, b)`` over standardised inputs (``tanh`` between, none after the last) as
+    a policy file's network over the raw features: ``(x - mu) / sd`` folded into the first."""
+    arrays: dict[str, np.ndarray] = {}
+    layers = []
+    for k, (w, b) in enumerate(weights):
+        if k == 0:
+            b = b - (w / sd) @ mu
+            w = w / sd
+        arrays[f"leaf.{k}.weight"], arrays[f"leaf.{k}.bias"] = w, b
+        layers.append({"type": "dense", "weight": f"leaf.{k}.weight", "bias": f"leaf.{k}.bias",
+                       "activation": "tanh" if k < len(weights) - 1 else None})
+    return {"layers": layers}, arrays
+
+
+def fit_linear(x: np.ndarray, y: np.ndarray, ridge: float = 1e-3
+               ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """Least squares of ``y`` on the standardised ``x`` (ridge ``ridge`` per row)."""
+    mu, sd = standardise(x)
+    z = np.hstack([(x - mu) / sd, np.ones((len(x), 1))])
+    reg = ridge * len(x) * np.eye(z.shape[1])
+    reg[-1, -1] = 0.0
+    coef = np.linalg.solve(z.T @ z + reg, z.T @ y)
+    return dense_layers([(coef[None, :-1], coef[-1:])], mu, sd)
+
+
+def fit_mlp(x: np.ndarray, y: np.ndarray, hidden: Sequence[int], steps: int, batch: int,
+            lr: float, seed: int, weight_decay: float = 1e-4
+            ) -> tuple[dict[str, Any], dict[str, np.ndarray], float]:
+    """``hidden`` ``tanh`` layers then one value, fitted to ``y`` (Adam, ``steps`` minibatches of
+    ``batch`` rows); returns the network, its arrays and the mean training loss of the last
+    tenth of the steps."""
+    import torch
+    from torch import nn
+
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    mu, sd = standardise(x)
+    xt = torch.as_tensor((x - mu) / sd, dtype=torch.float32)
+    yt = torch.as_tensor(y, dtype=torch.float32)
+    widths = [x.shape[1], *hidden]
+    mods: list[nn.Module] = []
+    for a, b in zip(widths[:-1], widths[1:], strict=True):
+        mods += [nn.Linear(a, b), nn.Tanh()]
+    mods.append(nn.Linear(widths[-1], 1))
+    net = nn.Sequential(*mods)
+    with torch.no_grad():
+        mods[-1].bias.fill_(float(y.mean()))
+    opt = torch.optim.Adam(net.parameters(), lr=lr, weight_decay=weight_decay)
+    tail: list[float] = []
+    for step in range(steps):
+        pick = torch.as_tensor(rng.integers(len(y), size=batch))
+        loss = ((net(xt[pick]).squeeze(1) - yt[pick]) ** 2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if step >= steps - max(1, steps // 10):
+            tail.append(float(loss.detach()))
+    linears = [m for m in net if isinstance(m, nn.Linear)]
+    spec, arrays = dense_layers([(m.weight.detach().double().numpy(),
+                                  m.bias.detach().double().numpy()) for m in linears], mu, sd)
+    return spec, arrays, float(np.mean(tail))
+
+
+def spearman(a: np.ndarray, b: np.ndarray) -> float:
+    """Spearman's rank correlation (ties: mean ranks)."""
+    from scipy.stats import spearmanr
+
+    return float(spearmanr(a, b).statistic)
+
+
+def same_turn_order(pred: np.ndarray, outcome: np.ndarray, game: np.ndarray,
+                    turn: np.ndarray) -> float:
+    """Of the pairs of factions noted at the same turn of the same game that finished with
+    different shares, the share ``pred`` orders as they finished (a tie in ``pred``: half)."""
+    agree = total = 0.0
+    key = game * 10_000 + turn
+    order = np.argsort(key, kind="stable")
+    bounds = np.flatnonzero(np.diff(key[order])) + 1
+    for rows in np.split(order, bounds):
+        p, o = pred[rows], outcome[rows]
+        dp = np.sign(p[:, None] - p[None, :])
+        do = np.sign(o[:, None] - o[None, :])
+        mask = do > 0
+        total += mask.sum()
+        agree += (dp[mask] > 0).sum() + 0.5 * (dp[mask] == 0).sum()
+    return float(agree / total) if total else float("nan")
+
+
+def affine(train_x: np.ndarray, train_y: np.ndarray) -> tuple[float, float]:
+    """``(slope, intercept)`` of the least-squares line of ``train_y`` on ``train_x``."""
+    slope, intercept = np.polyfit(train_x, train_y, 1)
+    return float(slope), float(intercept)
+
+
+def judge(value: Callable[[np.ndarray], np.ndarray] | np.ndarray, rows: dict[str, np.ndarray],
+          held: np.ndarray) -> dict[str, float]:
+    """Held-out figures of ``value`` (a function of the features, or its values on every row):
+    squared error against the final share, Spearman with the share and with the final lead, the
+    same-turn ordering, and those of always guessing the training mean (``mse_mean``)."""
+    pred = np.asarray(value(rows["x"][held]) if callable(value) else value[held],
+                      np.float64).reshape(-1)
+    y = rows["share"][held]
+    return {"rows": int(held.sum()), "mse": float(((pred - y) ** 2).mean()),
+            "mse_mean": float(((y - rows["share"][~held].mean()) ** 2).mean()),
+            "spearman_share": spearman(pred, y), "spearman_lead": spearman(pred, rows["lead"][held]),
+            "same_turn_order": same_turn_order(pred, y, rows["game"][held], rows["turn"][held])}
