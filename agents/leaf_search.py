@@ -10,8 +10,10 @@ that state with the file's network instead: it reads :func:`leaf_features` (the 
 features of :mod:`factionsim.agents.afterstate` plus the faction's standing and the turns left)
 and estimates the faction's **final pairwise share** (:func:`final_share`: the share of the other
 factions it will finish above when the heuristic plays every faction to the end), learnt from
-heuristic games. None of the features depends on the campaign's size, so the file plays any WWN
-campaign. Every decision the planner does not search is its heuristic's (default options).
+heuristic games, expressed in XP of ``rollout_value`` (training divides the share by what one
+XP of it is worth), so the planner's discount of late goal XP and its margin keep their meaning.
+None of the features depends on the campaign's size, so the file plays any WWN campaign. Every
+decision the planner does not search is its heuristic's (default options).
 """
 
 from __future__ import annotations
@@ -83,7 +85,7 @@ class LeafSearch:
         self.last_reason: str | None = None
 
     def value(self, state: Any, me: str) -> float:
-        """The network's estimate of ``me``'s final pairwise share from ``state``."""
+        """The network's estimate of ``me``'s final pairwise share from ``state`` (in XP)."""
         return float(self.model.network(leaf_features(state, me)[None])[0, 0])
 
     def choose(self, view: Any, legal: list[Any], rng: Any) -> Any:

@@ -27,9 +27,9 @@ heuristic's. Options:
   than good;
 - ``temperament`` — passed to its heuristic;
 - ``leaf`` (from Python only, not a campaign option) — what scores a rollout's last state
-  instead of :func:`rollout_value` (and its discount): ``leaf(state, faction)``, e.g. a learned
-  evaluator of the game's final outcome (a policy file's ``rollout-leaf`` search,
-  :mod:`factionsim.agents.leaf_search`); the margin is then in its units;
+  instead of :func:`rollout_value`: ``leaf(state, faction)``, in the same units (XP), the
+  discount still applied; e.g. a learned evaluator of the game's final outcome (a policy file's
+  ``rollout-leaf`` search, :mod:`factionsim.agents.leaf_search`);
 - the steering options ``focus``, ``enemy``, ``protect``, ``avoid``, ``story``
   (:mod:`factionsim.agents.wwn_heuristic.steering`) — honoured as the heuristic honours them: the
   candidates it searches are only those the steering allows, its own faction plays the rollouts
@@ -212,9 +212,8 @@ class PlannerAgent(Agent):
                 break
         if afterstate is not None:  # the game ended within the action
             afterstate(state)
-        if self.leaf is not None:
-            return float(self.leaf(state, me))
-        return rollout_value(state, me) - late
+        value = rollout_value(state, me) if self.leaf is None else float(self.leaf(state, me))
+        return value - late
 
     def afterstate(self, view: Any, action: Any, seed: int) -> Any:
         """The state a rollout of ``action`` with dice ``seed`` reaches when the faction's action

@@ -20,12 +20,12 @@ from factionsim.training import Args
 
 TINY = dict(hidden=[8], workers=1, progress=False, torch_threads=1, batch_size=32, bc_games=3,
             leaf_turns=[2, 3], fit_steps=20, advantage_holdout=0.34,
-            generated_seeds=[1000, 1001])
+            generated_seeds=[1000, 1001], calibration_games=1, leaf_model="network")
 
 
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory):
-    """A tiny ``--method leaf`` run."""
+    """A tiny ``--method leaf --leaf-model network`` run."""
     pytest.importorskip("torch")
     from factionsim.training import run
 
@@ -111,14 +111,14 @@ def handmade_leaf_file(path, budget=4, horizon=1, margin=0.1):
 
 
 def test_with_the_handmade_leaf_it_chooses_as_the_planner_does(tmp_path):
-    """The policy plays the planner's own search (its candidates, budget, horizon, margin): with
-    a network that computes ``rollout_value`` it makes the planner's choices (the planner
-    without its discount, which the learned leaf replaces), searched or not."""
+    """The policy plays the planner's own search (its candidates, budget, horizon, margin, the
+    discount of late goal XP): with a network that computes ``rollout_value`` it makes the
+    planner's choices, searched or not."""
     from factionsim.agents import make_agent
     from factionsim.agents.planner import PlannerAgent
 
     agent = make_agent(f"policy:{handmade_leaf_file(tmp_path / 'p.json', budget=6)}", "wwn")
-    planner = PlannerAgent(budget=6, discount=1.0)
+    planner = PlannerAgent(budget=6)
     state = load_campaign(default_campaign_path())
     searched = 0
     for k in range(40):
@@ -142,7 +142,10 @@ def test_a_tiny_run_writes_a_policy_whose_numpy_pass_is_torchs(run_dir):
     assert (search["budget"], search["horizon"]) == (4, 1) and search["margin"] >= 0
     summary = json.loads((run_dir / "eval.json").read_text())
     assert summary["games"] == 3 and summary["held_out_games"] == 1
-    assert {"handmade (rollout_value, affine to the share)", "linear", "mlp 8"} \
+    calibration = summary["fit"]["calibration"]
+    assert calibration["campaign_seeds"] == [1000] and calibration["decisions"] > 0
+    assert search["margin"] == pytest.approx(summary["margin"], abs=1e-6)
+    assert {"handmade (rollout_value, affine to the share)", "anchored", "linear", "mlp 8"} \
         <= set(summary["held_out"])
     x = np.load(run_dir / "leaf_data.npz")["x"]
     assert x.shape[1] == len(LEAF_FEATURES)
@@ -150,6 +153,39 @@ def test_a_tiny_run_writes_a_policy_whose_numpy_pass_is_torchs(run_dir):
         expected = torch_network(policy)(torch.as_tensor(x, dtype=torch.float32)).numpy()
     np.testing.assert_allclose(policy.network(x), expected, rtol=1e-4, atol=1e-5)
     assert np.ptp(policy.network(x)) > 0  # a fitted network, not a constant
+
+
+def test_the_anchored_leaf_is_the_handmade_value_plus_standing_terms_in_xp(run_dir):
+    """``--leaf-model anchored``: the hand-made exchange rates on every feature it reads, plus the
+    learned worth (in XP) of the standing terms; scaled back, it is the least-squares fit."""
+    from factionsim.agents.leaf_search import LEAF_FEATURES
+    from factionsim.models.network import Network
+    from factionsim.training.leaf_data import load_rows
+    from factionsim.training.leaf_fit import ANCHORED_TERMS, fit_anchored, handmade_weights
+
+    rows = load_rows(run_dir / "leaf_data.npz")
+    spec, arrays, coef = fit_anchored(rows["x"], rows["share"])
+    w = arrays["leaf.0.weight"][0]
+    kept = [i for i, name in enumerate(LEAF_FEATURES) if name not in ANCHORED_TERMS]
+    np.testing.assert_allclose(w[kept], handmade_weights()[kept])
+    for term in ANCHORED_TERMS:
+        assert w[LEAF_FEATURES.index(term)] == pytest.approx(coef[term] / coef["handmade"])
+    value = Network.from_spec(spec, arrays, len(LEAF_FEATURES))(rows["x"])[:, 0]
+    residual = rows["share"] - value * coef["handmade"]
+    assert abs(residual.mean()) < 1e-9  # least squares with an intercept: residuals sum to 0
+
+
+def test_the_margin_matches_the_planners_departure_rate():
+    """The learned search gets the margin at which it leaves the heuristic's choice as often as
+    the hand-made one does at its own margin."""
+    from factionsim.training.leaf_fit import matched_margin
+
+    handmade = np.array([0.0, 0.0, 0.05, 0.2, 0.5, 0.0, 0.3, 0.0])  # 3 of 8 reach 0.1
+    learned = np.linspace(0.0, 0.07, 8)
+    margin, rate = matched_margin(learned, handmade, 0.1)
+    assert rate == 3 / 8
+    assert (learned >= margin).sum() == 3
+    assert matched_margin(learned, np.zeros(8), 0.1)[0] > learned.max()  # never departs
 
 
 @pytest.mark.parametrize("change, message", [

@@ -115,6 +115,8 @@ class Args:
     leaf_turns: list[int] = field(default_factory=lambda: [20, 30])  # LO HI: a data game's turns
     search_budget: int = 4  # rollouts per searched decision of the policy (the planner's budget)
     leaf_data: str | None = None  # a leaf_data.npz of an earlier run: fit it, play no games
+    leaf_model: str = "anchored"  # "anchored": rollout_value + learned standing terms; "network"
+    calibration_games: int = 3  # "network": heuristic games whose searches set the margin (0: none)
 
     def out_dir(self) -> str:
         return self.out or f"runs/{self.ruleset}_{self.method}"

@@ -2,6 +2,10 @@
 pairwise share (:mod:`.leaf_data`), and how it compares on held-out games with the planner's
 hand-made :func:`~factionsim.agents.planner.rollout_value`.
 
+- :func:`fit_anchored`: the hand-made value plus learned terms for the faction's standing
+  (least squares of the share on ``rollout_value``, the standing, the standing times the game's
+  progress, the progress and whether it stands): what a rank is worth, in XP, as the game
+  nears its end, where everything else keeps the planner's hand-made exchange rates;
 - :func:`fit_linear`: least squares (a little ridge) on the standardised features, numpy;
 - :func:`fit_mlp`: ``hidden`` ``tanh`` layers then one value, Adam on the squared error, torch;
 - both written as ``dense`` layers with the standardisation folded into the first, so the policy
@@ -42,6 +46,54 @@ def dense_layers(weights: Sequence[tuple[np.ndarray, np.ndarray]], mu: np.ndarra
         layers.append({"type": "dense", "weight": f"leaf.{k}.weight", "bias": f"leaf.{k}.bias",
                        "activation": "tanh" if k < len(weights) - 1 else None})
     return {"layers": layers}, arrays
+
+
+#: the learned terms of :func:`fit_anchored`, beside the hand-made value
+ANCHORED_TERMS = ("standing", "standing_late", "turn_share", "alive")
+
+
+def handmade_weights() -> np.ndarray:
+    """:func:`~factionsim.agents.planner.rollout_value` as weights over the leaf features (the
+    afterstate features it reads; 0 on the others)."""
+    from factionsim.agents.leaf_search import LEAF_FEATURES
+
+    from .value_fit import BASELINE_WEIGHTS
+
+    return np.array([BASELINE_WEIGHTS.get(name, 0.0) for name in LEAF_FEATURES])
+
+
+def fit_anchored(x: np.ndarray, y: np.ndarray
+                 ) -> tuple[dict[str, Any], dict[str, np.ndarray], dict[str, float]]:
+    """Least squares of ``y`` on the hand-made value and :data:`ANCHORED_TERMS`, as one dense
+    layer over the leaf features **in XP** (divided by the hand-made value's coefficient: the
+    hand-made value itself plus each term's worth in XP); returns it and the coefficients (in
+    share units, ``handmade`` first, then the terms and ``intercept``)."""
+    from factionsim.agents.leaf_search import LEAF_FEATURES
+
+    base = handmade_weights()
+    cols = [x @ base] + [x[:, LEAF_FEATURES.index(t)] for t in ANCHORED_TERMS]
+    z = np.column_stack(cols + [np.ones(len(x))])
+    coef = np.linalg.lstsq(z, y, rcond=None)[0]
+    w = coef[0] * base
+    for term, c in zip(ANCHORED_TERMS, coef[1:-1], strict=True):
+        w[LEAF_FEATURES.index(term)] += c
+    spec = {"layers": [{"type": "dense", "weight": "leaf.0.weight", "bias": "leaf.0.bias",
+                        "activation": None}]}
+    arrays = {"leaf.0.weight": w[None] / coef[0], "leaf.0.bias": coef[-1:] / coef[0]}
+    return spec, arrays, dict(zip(("handmade", *ANCHORED_TERMS, "intercept"),
+                                  map(float, coef), strict=True))
+
+
+def scaled(spec: dict[str, Any], arrays: dict[str, np.ndarray], factor: float
+           ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """The network ``spec`` / ``arrays`` (a chain of dense layers) with its output times
+    ``factor`` (the last layer's weight and bias scaled)."""
+    last = spec["layers"][-1]
+    out = dict(arrays)
+    out[last["weight"]] = arrays[last["weight"]] * factor
+    if last.get("bias"):
+        out[last["bias"]] = arrays[last["bias"]] * factor
+    return spec, out
 
 
 def fit_linear(x: np.ndarray, y: np.ndarray, ridge: float = 1e-3
@@ -136,3 +188,46 @@ def judge(value: Callable[[np.ndarray], np.ndarray] | np.ndarray, rows: dict[str
             "mse_mean": float(((y - rows["share"][~held].mean()) ** 2).mean()),
             "spearman_share": spearman(pred, y), "spearman_lead": spearman(pred, rows["lead"][held]),
             "same_turn_order": same_turn_order(pred, y, rows["game"][held], rows["turn"][held])}
+
+
+def search_gaps(leaf: Callable[[Any, str], float] | None, campaign_seeds: Sequence[int],
+                turns: int, budget: int, horizon: int, seed: int) -> np.ndarray:
+    """At every decision the planner searches in heuristic games of campaigns generated with
+    ``campaign_seeds`` (``turns`` turns each), how much better than the heuristic's choice the
+    best candidate looks to the planner's search scored by ``leaf`` (``None``: the hand-made
+    ``rollout_value``, discount included). The same games, decisions and dice for any leaf."""
+    from factionsim.agents.planner import PlannerAgent
+    from factionsim.agents.wwn_heuristic import HeuristicAgent
+    from factionsim.rules.wwn.generate import generate_campaign
+    from factionsim.rulesets import build_campaign
+
+    planner = PlannerAgent(budget=budget, horizon=horizon, leaf=leaf)
+    gaps = []
+    for g, cs in enumerate(campaign_seeds):
+        state = build_campaign(generate_campaign(4, 10, int(cs)), {}, f"generated {cs}")
+        state.max_turns = state.turn + turns
+        rng = np.random.default_rng([seed, g])
+        heuristic = HeuristicAgent()
+        for _ in range(500_000):
+            actor = state.current_actor()
+            if actor is None or state.is_over():
+                break
+            view, legal = state.view(actor), state.legal_actions()
+            own = heuristic.act(view, legal, rng)
+            candidates = planner.candidates(view, legal)
+            if len(candidates) >= 2 and own in candidates:
+                values = planner._search(view, candidates, np.random.default_rng(
+                    int(rng.integers(1 << 62))))
+                gaps.append(max(values.values()) - values[own])
+            state.apply(own)
+    return np.asarray(gaps, np.float64)
+
+
+def matched_margin(learned: np.ndarray, handmade: np.ndarray, margin: float) -> tuple[float, float]:
+    """``(learned margin, departure rate)``: the margin at which a search whose gaps are
+    ``learned`` leaves the heuristic's choice as often as one whose gaps are ``handmade`` does at
+    ``margin`` (it departs where the gap reaches the margin)."""
+    rate = float((handmade >= margin).mean())
+    if rate <= 0:
+        return float(learned.max(initial=0.0)) + 1e-9, 0.0
+    return float(np.quantile(learned, 1.0 - rate)), rate
