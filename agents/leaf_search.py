@@ -70,14 +70,10 @@ class LeafSearch:
 
     def __init__(self, model: Any, label: str):
         from factionsim.agents.planner import PlannerAgent
-        from factionsim.core.game import CampaignError
+        from factionsim.agents.value_search import check_features
 
         search = model.search
-        if search["features"] != LEAF_FEATURE_SET or model.obs_size != len(LEAF_FEATURES):
-            raise CampaignError(
-                f"{label} reads the features {search['features']!r} ({model.obs_size} values); "
-                f"this factionsim computes {LEAF_FEATURE_SET!r} ({len(LEAF_FEATURES)} values): "
-                "retrain it with 'factionsim train --method leaf'")
+        check_features(model, label, LEAF_FEATURE_SET, len(LEAF_FEATURES), "leaf")
         self.model = model
         self.planner = PlannerAgent(budget=int(search["budget"]), horizon=int(search["horizon"]),
                                     margin=float(search["margin"]), leaf=self.value)

@@ -74,7 +74,6 @@ def check_leaf(args: Args) -> None:
 
 def train_leaf(args: Args) -> Path:
     """Train as the module docstring says; returns the path of ``OUT/policy.json``."""
-    import torch
 
     from factionsim.agents.leaf_search import LEAF_FEATURE_SET, LEAF_FEATURES
     from factionsim.core.files import write_atomic
@@ -92,16 +91,11 @@ def train_leaf(args: Args) -> Path:
         scaled,
         search_gaps,
     )
-    from .record import write_run_record
+    from .value import start_run
     from .value_fit import split_games
 
     check_leaf(args)
-    torch.set_num_threads(args.torch_threads)
-    out = Path(args.out_dir())
-    out.mkdir(parents=True, exist_ok=True)
-    record = write_run_record(out, args)
-    started = time.time()
-    seeds = generated_seeds(args) or (0, (1 << 31) - 1)
+    out, record, started, seeds = start_run(args)
     turns = (int(args.leaf_turns[0]), int(args.leaf_turns[1]))
     if args.leaf_data:
         rows = load_rows(args.leaf_data)
