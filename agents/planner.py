@@ -26,6 +26,10 @@ heuristic's. Options:
   gets one or two rollouts, and the best-looking of several noisy estimates is more often lucky
   than good;
 - ``temperament`` — passed to its heuristic;
+- ``leaf`` (from Python only, not a campaign option) — what scores a rollout's last state
+  instead of :func:`rollout_value`: ``leaf(state, faction)``, in the same units (XP), the
+  discount still applied; e.g. a learned evaluator of the game's final outcome (a policy file's
+  ``rollout-leaf`` search, :mod:`factionsim.agents.leaf_search`);
 - the steering options ``focus``, ``enemy``, ``protect``, ``avoid``, ``story``
   (:mod:`factionsim.agents.wwn_heuristic.steering`) — honoured as the heuristic honours them: the
   candidates it searches are only those the steering allows, its own faction plays the rollouts
@@ -86,7 +90,7 @@ class PlannerAgent(Agent):
 
     def __init__(self, budget: int = 16, horizon: int = 1, width: int = 4, search: str = "even",
                  discount: float = 0.7, margin: float = 0.1, temperament: str | None = None,
-                 **options: Any):
+                 leaf: Callable[[Any, str], float] | None = None, **options: Any):
         if budget < 1 or horizon < 0 or width < 1 or not 0 <= discount <= 1:
             raise ValueError("planner needs budget >= 1, horizon >= 0, width >= 1, "
                              "0 <= discount <= 1")
@@ -96,6 +100,7 @@ class PlannerAgent(Agent):
         self.search = search
         self.discount = float(discount)
         self.margin = float(margin)
+        self.leaf = leaf
         self.heuristic = HeuristicAgent(temperament=temperament, **options)
         self.options = options
         self.last_reason: str | None = None
@@ -207,7 +212,8 @@ class PlannerAgent(Agent):
                 break
         if afterstate is not None:  # the game ended within the action
             afterstate(state)
-        return rollout_value(state, me) - late
+        value = rollout_value(state, me) if self.leaf is None else float(self.leaf(state, me))
+        return value - late
 
     def afterstate(self, view: Any, action: Any, seed: int) -> Any:
         """The state a rollout of ``action`` with dice ``seed`` reaches when the faction's action

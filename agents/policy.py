@@ -33,10 +33,12 @@ options) and hands its choice to the network beside the observation.
 With ``"candidates": "planner"`` in its prior (an *advantage* policy, ``factionsim train
 --method advantage``) it plays the heuristic's choice wherever the planner would not search, and
 elsewhere chooses among the planner's candidates only (:class:`factionsim.models.prior.PriorCodec`).
-A file with a ``search`` field (a *value-search* policy, ``factionsim train --method value``)
-plays no codec: at the planner's faction-action decisions it scores each candidate's afterstate
-with its network (:mod:`factionsim.agents.value_search`), elsewhere the heuristic decides; it
-plays any campaign of its ruleset.
+A file with a ``search`` field plays no codec and any campaign of its ruleset: a *value-search*
+policy (kind ``afterstate-value``, ``factionsim train --method value``) scores each of the
+planner's faction-action candidates' afterstate with its network
+(:mod:`factionsim.agents.value_search`), elsewhere the heuristic decides; a *rollout-leaf*
+policy (``factionsim train --method leaf``) plays the planner, its rollouts' last states scored
+by its network (:mod:`factionsim.agents.leaf_search`).
 """
 
 from __future__ import annotations
@@ -85,6 +87,19 @@ def fit_codec(model: Any, state: GameState, label: str, codec: type[Codec]) -> C
     return encoder
 
 
+def _search_for(model: Any, label: str) -> Any:
+    """The searcher a policy file's ``search`` field asks for: one-ply search over afterstates
+    (``afterstate-value``) or the planner's rollouts scored by a learned leaf
+    (``rollout-leaf``)."""
+    if model.search["kind"] == "rollout-leaf":
+        from factionsim.agents.leaf_search import LeafSearch
+
+        return LeafSearch(model, label)
+    from factionsim.agents.value_search import ValueSearch
+
+    return ValueSearch(model, label)
+
+
 class PolicyAgent(Agent):
     """Plays a policy file (:func:`factionsim.models.load_policy`) through the codec of
     ``ruleset`` (its :class:`~factionsim.core.ruleset.RulesetInfo`: ``make_agent`` passes it).
@@ -120,10 +135,8 @@ class PolicyAgent(Agent):
         # a missing, untrusted or broken file is an error now, not mid-game
         self.model = model if model is not None else self._load()
         self._search: Any = None
-        if getattr(self.model, "search", None):  # a value-search policy: it scores afterstates
-            from factionsim.agents.value_search import ValueSearch
-
-            self._search = ValueSearch(self.model, self.label)
+        if getattr(self.model, "search", None):  # a search policy: its network scores states
+            self._search = _search_for(self.model, self.label)
         self._codec: Codec | None = None
         self._codec_key: tuple[Any, ...] | None = None
         self._fallback: Agent | None = None

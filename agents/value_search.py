@@ -27,6 +27,18 @@ from factionsim.core.game import CampaignError
 SEARCH_KIND = "afterstate-value"
 
 
+def check_features(model: Any, label: str, feature_set: str, size: int, method: str) -> None:
+    """:class:`CampaignError` unless the search policy ``model`` (named ``label``) reads the
+    features this factionsim computes (``feature_set``, ``size`` values); retrained by
+    ``factionsim train --method METHOD``."""
+    name = model.search["features"]
+    if name != feature_set or model.obs_size != size:
+        raise CampaignError(
+            f"{label} reads the features {name!r} ({model.obs_size} values); this factionsim "
+            f"computes {feature_set!r} ({size} values): retrain it with 'factionsim train "
+            f"--method {method}'")
+
+
 class ValueSearch:
     """Chooses faction actions for a policy whose file has a ``search`` field; ``model``: the
     :class:`~factionsim.models.PolicyModel` (its network: features in, one value out)."""
@@ -36,11 +48,7 @@ class ValueSearch:
         from factionsim.agents.planner import PlannerAgent
 
         search = model.search
-        if search["features"] != FEATURE_SET or model.obs_size != len(FEATURES):
-            raise CampaignError(
-                f"{label} reads the features {search['features']!r} ({model.obs_size} values); "
-                f"this factionsim computes {FEATURE_SET!r} ({len(FEATURES)} values): retrain it "
-                "with 'factionsim train --method value'")
+        check_features(model, label, FEATURE_SET, len(FEATURES), "value")
         self.model = model
         self.samples = int(search["samples"])
         self.margin = float(search["margin"])

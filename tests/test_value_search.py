@@ -164,7 +164,7 @@ def test_the_agent_plays_a_candidate_where_the_planner_searches_the_heuristic_el
 @pytest.mark.parametrize("change, message", [
     (lambda d: d["search"].update(kind="oracle"), "search.kind: 'oracle'"),
     (lambda d: d["search"].update(samples=0), "search.samples: 0"),
-    (lambda d: d["search"].pop("margin"), "search: must be"),
+    (lambda d: d["search"].pop("margin"), "search: a search of kind afterstate-value has the keys"),
     (lambda d: d.update(prior={"agent": "heuristic", "weight": 5.0}), "has no prior"),
 ])
 def test_a_bad_search_field_is_refused_naming_it(run_dir, tmp_path, change, message):

@@ -52,8 +52,11 @@ WEIGHT_DTYPES = ("float16", "float32", "float64")
 REQUIRED = ("format", "format_version", "ruleset", "env_version", "spaces", "codec", "network",
             "weights")
 OPTIONAL = ("trained_on", "training", "notes", "prior", "search")
-#: a ``search`` field's keys (a value-search policy: :func:`check_search`)
-SEARCH_KEYS = ("kind", "features", "candidates", "samples", "margin")
+#: a ``search`` field's keys by its kind (a search policy: :func:`check_search`)
+SEARCH_KEYS = {"afterstate-value": ("kind", "features", "candidates", "samples", "margin"),
+               "rollout-leaf": ("kind", "features", "candidates", "budget", "horizon", "margin")}
+#: the search kinds' key whose number bounds (both included) :func:`check_search` checks
+SEARCH_COUNTS = {"samples": (1, 64), "budget": (1, 256), "horizon": (0, 8)}
 
 
 @dataclass
@@ -180,30 +183,37 @@ def check_description(d: Any, source: Any) -> dict[str, Any]:
 
 
 def check_search(d: dict[str, Any], source: Any) -> None:
-    """A value-search policy's ``search`` field: ``{"kind": "afterstate-value", "features":
-    NAME, "candidates": "planner", "samples": N, "margin": M}``; its network reads
-    ``spaces.observation`` features and gives ``spaces.actions`` = 1 value; no ``prior``."""
+    """A search policy's ``search`` field: ``{"kind": "afterstate-value", "features": NAME,
+    "candidates": "planner", "samples": N, "margin": M}`` (one-ply search over afterstates) or
+    ``{"kind": "rollout-leaf", "features": NAME, "candidates": "planner", "budget": B,
+    "horizon": H, "margin": M}`` (the planner's rollouts, their last state scored by the
+    network); its network reads ``spaces.observation`` features and gives ``spaces.actions`` = 1
+    value; no ``prior``."""
     search = d["search"]
-    if not isinstance(search, dict) or set(search) != set(SEARCH_KEYS):
-        raise _fail(source, "search", "must be {\"kind\": \"afterstate-value\", \"features\": "
-                    "NAME, \"candidates\": \"planner\", \"samples\": N, \"margin\": M}")
-    if search["kind"] != "afterstate-value":
-        raise _fail(source, "search.kind", f"{search['kind']!r}; allowed: afterstate-value")
+    kind = search.get("kind") if isinstance(search, dict) else None
+    if kind not in SEARCH_KEYS:
+        raise _fail(source, "search.kind", f"{kind!r}; allowed: {', '.join(SEARCH_KEYS)}")
+    keys = SEARCH_KEYS[kind]
+    if set(search) != set(keys):
+        raise _fail(source, "search", f"a search of kind {kind} has the keys {', '.join(keys)}; "
+                    f"this one has {', '.join(sorted(search))}")
     if not isinstance(search["features"], str):
         raise _fail(source, "search.features", f"{search['features']!r}: must be a name")
     if search["candidates"] != "planner":
         raise _fail(source, "search.candidates", f"{search['candidates']!r}; allowed: planner")
-    n = search["samples"]
-    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 64:
-        raise _fail(source, "search.samples", f"{n!r}: a whole number from 1 to 64")
+    for key, (lo, hi) in SEARCH_COUNTS.items():
+        if key in search:
+            n = search[key]
+            if isinstance(n, bool) or not isinstance(n, int) or not lo <= n <= hi:
+                raise _fail(source, f"search.{key}", f"{n!r}: a whole number from {lo} to {hi}")
     m = search["margin"]
     if isinstance(m, bool) or not isinstance(m, int | float) or not 0 <= m <= 100:
         raise _fail(source, "search.margin", f"{m!r}: a number from 0 to 100")
     if d["spaces"]["actions"] != 1:
-        raise _fail(source, "spaces.actions", f"{d['spaces']['actions']!r}: a value-search "
+        raise _fail(source, "spaces.actions", f"{d['spaces']['actions']!r}: a search "
                     "policy's network gives 1 value")
     if "prior" in d:
-        raise _fail(source, "prior", "a value-search policy has no prior")
+        raise _fail(source, "prior", "a search policy has no prior")
 
 
 def _check_members(path: Path, data: bytes) -> None:

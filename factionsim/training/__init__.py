@@ -11,6 +11,9 @@
   :mod:`.graph`) played by many games at once (:mod:`.games`, :mod:`.imitation`, :mod:`.league`).
 - :func:`.value.train_value` (``--method value``, WWN): a learned evaluator of afterstates,
   played by one-ply search over the planner's candidates (:mod:`.value_data`, :mod:`.value_fit`).
+- :func:`.leaf.train_leaf` (``--method leaf``, WWN): the planner's search, its rollouts' last
+  states scored by an evaluator of the final outcome learnt from heuristic games
+  (:mod:`.leaf_data`, :mod:`.leaf_fit`).
 - :mod:`.evaluate`: win rates of a policy against opponents, played with numpy.
 
 ``factionsim train`` and ``experiments/train_wwn_ppo.py`` are thin layers over these. Every
@@ -55,7 +58,7 @@ def run(args: Args) -> Any:
 
 
 def train(args: Args) -> Any:
-    """Train as ``args.method`` says (``ppo``, ``league``, ``advantage`` or ``value``; imports
+    """Train as ``args.method`` says (``ppo``, ``league``, ``advantage``, ``value`` or ``leaf``; imports
     torch); another method is a :class:`~factionsim.core.game.FactionsimError` naming them."""
     if args.method in ("league", "advantage"):
         from .league_run import train_league
@@ -65,11 +68,15 @@ def train(args: Args) -> Any:
         from .value import train_value
 
         return train_value(args)
+    if args.method == "leaf":
+        from .leaf import train_leaf
+
+        return train_leaf(args)
     if args.method != "ppo":
         from factionsim.core.game import FactionsimError
 
         raise FactionsimError(f"--method {args.method!r}; allowed: ppo, league, advantage, "
-                              "value")
+                              "value, leaf")
     from .ppo import train as train_ppo
 
     return train_ppo(args)

@@ -21,9 +21,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 #: fields that default to "none" (their option takes a text value)
-_OPTIONAL_TEXT = ("campaign", "out", "eval_only", "convert", "advantage_data", "value_data")
+_OPTIONAL_TEXT = ("campaign", "out", "eval_only", "convert", "advantage_data", "value_data",
+                  "leaf_data")
 #: list fields that hold integers although empty by default
-_INT_LISTS = ("generated_seeds",)
+_INT_LISTS = ("generated_seeds", "leaf_turns")
 
 
 @dataclass
@@ -63,7 +64,8 @@ class Args:
     # imitation of --expert (behaviour cloning, DAgger) then PPO against --league
     # (factionsim.training.league_run); "advantage": a residual network regressing the planner's
     # rollout values as advantages over the heuristic (factionsim.training.advantage; wwn);
-    # "value": a learned evaluator of afterstates, played by one-ply search (.value; wwn)
+    # "value": a learned evaluator of afterstates, played by one-ply search (.value; wwn);
+    # "leaf": the planner's search with a learned evaluator of its rollouts' ends (.leaf; wwn)
     # --method league only (see factionsim.training.league_run):
     arch: str = "set"  # "set": per-entity layers pooled over the asset rows; "flat": dense
     hidden: list[int] = field(default_factory=lambda: [256, 256])  # the context's layers
@@ -108,6 +110,13 @@ class Args:
     search_margin: float = 0.1  # value by which a candidate must beat the heuristic's choice
     value_data: str | None = None  # a value_data.npz of an earlier run: fit it, play no games
     value_horizon: int = 1  # turns the data rollouts play after the current one (the planner's)
+    # --method leaf only (see factionsim.training.leaf): --bc-games heuristic self-play games,
+    # --value-horizon the search's horizon, --search-margin its margin in XP of rollout value
+    leaf_turns: list[int] = field(default_factory=lambda: [20, 30])  # LO HI: a data game's turns
+    search_budget: int = 4  # rollouts per searched decision of the policy (the planner's budget)
+    leaf_data: str | None = None  # a leaf_data.npz of an earlier run: fit it, play no games
+    leaf_model: str = "anchored"  # "anchored": rollout_value + learned standing terms; "network"
+    calibration_games: int = 3  # "network": heuristic games whose searches set the margin (0: none)
 
     def out_dir(self) -> str:
         return self.out or f"runs/{self.ruleset}_{self.method}"

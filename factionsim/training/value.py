@@ -58,25 +58,32 @@ def check_value(args: Args) -> None:
     generated_seeds(args)
 
 
+def start_run(args: Args) -> tuple[Path, dict[str, Any], float, tuple[int, int]]:
+    """A search method's run begun (``--method value`` or ``leaf``): torch's threads set, the
+    run folder made with its record; ``(folder, record, start time, campaign seeds LO HI)``."""
+    import torch
+
+    from .record import write_run_record
+
+    torch.set_num_threads(args.torch_threads)
+    out = Path(args.out_dir())
+    out.mkdir(parents=True, exist_ok=True)
+    record = write_run_record(out, args)
+    return out, record, time.time(), generated_seeds(args) or (0, (1 << 31) - 1)
+
+
 def train_value(args: Args) -> Path:
     """Train as the module docstring says; returns the path of ``OUT/policy.json``."""
-    import torch
 
     from factionsim.agents.afterstate import FEATURE_SET, FEATURES
     from factionsim.core.files import write_atomic
     from factionsim.models import write_policy
 
-    from .record import write_run_record
     from .value_data import collect, load_rows, save_rows
     from .value_fit import baseline_network, baseline_value, fit_value, margin_table, split_games
 
     check_value(args)
-    torch.set_num_threads(args.torch_threads)
-    out = Path(args.out_dir())
-    out.mkdir(parents=True, exist_ok=True)
-    record = write_run_record(out, args)
-    started = time.time()
-    seeds = generated_seeds(args) or (0, (1 << 31) - 1)
+    out, record, started, seeds = start_run(args)
     if args.value_data:
         rows = load_rows(args.value_data)
     else:
