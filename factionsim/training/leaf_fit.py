@@ -23,30 +23,7 @@ from typing import Any
 
 import numpy as np
 
-
-def standardise(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The features' mean and standard deviation (1 where a feature does not vary)."""
-    mu = x.mean(axis=0)
-    sd = x.std(axis=0)
-    sd[sd < 1e-6] = 1.0
-    return mu, sd
-
-
-def dense_layers(weights: Sequence[tuple[np.ndarray, np.ndarray]], mu: np.ndarray,
-                 sd: np.ndarray) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-    """A chain of ``(W, b)`` over standardised inputs (``tanh`` between, none after the last) as
-    a policy file's network over the raw features: ``(x - mu) / sd`` folded into the first."""
-    arrays: dict[str, np.ndarray] = {}
-    layers = []
-    for k, (w, b) in enumerate(weights):
-        if k == 0:
-            b = b - (w / sd) @ mu
-            w = w / sd
-        arrays[f"leaf.{k}.weight"], arrays[f"leaf.{k}.bias"] = w, b
-        layers.append({"type": "dense", "weight": f"leaf.{k}.weight", "bias": f"leaf.{k}.bias",
-                       "activation": "tanh" if k < len(weights) - 1 else None})
-    return {"layers": layers}, arrays
-
+from .value_fit import baseline_weights, dense_layers, linear_weights, standardise, tanh_network
 
 #: the learned terms of :func:`fit_anchored`, beside the hand-made value
 ANCHORED_TERMS = ("standing", "standing_late", "turn_share", "alive")
@@ -57,9 +34,7 @@ def handmade_weights() -> np.ndarray:
     afterstate features it reads; 0 on the others)."""
     from factionsim.agents.leaf_search import LEAF_FEATURES
 
-    from .value_fit import BASELINE_WEIGHTS
-
-    return np.array([BASELINE_WEIGHTS.get(name, 0.0) for name in LEAF_FEATURES])
+    return baseline_weights(LEAF_FEATURES)
 
 
 def fit_anchored(x: np.ndarray, y: np.ndarray
@@ -104,7 +79,7 @@ def fit_linear(x: np.ndarray, y: np.ndarray, ridge: float = 1e-3
     reg = ridge * len(x) * np.eye(z.shape[1])
     reg[-1, -1] = 0.0
     coef = np.linalg.solve(z.T @ z + reg, z.T @ y)
-    return dense_layers([(coef[None, :-1], coef[-1:])], mu, sd)
+    return dense_layers([(coef[None, :-1], coef[-1:])], mu, sd, "leaf")
 
 
 def fit_mlp(x: np.ndarray, y: np.ndarray, hidden: Sequence[int], steps: int, batch: int,
@@ -114,21 +89,15 @@ def fit_mlp(x: np.ndarray, y: np.ndarray, hidden: Sequence[int], steps: int, bat
     ``batch`` rows); returns the network, its arrays and the mean training loss of the last
     tenth of the steps."""
     import torch
-    from torch import nn
 
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     mu, sd = standardise(x)
     xt = torch.as_tensor((x - mu) / sd, dtype=torch.float32)
     yt = torch.as_tensor(y, dtype=torch.float32)
-    widths = [x.shape[1], *hidden]
-    mods: list[nn.Module] = []
-    for a, b in zip(widths[:-1], widths[1:], strict=True):
-        mods += [nn.Linear(a, b), nn.Tanh()]
-    mods.append(nn.Linear(widths[-1], 1))
-    net = nn.Sequential(*mods)
+    net = tanh_network([x.shape[1], *hidden])
     with torch.no_grad():
-        mods[-1].bias.fill_(float(y.mean()))
+        net[-1].bias.fill_(float(y.mean()))
     opt = torch.optim.Adam(net.parameters(), lr=lr, weight_decay=weight_decay)
     tail: list[float] = []
     for step in range(steps):
@@ -139,9 +108,7 @@ def fit_mlp(x: np.ndarray, y: np.ndarray, hidden: Sequence[int], steps: int, bat
         opt.step()
         if step >= steps - max(1, steps // 10):
             tail.append(float(loss.detach()))
-    linears = [m for m in net if isinstance(m, nn.Linear)]
-    spec, arrays = dense_layers([(m.weight.detach().double().numpy(),
-                                  m.bias.detach().double().numpy()) for m in linears], mu, sd)
+    spec, arrays = dense_layers(linear_weights(net), mu, sd, "leaf")
     return spec, arrays, float(np.mean(tail))
 
 

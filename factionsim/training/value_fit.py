@@ -43,7 +43,7 @@ def split_games(rows: dict[str, np.ndarray], holdout: float) -> tuple[np.ndarray
 def baseline_value(x: np.ndarray) -> np.ndarray:
     """The planner's hand-made :func:`~factionsim.agents.planner.rollout_value` of afterstates,
     from their features (a faction gone scores 0, which the features' score already is)."""
-    return x @ _baseline_weights()
+    return x @ baseline_weights()
 
 
 #: the weights of :func:`~factionsim.agents.planner.rollout_value` on the features it reads
@@ -51,17 +51,65 @@ BASELINE_WEIGHTS = {"score": 1.0, "goal_progress": 0.5, "treasure": 0.02, "holdi
                     "xp": 0.05, "rival_score": -0.5}
 
 
-def _baseline_weights() -> np.ndarray:
-    """:data:`BASELINE_WEIGHTS` in the order of the features (0 for those it does not read)."""
-    from factionsim.agents.afterstate import FEATURES
+def baseline_weights(features: Sequence[str] | None = None) -> np.ndarray:
+    """:data:`BASELINE_WEIGHTS` in the order of ``features`` (default: the afterstate
+    features, :data:`~factionsim.agents.afterstate.FEATURES`; 0 for those it does not read)."""
+    if features is None:
+        from factionsim.agents.afterstate import FEATURES as features
 
-    return np.array([BASELINE_WEIGHTS.get(name, 0.0) for name in FEATURES])
+    return np.array([BASELINE_WEIGHTS.get(name, 0.0) for name in features])
+
+
+def standardise(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The features' mean and standard deviation (1 where a feature does not vary)."""
+    mu = x.mean(axis=0)
+    sd = x.std(axis=0)
+    sd[sd < 1e-6] = 1.0
+    return mu, sd
+
+
+def tanh_network(widths: Sequence[int]) -> Any:
+    """A torch ``Sequential``: a ``Linear`` + ``tanh`` per step of ``widths``, then one
+    ``Linear`` to a single value."""
+    from torch import nn
+
+    layers: list[nn.Module] = []
+    for a, b in zip(widths[:-1], widths[1:], strict=True):
+        layers += [nn.Linear(a, b), nn.Tanh()]
+    layers.append(nn.Linear(widths[-1], 1))
+    return nn.Sequential(*layers)
+
+
+def dense_layers(weights: Sequence[tuple[np.ndarray, np.ndarray]], mu: np.ndarray,
+                 sd: np.ndarray, prefix: str) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """A chain of ``(W, b)`` over standardised inputs (``tanh`` between, none after the last) as
+    a policy file's network over the raw features: ``(x - mu) / sd`` folded into the first;
+    the arrays are named ``PREFIX.K.weight`` / ``PREFIX.K.bias``."""
+    arrays: dict[str, np.ndarray] = {}
+    layers = []
+    for k, (w, b) in enumerate(weights):
+        if k == 0:
+            b = b - (w / sd) @ mu
+            w = w / sd
+        arrays[f"{prefix}.{k}.weight"], arrays[f"{prefix}.{k}.bias"] = w, b
+        layers.append({"type": "dense", "weight": f"{prefix}.{k}.weight",
+                       "bias": f"{prefix}.{k}.bias",
+                       "activation": "tanh" if k < len(weights) - 1 else None})
+    return {"layers": layers}, arrays
+
+
+def linear_weights(net: Any) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Each ``Linear`` layer of the torch network ``net`` as float64 ``(W, b)``."""
+    from torch import nn
+
+    return [(m.weight.detach().double().numpy(), m.bias.detach().double().numpy())
+            for m in net if isinstance(m, nn.Linear)]
 
 
 def baseline_network() -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """:func:`baseline_value` as a one-layer network over the features (the *untrained*
     value-search policy: the search with the planner's hand-made value of the afterstate)."""
-    w = _baseline_weights()[None]
+    w = baseline_weights()[None]
     return ({"layers": [{"type": "dense", "weight": "value.0.weight", "bias": None,
                          "activation": None}]}, {"value.0.weight": w})
 
@@ -77,28 +125,21 @@ def fit_value(rows: dict[str, np.ndarray], train: np.ndarray, hidden: Sequence[i
     one value; no ``hidden``: a linear correction), its last layer started at zero, so the fit
     starts from the untrained search and moves only where the data say so."""
     import torch
-    from torch import nn
 
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     sub = {k: v[train] for k, v in rows.items()}
     i, j = pair_index(sub)
     xs = sub["x"].astype(np.float64)
-    mu = xs.mean(axis=0)
-    sd = xs.std(axis=0)
-    sd[sd < 1e-6] = 1.0
+    mu, sd = standardise(xs)
     xt = torch.as_tensor((xs - mu) / sd, dtype=torch.float32)
     base = torch.as_tensor(baseline_value(xs), dtype=torch.float32)
     target = torch.as_tensor(sub["value"][i] - sub["value"][j], dtype=torch.float32)
-    widths = [xs.shape[1], *(h for h in hidden if h > 0)]  # --hidden 0: a linear correction
-    layers: list[nn.Module] = []
-    for a, b in zip(widths[:-1], widths[1:], strict=True):
-        layers += [nn.Linear(a, b), nn.Tanh()]
-    layers.append(nn.Linear(widths[-1], 1))
-    net = nn.Sequential(*layers)
+    # (--hidden 0: a linear correction)
+    net = tanh_network([xs.shape[1], *(h for h in hidden if h > 0)])
     with torch.no_grad():
-        layers[-1].weight.zero_()
-        layers[-1].bias.zero_()
+        net[-1].weight.zero_()
+        net[-1].bias.zero_()
     opt = torch.optim.Adam(net.parameters(), lr=lr, weight_decay=weight_decay)
     it, jt = torch.as_tensor(i), torch.as_tensor(j)
     total = 0.0
@@ -112,20 +153,11 @@ def fit_value(rows: dict[str, np.ndarray], train: np.ndarray, hidden: Sequence[i
         loss.backward()
         opt.step()
         total += float(loss.detach())
-    linears = [m for m in net if isinstance(m, nn.Linear)]
     base_spec, arrays = baseline_network()
-    spec_layers = []
-    for k, lin in enumerate(linears):
-        w = lin.weight.detach().double().numpy()
-        b = lin.bias.detach().double().numpy()
-        if k == 0:  # fold (x - mu) / sd into the first layer
-            b = b - (w / sd) @ mu
-            w = w / sd
-        arrays[f"correction.{k}.weight"], arrays[f"correction.{k}.bias"] = w, b
-        spec_layers.append({"type": "dense", "weight": f"correction.{k}.weight",
-                            "bias": f"correction.{k}.bias",
-                            "activation": "tanh" if k < len(linears) - 1 else None,
-                            **({"input": "observation"} if k == 0 else {})})
+    correction, correction_arrays = dense_layers(linear_weights(net), mu, sd, "correction")
+    arrays.update(correction_arrays)
+    spec_layers = correction["layers"]
+    spec_layers[0]["input"] = "observation"
     spec_layers[-1]["name"] = "correction"
     spec_layers.append({**base_spec["layers"][0], "input": "observation", "name": "baseline"})
     spec_layers.append({"type": "add", "input": ["baseline", "correction"], "activation": None})
