@@ -80,7 +80,7 @@ def train_leaf(args: Args) -> Path:
     from factionsim.models import write_policy
     from factionsim.models.network import Network
 
-    from .leaf_data import collect, load_rows, save_rows
+    from .leaf_data import collect, load_rows
     from .leaf_fit import (
         affine,
         fit_anchored,
@@ -92,6 +92,7 @@ def train_leaf(args: Args) -> Path:
         search_gaps,
     )
     from .value import start_run
+    from .value_data import save_rows
     from .value_fit import split_games
 
     check_leaf(args)

@@ -25,7 +25,10 @@ from typing import Any
 
 import numpy as np
 
-#: the arrays of a data set (one row per faction and turn end), as :func:`save_rows` writes them
+from . import value_data
+from .value_data import in_order
+
+#: the arrays of a data set (one row per faction and turn end), as :func:`~.value_data.save_rows` writes them
 COLUMNS = ("game", "turn", "x", "handmade", "share", "lead")
 
 
@@ -78,30 +81,13 @@ def collect(seed: int, games: int, campaign_seeds: tuple[int, int], turns: tuple
     ``progress(games done)`` after each game."""
     play = partial(leaf_game, seed, campaign_seeds, turns)
     parts: list[dict[str, np.ndarray]] = []
-    if workers <= 1:
-        results: Any = map(play, range(games))
-        pool = None
-    else:
-        import multiprocessing as mp
-
-        pool = mp.get_context("spawn").Pool(workers)
-        results = pool.imap(play, range(games))
-    try:
-        for part in results:
-            parts.append(part)
-            if progress is not None:
-                progress(len(parts))
-    finally:
-        if pool is not None:
-            pool.close()
-            pool.join()
+    for part in in_order(play, range(games), workers):
+        parts.append(part)
+        if progress is not None:
+            progress(len(parts))
     return {k: np.concatenate([p[k] for p in parts]) for k in COLUMNS}
 
 
-def save_rows(path: Any, rows: dict[str, np.ndarray]) -> None:
-    np.savez_compressed(path, **rows)
-
-
 def load_rows(path: Any) -> dict[str, np.ndarray]:
-    with np.load(path, allow_pickle=False) as z:
-        return {k: z[k] for k in COLUMNS}
+    """A data set :func:`~.value_data.save_rows` wrote (:data:`COLUMNS`)."""
+    return value_data.load_rows(path, COLUMNS)

@@ -17,7 +17,7 @@ Games are seeded (``seed``, the game's index): the same arguments give the same 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -120,22 +120,29 @@ def collect(seed: int, games: int, campaign_seeds: tuple[int, int], max_turns: i
         if progress is not None:
             progress(join_rows([done[g] for g in sorted(done)]), len(done))
 
-    if workers <= 1:
-        for t in tasks:
-            note(t, play_task(t))
-    else:
-        import multiprocessing as mp
-
-        with mp.get_context("spawn").Pool(workers) as pool:
-            for t, rows in zip(tasks, pool.imap(play_task, tasks), strict=True):
-                note(t, rows)
+    for t, rows in zip(tasks, in_order(play_task, tasks, workers), strict=True):
+        note(t, rows)
     return join_rows([done[g] for g in range(games)])
 
 
+def in_order(fn: Callable[[Any], Any], items: Sequence[Any], workers: int) -> Iterator[Any]:
+    """``fn`` of each of ``items``, yielded in their order as each is done: in this process
+    (``workers`` <= 1) or by ``workers`` spawned processes (``fn`` must then pickle)."""
+    if workers <= 1:
+        yield from map(fn, items)
+        return
+    import multiprocessing as mp
+
+    with mp.get_context("spawn").Pool(workers) as pool:
+        yield from pool.imap(fn, items)
+
+
 def save_rows(path: Any, rows: dict[str, np.ndarray]) -> None:
+    """A data set as a compressed ``.npz`` (arrays only: it loads without pickle)."""
     np.savez_compressed(path, **rows)
 
 
-def load_rows(path: Any) -> dict[str, np.ndarray]:
+def load_rows(path: Any, columns: Sequence[str] = COLUMNS) -> dict[str, np.ndarray]:
+    """The ``columns`` of a data set :func:`save_rows` wrote."""
     with np.load(path, allow_pickle=False) as z:
-        return {k: z[k] for k in COLUMNS}
+        return {k: z[k] for k in columns}
