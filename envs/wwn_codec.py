@@ -102,6 +102,7 @@ from factionsim.rules.wwn.data import (
     MAGIC_LEVELS,
 )
 from factionsim.rules.wwn.goals import GOALS
+from factionsim.rules.wwn.model import ASSET_LOG
 from factionsim.rules.wwn.validate import TAGS
 
 from .codec import Codec, EncodingError, Layout, float32s, grow_bank
@@ -490,6 +491,7 @@ class WwnCodec(Codec):
         # encoded asset rows, each built once (see _bank_row): at least room for one observation
         self._bank = np.zeros((2 * self.asset_slots, self.asset_row), np.float32)
         self._row_of: dict[tuple, tuple[int, int, int]] = {}  # row key -> bank row, location, Base
+        self._row_info: dict[int, tuple[int, int, int]] = {}  # bank row -> the same (its latest)
         self._seatings: dict[str, _Seating] = {}
         self._parts: dict[str, _AssetPart] = {}  # observer -> its last asset part
         self._bank_epoch = 0  # counts the times the bank started afresh (see _current_part)
@@ -691,10 +693,13 @@ class WwnCodec(Codec):
         ``assets_stamp()`` (which changes with any change to any asset: its fields, its status
         entries, its owner, its entering or leaving play) and the assets that already acted this
         turn (the decision's ``done``, ``rival_done`` and ``used`` lists). Checking them costs a
-        few calls; building the part again a pass over every asset. The new part takes over the
-        old one's observation base, with only the rows, Base flags and counts that differ
-        written again (:meth:`_patch_base`), when both were built for the same seating and
-        bank rows."""
+        few calls; building the part again a pass over every asset. When only fields of some
+        assets changed (no asset entered or left play or changed hands), the kept part is
+        brought up to date in place from :data:`~factionsim.rules.wwn.model.ASSET_LOG`, the
+        assets changed since it was built (:meth:`_update_part`). Otherwise the new part takes
+        over the old one's observation base, with only the rows, Base flags and counts that
+        differ written again (:meth:`_patch_base`), when both were built for the same seating
+        and bank rows."""
         ctx = view.decision
         acted = (tuple(ctx.get("done") or ()), tuple(ctx.get("rival_done") or ()),
                  tuple(ctx.get("used") or ()))
@@ -706,15 +711,112 @@ class WwnCodec(Codec):
                 seating = self._seating(view, agent)
             old = self._parts.get(agent)  # (None when _seating just started a new game)
             done = {x for ids in acted for x in ids if isinstance(x, str)}
+            if old is not None and old.token is token and old.version == version \
+                    and old.seating is seating and self._update_part(view, agent, old, done):
+                old.changes, old.acted, old.log = changes, acted, ASSET_LOG.position()
+                return old
             epoch = self._bank_epoch
             part = self._parts[agent] = self._asset_part(view, agent, seating, view.assets(),
                                                          done)
             part.token, part.version, part.changes, part.acted = token, version, changes, acted
-            part.seating = seating
+            part.seating, part.log = seating, ASSET_LOG.position()
             if old is not None and old.base is not None and old.seating is seating \
                     and epoch == self._bank_epoch:
                 self._patch_base(old, part, seating)
         return part
+
+    def _update_part(self, view: Any, agent: str, part: _AssetPart, done: set[str]) -> bool:
+        """Bring ``part`` (``agent``'s, built for today's table, version and seating) up to date
+        in place: re-key the rows of the assets logged as changed since it was built
+        (:data:`~factionsim.rules.wwn.model.ASSET_LOG`) and of those whose "acted" flag changed
+        (``done``), and write what changed into its observation base (rows, counts per location,
+        Base flags). Returns False, having changed nothing, where only a new part will do: a
+        status change that may touch a row, entries emptied out of the log, an asset of another
+        faction that became visible or hidden, or a bank without room for the new rows.
+
+        The log holds every game's assets; one that is not this table's own object for its id
+        is skipped (this table's assets that changed are logged themselves)."""
+        changed = ASSET_LOG.since(part.log)
+        if changed is None:
+            return False
+        touched: dict[int, Any] = {}
+        for a in changed:
+            if a is None:
+                return False
+            touched[id(a)] = a
+        if done != part.done:
+            for aid in done.symmetric_difference(part.done):
+                a = view.asset(aid)
+                if a is not None:
+                    touched[id(a)] = a
+        if len(self._row_of) + len(touched) > len(self._bank):
+            return False
+        # (checked before anything is changed: a visibility change needs a new part)
+        others = part.other_slot
+        if others is None:
+            others = part.other_slot = {x: k for k, x in enumerate(part.other_ids)}
+        work = []
+        own = None
+        for a in touched.values():
+            cur = view.asset(a.id)
+            if a.owner == agent:
+                if cur is not a:
+                    continue  # (another game's asset)
+                if own is None:
+                    own = view.assets_of(agent)
+                k = next(k for k, x in enumerate(own) if x is a)
+                work.append((a, True, k))
+            else:
+                k = others.get(a.id)
+                if cur is a:
+                    if k is None:
+                        return False  # (it came out of hiding)
+                    work.append((a, False, k))
+                elif cur is None and k is not None:
+                    return False  # (it went into hiding)
+        owner_code, row_of, info_of = part.seating.owner_code, self._row_of, self._row_info
+        base = part.base
+        if base is not None:
+            first, end = self._asset_block
+            block = base[first:end].reshape(self.asset_slots, self.asset_row)
+        L, A = self.L, self.limits.own_assets
+        for a, mine, k in work:
+            status = a.status
+            key = (owner_code[a.owner], _ROW_STATS(a),  # (as _asset_part's)
+                   bool(status.get("subtle")) if status else False,
+                   a.id in done if done else False)
+            info = row_of.get(key)
+            if info is None:
+                info = self._bank_row(key)
+            rows = part.own_rows if mine else part.other_rows
+            was = rows[k]
+            b, li, flag = info
+            if was == b:
+                continue
+            rows[k] = b
+            if base is not None:
+                block[k if mine else A + k] = self._bank[b]
+            _, old_li, old_flag = info_of[was]
+            if li != old_li:
+                counts, values = (part.own_n, part.own_counts) if mine \
+                    else (part.other_n, part.other_counts)
+                for i, step in ((old_li, -1), (li, 1)):
+                    counts[i] += step
+                    values[i] = self._count_value[counts[i]]
+                    if base is not None:
+                        base[part.seating.count_positions[i if mine else L + i]] = values[i]
+            if flag != old_flag:
+                bases = part.bases
+                if old_flag >= 0:
+                    bases.remove(old_flag)
+                    if base is not None and old_flag not in bases:
+                        base[old_flag] = 0.0
+                if flag >= 0:
+                    bases.append(flag)
+                    if base is not None:
+                        base[flag] = 1.0
+        part.done = done
+        return True
 
     def _patch_base(self, old: _AssetPart, new: _AssetPart, seating: _Seating) -> None:
         """Give ``new`` the observation base of ``old`` (the same observer and seating, the same
@@ -795,8 +897,10 @@ class WwnCodec(Codec):
         if len(other_rows) > lim.other_assets:
             self._others(view, agent)  # raises the clear error
         count_value = self._count_value
-        return _AssetPart(own_rows, other_rows, [count_value[n] for n in own_count],
+        part = _AssetPart(own_rows, other_rows, [count_value[n] for n in own_count],
                           [count_value[n] for n in other_count], bases, done, tuple(other_ids))
+        part.own_n, part.other_n = own_count, other_count
+        return part
 
     def _bank_row(self, key: tuple) -> tuple[int, int, int]:
         """Encode one asset row (see `_current_part`' key) into the row bank: its bank row,
@@ -821,7 +925,7 @@ class WwnCodec(Codec):
                               done)
         base = self.layout.start["locations"] + li * self.loc_row + F + 3 + s \
             if type_id == BASE_OF_INFLUENCE else -1
-        info = self._row_of[key] = (b, li, base)
+        info = self._row_of[key] = self._row_info[b] = (b, li, base)
         return info
 
 
@@ -845,7 +949,8 @@ class _AssetPart:
     what it was built from."""
 
     __slots__ = ("own_rows", "other_rows", "own_counts", "other_counts", "bases", "done",
-                 "other_ids", "token", "version", "changes", "acted", "base", "seating")
+                 "other_ids", "token", "version", "changes", "acted", "base", "seating",
+                 "own_n", "other_n", "other_slot", "log")
 
     def __init__(self, own_rows: list[int], other_rows: list[int], own_counts: list[float],
                  other_counts: list[float], bases: list[int], done: set[str],
@@ -859,6 +964,12 @@ class _AssetPart:
         self.token: object = None
         self.version = self.changes = -1
         self.acted: tuple[tuple[Any, ...], ...] = ()
+        self.log = -1  # ASSET_LOG's position when it was last brought up to date
+        #: the numbers of own and others' assets in each location (``own_counts`` and
+        #: ``other_counts`` are their values in the observation)
+        self.own_n: list[int] = []
+        self.other_n: list[int] = []
+        self.other_slot: dict[str, int] | None = None  # other_ids -> row (made when needed)
 
 
 class _ChoiceTable:

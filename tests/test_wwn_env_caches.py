@@ -196,6 +196,51 @@ def test_a_base_moved_lost_or_given_is_seen(write):
     assert_caches_fresh(env)  # (and once more, from the patched observations)
 
 
+def test_kept_asset_parts_brought_up_to_date_from_the_change_log(monkeypatch):
+    """Where only fields of assets changed, each observer's kept asset part is brought up to
+    date in place from ``model.ASSET_LOG`` (``WwnCodec._update_part``): own and rivals' assets
+    moved, damaged, hidden and shown, another game's asset of the same id changed (skipped: this
+    game's rows stay), a log emptied out in between (a new part is built). Every observation
+    equals a fresh codec's, and the update path is the one taken where it can be."""
+    from factionsim.envs.wwn_codec import WwnCodec
+    from factionsim.rules.wwn import model
+
+    env = _warm_env()
+    viewer = env.agents[0]
+    state = env.state
+    taken = collections.Counter()
+    update = WwnCodec._update_part
+
+    def spy(self, *args):
+        done = update(self, *args)
+        taken[done] += 1
+        return done
+
+    monkeypatch.setattr(WwnCodec, "_update_part", spy)
+    own = next(a for a in state.assets.values() if a.owner == viewer and not a.is_base)
+    rival = _rival_asset(env, viewer)
+    other = next(lid for lid in state.map.locations if lid != rival.location)
+    twin = copy.deepcopy(state)  # (its assets: the same ids, other objects)
+    for write in (lambda: setattr(rival, "location", other),
+                  lambda: setattr(own, "hp", max(1, own.hp - 1)),
+                  lambda: setattr(own, "location", next(
+                      lid for lid in state.map.locations if lid != own.location)),
+                  lambda: setattr(twin.assets[rival.id], "hp", 1),
+                  lambda: (setattr(rival, "exposed", not rival.exposed),
+                           setattr(own, "stealth", not own.stealth)),
+                  lambda: setattr(rival, "stealth", True),  # (hidden: a new part)
+                  lambda: setattr(rival, "stealth", False)):  # (shown again: likewise)
+        write()
+        assert_caches_fresh(env)
+    assert taken[True] >= 4 * len(env.agents) and taken[False] >= 2
+    monkeypatch.setattr(model, "LOG_SIZE", 2)
+    for hp in (1, 2, 1):  # (three entries: the first one emptied out before it is read)
+        own.hp = hp
+    taken.clear()
+    assert_caches_fresh(env)
+    assert taken[False] == len(env.agents) and taken[True] == 0
+
+
 def test_undoing_a_status_entry_is_seen():
     """A status entry removed again (del, pop, clear, popitem) counts as a change too."""
     env = _warm_env()

@@ -57,6 +57,49 @@ _set_field = object.__setattr__
 _count_change = counting_setattr(ASSET_CHANGES, changes_only=True)
 
 
+class ChangeLog:
+    """Which assets changed, in order, for caches that rework only what changed (the env's
+    codec re-keys only those assets' observation rows: ``WwnCodec._current_part``).
+
+    ``entries`` holds the :class:`Asset` objects whose fields changed (each time one counts in
+    :data:`ASSET_CHANGES`), and ``None`` for a change of a status dictionary that may change
+    what an observation row shows (its ``subtle`` entry, or a write of several entries at
+    once); other status writes change no row and log nothing (they still count in
+    :data:`ASSET_CHANGES`). ``position()`` is the number of entries ever logged; past
+    :data:`LOG_SIZE` entries the log is emptied, so a reader that kept an older position than
+    ``dropped`` must work everything out again. One log for the whole process, as the counter:
+    it holds other games' assets too (a reader skips those it does not show)."""
+
+    __slots__ = ("entries", "dropped")
+
+    def __init__(self) -> None:
+        self.entries: list[Asset | None] = []
+        self.dropped = 0  # entries emptied out so far
+
+    def position(self) -> int:
+        return self.dropped + len(self.entries)
+
+    def add(self, entry: Asset | None) -> None:
+        entries = self.entries
+        if len(entries) >= LOG_SIZE:
+            self.dropped += len(entries)
+            entries.clear()
+        entries.append(entry)
+
+    def since(self, position: int) -> list[Asset | None] | None:
+        """The entries logged since ``position``, or ``None`` when some were emptied out."""
+        start = position - self.dropped
+        return None if start < 0 else self.entries[start:]
+
+
+#: Most entries :class:`ChangeLog` keeps.
+LOG_SIZE = 1024
+#: The assets changed in this process (see :class:`ChangeLog`).
+ASSET_LOG = ChangeLog()
+#: the status entry an observation row reads (``Asset.subtle``)
+_ROW_STATUS = "subtle"
+
+
 class AssetStatus(dict):
     """An asset's ability bookkeeping (``Asset.status``): a dict that counts its changes in
     :data:`ASSET_CHANGES`: every write (``[]=``, ``update``, ``|=``), whether or not it changes
@@ -70,38 +113,50 @@ class AssetStatus(dict):
 
     def __setitem__(self, key: str, value: Any) -> None:
         ASSET_CHANGES.count += 1
+        if key == _ROW_STATUS:
+            ASSET_LOG.add(None)
         super().__setitem__(key, value)
 
     def __delitem__(self, key: str) -> None:
         ASSET_CHANGES.count += 1
+        if key == _ROW_STATUS:
+            ASSET_LOG.add(None)
         super().__delitem__(key)
 
     def pop(self, key: str, *default: Any) -> Any:
         if key in self:
             ASSET_CHANGES.count += 1
+            if key == _ROW_STATUS:
+                ASSET_LOG.add(None)
         return super().pop(key, *default)
 
     def popitem(self) -> tuple[str, Any]:
         if self:
             ASSET_CHANGES.count += 1
+            ASSET_LOG.add(None)
         return super().popitem()
 
     def clear(self) -> None:
         if self:
             ASSET_CHANGES.count += 1
+            ASSET_LOG.add(None)
         super().clear()
 
     def update(self, *args: Any, **kwargs: Any) -> None:
         ASSET_CHANGES.count += 1
+        ASSET_LOG.add(None)
         super().update(*args, **kwargs)
 
     def setdefault(self, key: str, default: Any = None) -> Any:
         if key not in self:
             ASSET_CHANGES.count += 1
+            if key == _ROW_STATUS:
+                ASSET_LOG.add(None)
         return super().setdefault(key, default)
 
     def __ior__(self, other: Any) -> AssetStatus:
         ASSET_CHANGES.count += 1
+        ASSET_LOG.add(None)
         return super().__ior__(other)  # type: ignore[no-any-return]
 
 
@@ -147,12 +202,16 @@ class Asset:
         _set_field(self, "is_base", type == BASE_OF_INFLUENCE)
 
     def __setattr__(self, name: str, value: Any) -> None:
-        """Set a field; a change of value counts in :data:`ASSET_CHANGES` (setting a field for
-        the first time, as ``__init__`` does, does not: a new asset enters play through its
-        table, which counts it). A status dictionary is kept as an :class:`AssetStatus`."""
+        """Set a field; a change of value counts in :data:`ASSET_CHANGES` and logs the asset in
+        :data:`ASSET_LOG` (setting a field for the first time, as ``__init__`` does, does not: a
+        new asset enters play through its table, which counts it). A status dictionary is kept
+        as an :class:`AssetStatus`."""
         if name == "status" and type(value) is not AssetStatus:
             value = AssetStatus(value)
+        count = ASSET_CHANGES.count
         _count_change(self, name, value)
+        if ASSET_CHANGES.count != count:
+            ASSET_LOG.add(self)
 
     @property
     def attribute(self) -> str:
