@@ -267,7 +267,13 @@ class WwnCodec(Codec):
         kept per actor in a table by object (:meth:`_choice_table`) and looked up with C calls
         only; the other actions are encoded one by one (:meth:`_encode_each`)."""
         actor = view.faction_id
-        part = self._current_part(view, actor)
+        # (only the part's other_ids are read here: they follow the assets' stamp alone, not the
+        # acted lists, so a part of the same stamp serves as it is)
+        token, version, changes = view.assets_stamp()
+        part = self._parts.get(actor)
+        if part is None or part.token is not token or part.version != version \
+                or part.changes != changes:
+            part = self._current_part(view, actor)
         table = self._choice_table(actor, part.other_ids)
         out = list(map(table.get, map(id, legal)))
         if None in out:
