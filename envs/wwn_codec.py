@@ -102,7 +102,7 @@ from factionsim.rules.wwn.data import (
     MAGIC_LEVELS,
 )
 from factionsim.rules.wwn.goals import GOALS
-from factionsim.rules.wwn.model import ASSET_LOG
+from factionsim.rules.wwn.model import ASSET_LOG, TableChange
 from factionsim.rules.wwn.validate import TAGS
 
 from .codec import Codec, EncodingError, Layout, float32s, grow_bank
@@ -699,10 +699,10 @@ class WwnCodec(Codec):
         ``assets_stamp()`` (which changes with any change to any asset: its fields, its status
         entries, its owner, its entering or leaving play) and the assets that already acted this
         turn (the decision's ``done``, ``rival_done`` and ``used`` lists). Checking them costs a
-        few calls; building the part again a pass over every asset. When only fields of some
-        assets changed (no asset entered or left play or changed hands), the kept part is
-        brought up to date in place from :data:`~factionsim.rules.wwn.model.ASSET_LOG`, the
-        assets changed since it was built (:meth:`_update_part`). Otherwise the new part takes
+        few calls; building the part again a pass over every asset. Where the assets changed
+        fields or entered or left play (no new owners), the kept part is brought up to date in
+        place from :data:`~factionsim.rules.wwn.model.ASSET_LOG`, the assets changed since it
+        was built (:meth:`_update_part`). Otherwise the new part takes
         over the old one's observation base, with only the rows, Base flags and counts that
         differ written again (:meth:`_patch_base`), when both were built for the same seating
         and bank rows."""
@@ -717,9 +717,10 @@ class WwnCodec(Codec):
                 seating = self._seating(view, agent)
             old = self._parts.get(agent)  # (None when _seating just started a new game)
             done = {x for ids in acted for x in ids if isinstance(x, str)}
-            if old is not None and old.token is token and old.version == version \
-                    and old.seating is seating and self._update_part(view, agent, old, done):
-                old.changes, old.acted, old.log = changes, acted, ASSET_LOG.position()
+            if old is not None and old.token is token and old.seating is seating \
+                    and self._update_part(view, agent, old, done):
+                old.version, old.changes, old.acted = version, changes, acted
+                old.log = ASSET_LOG.position()
                 return old
             epoch = self._bank_epoch
             part = self._parts[agent] = self._asset_part(view, agent, seating, view.assets(),
@@ -732,13 +733,16 @@ class WwnCodec(Codec):
         return part
 
     def _update_part(self, view: Any, agent: str, part: _AssetPart, done: set[str]) -> bool:
-        """Bring ``part`` (``agent``'s, built for today's table, version and seating) up to date
-        in place: re-key the rows of the assets logged as changed since it was built
-        (:data:`~factionsim.rules.wwn.model.ASSET_LOG`) and of those whose "acted" flag changed
-        (``done``), and write what changed into its observation base (rows, counts per location,
-        Base flags). Returns False, having changed nothing, where only a new part will do: a
-        status change that may touch a row, entries emptied out of the log, an asset of another
-        faction that became visible or hidden, or a bank without room for the new rows.
+        """Bring ``part`` (``agent``'s, built for today's table and seating) up to date in place
+        from :data:`~factionsim.rules.wwn.model.ASSET_LOG`: the assets that entered or left the
+        table since it was built get or lose their rows (:meth:`_move_rows`), and the rows of
+        the assets whose fields changed, or whose "acted" flag did (``done``), are keyed again;
+        what changed is written into its observation base (rows, counts per location, Base
+        flags). Returns False where only a new part will do: a change logged as ``None`` (a new
+        owner, a status change that may touch a row...), entries emptied out of the log, an
+        asset of another faction that became visible or hidden, the same asset in or out twice,
+        a bank without room for the new rows; the part is then as consistent as before (its
+        lists and base agree), for :meth:`_patch_base`.
 
         The log holds every game's assets; one that is not this table's own object for its id
         is skipped (this table's assets that changed are logged themselves)."""
@@ -746,33 +750,40 @@ class WwnCodec(Codec):
         if changed is None:
             return False
         touched: dict[int, Any] = {}
+        moves: list[TableChange] = []
         for a in changed:
             if a is None:
                 return False
-            touched[id(a)] = a
+            if a.__class__ is TableChange:
+                moves.append(a)
+            else:
+                touched[id(a)] = a
         if done != part.done:
             for aid in done.symmetric_difference(part.done):
                 a = view.asset(aid)
                 if a is not None:
                     touched[id(a)] = a
-        if len(self._row_of) + len(touched) > len(self._bank):
+        if len(self._row_of) + len(touched) + len(moves) > len(self._bank):
+            return False
+        if moves and not self._move_rows(view, agent, part, moves, done):
             return False
         # (checked before anything is changed: a visibility change needs a new part)
-        others = part.other_slot
-        if others is None:
-            others = part.other_slot = {x: k for k, x in enumerate(part.other_ids)}
         work = []
-        own = None
+        own = others = None
         for a in touched.values():
             cur = view.asset(a.id)
             if a.owner == agent:
                 if cur is not a:
-                    continue  # (another game's asset)
+                    continue  # (another game's asset, or one out of play)
                 if own is None:
                     own = view.assets_of(agent)
                 k = next(k for k, x in enumerate(own) if x is a)
                 work.append((a, True, k))
             else:
+                if others is None:
+                    others = part.other_slot
+                    if others is None:
+                        others = part.other_slot = {x: k for k, x in enumerate(part.other_ids)}
                 k = others.get(a.id)
                 if cur is a:
                     if k is None:
@@ -780,49 +791,125 @@ class WwnCodec(Codec):
                     work.append((a, False, k))
                 elif cur is None and k is not None:
                     return False  # (it went into hiding)
-        owner_code, row_of, info_of = part.seating.owner_code, self._row_of, self._row_info
-        base = part.base
-        if base is not None:
-            first, end = self._asset_block
-            block = base[first:end].reshape(self.asset_slots, self.asset_row)
-        L, A = self.L, self.limits.own_assets
+        A = self.limits.own_assets
+        block = self._block(part.base) if part.base is not None and work else None
         for a, mine, k in work:
-            status = a.status
-            key = (owner_code[a.owner], _ROW_STATS(a),  # (as _asset_part's)
-                   bool(status.get("subtle")) if status else False,
-                   a.id in done if done else False)
-            info = row_of.get(key)
-            if info is None:
-                info = self._bank_row(key)
+            info = self._row_info_of(part, a, done)
             rows = part.own_rows if mine else part.other_rows
             was = rows[k]
-            b, li, flag = info
-            if was == b:
+            if was == info[0]:
                 continue
-            rows[k] = b
-            if base is not None:
-                block[k if mine else A + k] = self._bank[b]
-            _, old_li, old_flag = info_of[was]
-            if li != old_li:
-                counts, values = (part.own_n, part.own_counts) if mine \
-                    else (part.other_n, part.other_counts)
-                for i, step in ((old_li, -1), (li, 1)):
-                    counts[i] += step
-                    values[i] = self._count_value[counts[i]]
-                    if base is not None:
-                        base[part.seating.count_positions[i if mine else L + i]] = values[i]
-            if flag != old_flag:
-                bases = part.bases
-                if old_flag >= 0:
-                    bases.remove(old_flag)
-                    if base is not None and old_flag not in bases:
-                        base[old_flag] = 0.0
-                if flag >= 0:
-                    bases.append(flag)
-                    if base is not None:
-                        base[flag] = 1.0
+            rows[k] = info[0]
+            if block is not None:
+                block[k if mine else A + k] = self._bank[info[0]]
+            before = self._row_info[was]
+            if before[1] != info[1] or before[2] != info[2]:  # (another place, or a Base)
+                self._recount(part, mine, before, -1)
+                self._recount(part, mine, info, 1)
         part.done = done
         return True
+
+    def _move_rows(self, view: Any, agent: str, part: _AssetPart, moves: list[TableChange],
+                   done: set[str]) -> bool:
+        """Give the assets that entered this table since ``part`` was built rows at the end of
+        its own or others' rows (a new asset comes last in asset order), and take out the rows
+        of those that left it (the rows after them move up one). Checks every move first and
+        returns False, having changed nothing, for one it cannot follow (see
+        :meth:`_update_part`)."""
+        own_ids, other_ids = part.own_ids, part.other_ids
+        seen: set[str] = set()
+        plan: list[tuple[bool, bool, Any]] = []  # (entered, own, asset or id)
+        n_own, n_other = len(own_ids), len(other_ids)
+        for move in moves:
+            a = move.asset
+            aid = a.id
+            cur = view.asset(aid)
+            if move.added and cur is not a:
+                continue  # (another table's, out again since, or hidden from this observer)
+            if aid in seen:
+                return False
+            seen.add(aid)
+            if move.added:
+                if aid in own_ids or aid in other_ids:
+                    return False
+                mine = a.owner == agent
+                plan.append((True, mine, a))
+                n_own += mine
+                n_other += not mine
+            else:
+                if cur is not None:
+                    return False  # (another table's asset of the same id, or back in play)
+                if aid in own_ids:
+                    plan.append((False, True, aid))
+                    n_own -= 1
+                elif aid in other_ids:
+                    plan.append((False, False, aid))
+                    n_other -= 1
+        if n_own > self.limits.own_assets or n_other > self.limits.other_assets:
+            return False  # (a new part raises the clear error)
+        own_ids, other_ids = list(own_ids), list(other_ids)
+        block = self._block(part.base) if part.base is not None else None
+        A = self.limits.own_assets
+        for entered, mine, x in plan:
+            ids, rows, offset = (own_ids, part.own_rows, 0) if mine \
+                else (other_ids, part.other_rows, A)
+            if entered:
+                info = self._row_info_of(part, x, done)
+                ids.append(x.id)
+                rows.append(info[0])
+                if block is not None:
+                    block[offset + len(rows) - 1] = self._bank[info[0]]
+                self._recount(part, mine, info, 1)
+            else:
+                k = ids.index(x)
+                self._recount(part, mine, self._row_info[rows[k]], -1)
+                del ids[k]
+                del rows[k]
+                if block is not None:
+                    n = len(rows)  # (after: rows k..n move up one, row n is emptied)
+                    block[offset + k:offset + n] = block[offset + k + 1:offset + n + 1]
+                    block[offset + n] = 0.0
+        part.own_ids, part.other_ids = tuple(own_ids), tuple(other_ids)
+        part.other_slot = None
+        return True
+
+    def _row_info_of(self, part: _AssetPart, a: Any, done: set[str]) -> tuple[int, int, int]:
+        """``(bank row, location, Base flag position)`` of asset ``a``'s row as ``part``'s
+        observer sees it (the key of :meth:`_asset_part`)."""
+        status = a.status
+        key = (part.seating.owner_code[a.owner], _ROW_STATS(a),
+               bool(status.get("subtle")) if status else False,
+               a.id in done if done else False)
+        info = self._row_of.get(key)
+        return info if info is not None else self._bank_row(key)
+
+    def _block(self, base: np.ndarray) -> np.ndarray:
+        """The asset rows of an observation base: own rows, then the others'."""
+        first, end = self._asset_block
+        return base[first:end].reshape(self.asset_slots, self.asset_row)
+
+    def _recount(self, part: _AssetPart, mine: bool, info: tuple[int, int, int],
+                 step: int) -> None:
+        """Count a row (``step`` 1) or stop counting it (-1) in ``part``'s assets per location
+        and Base flags, and in its observation base."""
+        _, li, flag = info
+        base = part.base
+        counts, values = (part.own_n, part.own_counts) if mine \
+            else (part.other_n, part.other_counts)
+        counts[li] += step
+        values[li] = value = self._count_value[counts[li]]
+        if base is not None:
+            base[part.seating.count_positions[li if mine else self.L + li]] = value
+        if flag >= 0:
+            bases = part.bases
+            if step > 0:
+                bases.append(flag)
+                if base is not None:
+                    base[flag] = 1.0
+            else:
+                bases.remove(flag)
+                if base is not None and flag not in bases:
+                    base[flag] = 0.0
 
     def _patch_base(self, old: _AssetPart, new: _AssetPart, seating: _Seating) -> None:
         """Give ``new`` the observation base of ``old`` (the same observer and seating, the same
@@ -878,6 +965,7 @@ class WwnCodec(Codec):
         own_rows: list[int] = []
         other_rows: list[int] = []
         other_ids: list[str] = []
+        own_ids: list[str] = []
         bases: list[int] = []
         for a in assets:
             owner = a.owner
@@ -891,6 +979,7 @@ class WwnCodec(Codec):
             b, li, base = info
             if owner == agent:
                 own_rows.append(b)
+                own_ids.append(a.id)
                 own_count[li] += 1
             else:
                 other_rows.append(b)
@@ -905,7 +994,7 @@ class WwnCodec(Codec):
         count_value = self._count_value
         part = _AssetPart(own_rows, other_rows, [count_value[n] for n in own_count],
                           [count_value[n] for n in other_count], bases, done, tuple(other_ids))
-        part.own_n, part.other_n = own_count, other_count
+        part.own_n, part.other_n, part.own_ids = own_count, other_count, tuple(own_ids)
         return part
 
     def _bank_row(self, key: tuple) -> tuple[int, int, int]:
@@ -956,7 +1045,7 @@ class _AssetPart:
 
     __slots__ = ("own_rows", "other_rows", "own_counts", "other_counts", "bases", "done",
                  "other_ids", "token", "version", "changes", "acted", "base", "seating",
-                 "own_n", "other_n", "other_slot", "log")
+                 "own_n", "other_n", "other_slot", "log", "own_ids")
 
     def __init__(self, own_rows: list[int], other_rows: list[int], own_counts: list[float],
                  other_counts: list[float], bases: list[int], done: set[str],
@@ -976,6 +1065,7 @@ class _AssetPart:
         self.own_n: list[int] = []
         self.other_n: list[int] = []
         self.other_slot: dict[str, int] | None = None  # other_ids -> row (made when needed)
+        self.own_ids: tuple[str, ...] = ()  # the ids of the own assets, in row order
 
 
 class _ChoiceTable:

@@ -62,13 +62,16 @@ class ChangeLog:
     codec re-keys only those assets' observation rows: ``WwnCodec._current_part``).
 
     ``entries`` holds the :class:`Asset` objects whose fields changed (each time one counts in
-    :data:`ASSET_CHANGES`), and ``None`` for a change of a status dictionary that may change
-    what an observation row shows (its ``subtle`` entry, or a write of several entries at
-    once); other status writes change no row and log nothing (they still count in
-    :data:`ASSET_CHANGES`). ``position()`` is the number of entries ever logged; past
-    :data:`LOG_SIZE` entries the log is emptied, so a reader that kept an older position than
-    ``dropped`` must work everything out again. One log for the whole process, as the counter:
-    it holds other games' assets too (a reader skips those it does not show)."""
+    :data:`ASSET_CHANGES`), a :class:`TableChange` for an asset that entered or left an
+    :class:`AssetTable`, and ``None`` for a change a reader must work everything out again for:
+    a new owner, an asset replaced under its id, a table change of several assets at once, and a
+    change of a status dictionary that may change what an observation row shows (its ``subtle``
+    entry, or a write of several entries at once); other status writes change no row and log
+    nothing (they still count in :data:`ASSET_CHANGES`). ``position()`` is the number of
+    entries ever logged; past :data:`LOG_SIZE` entries the log is emptied, so a reader that
+    kept an older position than ``dropped`` must work everything out again. One log for the
+    whole process, as the counter: it holds other games' assets too (a reader skips those it
+    does not show)."""
 
     __slots__ = ("entries", "dropped")
 
@@ -90,6 +93,16 @@ class ChangeLog:
         """The entries logged since ``position``, or ``None`` when some were emptied out."""
         start = position - self.dropped
         return None if start < 0 else self.entries[start:]
+
+
+class TableChange:
+    """An entry of :data:`ASSET_LOG`: ``asset`` entered (``added``) or left an
+    :class:`AssetTable` (which one, the log does not say: a reader checks its own table)."""
+
+    __slots__ = ("asset", "added")
+
+    def __init__(self, asset: Asset, added: bool):
+        self.asset, self.added = asset, added
 
 
 #: Most entries :class:`ChangeLog` keeps.
@@ -211,7 +224,7 @@ class Asset:
         count = ASSET_CHANGES.count
         _count_change(self, name, value)
         if ASSET_CHANGES.count != count:
-            ASSET_LOG.add(self)
+            ASSET_LOG.add(self if name != "owner" else None)
 
     @property
     def attribute(self) -> str:
@@ -279,32 +292,45 @@ class AssetTable(dict):
         asset.owner = owner
         self.version += 1
 
+    # (each change is logged in ASSET_LOG too: one asset in or out, or None for any other)
     def __setitem__(self, key: str, value: Asset) -> None:
+        replaced = key in self
         super().__setitem__(key, value)
         self.version += 1
+        ASSET_LOG.add(None if replaced else TableChange(value, True))
 
     def __delitem__(self, key: str) -> None:
+        asset = self[key]
         super().__delitem__(key)
         self.version += 1
+        ASSET_LOG.add(TableChange(asset, False))
 
     def pop(self, *args: Any) -> Any:
         self.version += 1
+        if args and args[0] in self:
+            asset = super().pop(*args)
+            ASSET_LOG.add(TableChange(asset, False))
+            return asset
         return super().pop(*args)
 
     def popitem(self) -> tuple[str, Asset]:
         self.version += 1
+        ASSET_LOG.add(None)
         return super().popitem()
 
     def clear(self) -> None:
         self.version += 1
+        ASSET_LOG.add(None)
         super().clear()
 
     def update(self, *args: Any, **kwargs: Any) -> None:
         self.version += 1
+        ASSET_LOG.add(None)
         super().update(*args, **kwargs)
 
     def setdefault(self, key: str, default: Any = None) -> Any:
         self.version += 1
+        ASSET_LOG.add(None)
         return super().setdefault(key, default)
 
 
