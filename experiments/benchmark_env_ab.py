@@ -108,9 +108,12 @@ def main(argv: list[str] | None = None) -> None:
         ratio = statistics.median(a / b for a, b in zip(runs[name], c4, strict=True))
         print(f"{name:>18} {statistics.median(runs[name]):>8.0f} {ratio:>6.3f}")
     for ruleset in rulesets:
-        gain = statistics.median(a / b for a, b in zip(runs[f"{ruleset}-new"],
-                                                       runs[f"{ruleset}-old"], strict=True))
-        print(f"{ruleset}: new / old {gain:.3f}")
+        gains = sorted(a / b for a, b in zip(runs[f"{ruleset}-new"], runs[f"{ruleset}-old"],
+                                             strict=True))
+        spread = (f"; repeats {gains[0]:.3f}-{gains[-1]:.3f}, quartiles "
+                  + "-".join(f"{q:.3f}" for q in statistics.quantiles(gains, n=4)[::2])
+                  if len(gains) > 1 else "")
+        print(f"{ruleset}: new / old {statistics.median(gains):.3f}{spread}")
 
 
 if __name__ == "__main__":
