@@ -233,6 +233,11 @@ def test_kept_asset_parts_brought_up_to_date_from_the_change_log(monkeypatch):
         write()
         assert_caches_fresh(env)
     assert taken[True] >= 4 * len(env.agents) and taken[False] >= 2
+    for hp in (1, 2) * 20:  # (a long window, as a planner's copies would log: built again)
+        own.hp = hp
+    taken.clear()
+    assert_caches_fresh(env)
+    assert taken[False] == len(env.agents) and taken[True] == 0
     monkeypatch.setattr(model, "LOG_SIZE", 2)
     for hp in (1, 2, 1):  # (three entries: the first one emptied out before it is read)
         own.hp = hp
