@@ -8,14 +8,17 @@ outcome is chosen (see :func:`rollout_value`: its score, goal progress and wealt
 best rival, with goal XP discounted by how late it came). Every other decision is the
 heuristic's. Options:
 
-- ``budget`` — rollouts per searched decision, shared among the candidates (default 16: a
-  faction turn of the bundled campaign takes about 0.35 s on average on one core of a 2-core
-  laptop-class machine, under 1 s at the most; it wins 68.7% of 200 games against the
-  heuristic, 70.8% at budget 20, whose slowest turns passed 1 s);
+- ``budget`` — rollouts per searched decision, shared among the candidates (default 16; at
+  horizon 1 a faction turn of the bundled campaign took about 0.35 s on average on one core of a
+  2-core laptop-class machine, under 1 s at the most; at the default horizon 2 about 1.5 times
+  as long: ``docs/agents.md``, "The planner");
 - ``search`` — how the budget is shared: ``even`` (default) or ``halving`` (successive halving:
   the better half of the candidates goes on after each round; before the discount it did no
   better than ``even``: 53.2% of 200 games against the heuristic at budget 24, 56.2% even);
-- ``horizon`` — turns simulated after the current one (default 1);
+- ``horizon`` — turns simulated after the current one (default 2: rollouts to the end of the
+  turn after next. With 1 the rollouts end with the next turn and the planner took 58.1% of
+  160 games against the heuristic on unseen campaigns; with 2, the figures in
+  ``docs/agents.md``, "The planner". With 0, 36%);
 - ``width`` — candidates searched at most, the heuristic's favourites first (default 4);
 - ``discount`` — what goal XP earned one turn later is worth against XP earned now (default
   0.7). Without it the planner procrastinates: a rollout in which the heuristic plants the Base
@@ -88,7 +91,7 @@ class PlannerAgent(Agent):
         **STEERING_OPTIONS,
     }
 
-    def __init__(self, budget: int = 16, horizon: int = 1, width: int = 4, search: str = "even",
+    def __init__(self, budget: int = 16, horizon: int = 2, width: int = 4, search: str = "even",
                  discount: float = 0.7, margin: float = 0.1, temperament: str | None = None,
                  leaf: Callable[[Any, str], float] | None = None, **options: Any):
         if budget < 1 or horizon < 0 or width < 1 or not 0 <= discount <= 1:

@@ -25,7 +25,7 @@ class Args:
     seed: int = 0  # master seed (game g uses SeedSequence([seed, g]))
     workers: int = 2  # parallel processes
     budget: int = 0  # planner rollouts per searched decision (0: the planner's default)
-    horizon: int = 1  # planner: turns simulated after the current one
+    horizon: int = 2  # planner: turns simulated after the current one (its default)
     timing_turns: int = 20  # turns of one game used to time the planner
     skip_planner: bool = False
     out: str = "experiments-out/compare_agents.json"

@@ -70,7 +70,7 @@ def test_rollout_states_hold_no_hidden_assets(monkeypatch):
 
 
 def test_budget_option_and_a_played_campaign():
-    """(Its speed is measured by experiments/benchmark.py, not here.)"""
+    """(Its time per faction turn is measured by experiments/compare_agents.py, not here.)"""
     with pytest.raises(ValueError):
         make_agent("planner", "wwn", budget=0)
     s = load_campaign(default_campaign_path())
@@ -87,7 +87,7 @@ def test_budget_option_and_a_played_campaign():
 
     planner.act = recorded
     play(s, 2, agents)
-    assert s.turn == 2 and any("looked 2 turn(s) ahead" in (r or "") for r in reasons)
+    assert s.turn == 2 and any("looked 3 turn(s) ahead" in (r or "") for r in reasons)
 
 
 @pytest.mark.parametrize("budget, expected", [
@@ -138,16 +138,20 @@ def _expander():
 
 def test_xp_earned_later_is_discounted_so_the_planner_does_not_procrastinate():
     """Waiting a turn and letting the heuristic plant the Base next turn reaches the same XP at
-    the horizon; only the discount (0.7 per turn) tells the two apart."""
+    the end of the next turn (``horizon`` 1); only the discount (0.7 per turn) tells the two
+    apart. At the default horizon (2) the eager planner plants it now as well."""
     s = _expander()
     view, now, wait = s.view("us"), ChooseAction("expand"), ChooseAction("pass")
-    patient, eager = make_agent("planner", "wwn", discount=1.0), make_agent("planner", "wwn", discount=0.7)
+    patient = make_agent("planner", "wwn", discount=1.0, horizon=1)
+    eager = make_agent("planner", "wwn", discount=0.7, horizon=1)
     for seed in range(3):
         assert eager._rollout(view, now, seed) == pytest.approx(patient._rollout(view, now, seed))
         # the Base (1 XP) comes one turn later: worth 0.7 of an XP now
         assert eager._rollout(view, wait, seed) == pytest.approx(
             patient._rollout(view, wait, seed) - 0.3)
     assert eager.act(view, s.legal_actions(), np.random.default_rng(0)) == now
+    assert make_agent("planner", "wwn").act(view, s.legal_actions(),
+                                            np.random.default_rng(0)) == now
     with pytest.raises(ValueError, match="discount"):
         make_agent("planner", "wwn", discount=1.5)
 

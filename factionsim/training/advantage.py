@@ -44,16 +44,17 @@ class PlannerValues:
     """Plays the heuristic; where the planner would search, records every candidate's
     rollout value minus the heuristic choice's (``last_values``: action -> advantage; ``None``
     where nothing is searched). ``rollouts``: rollouts per candidate (the same dice seeds for
-    every candidate); the planner's other options (``horizon``, ``width``, ``discount``) as the
-    planner takes them."""
+    every candidate); ``horizon`` 1 (rollouts to the end of the next turn: the planner's default
+    when the shipped policy was trained, kept so that a documented run gives the same data); the
+    planner's other options (``width``, ``discount``) as the planner takes them."""
 
-    def __init__(self, rollouts: int = 2, **planner_options: Any):
+    def __init__(self, rollouts: int = 2, horizon: int = 1, **planner_options: Any):
         from factionsim.agents.planner import PlannerAgent
 
         if rollouts < 1:
             raise ValueError(f"--expert-rollouts {rollouts}: at least 1")
         self.rollouts = int(rollouts)
-        self.planner = PlannerAgent(**planner_options)
+        self.planner = PlannerAgent(horizon=horizon, **planner_options)
         self.last_values: dict[Any, float] | None = None
         self.last_reason: str | None = None
 

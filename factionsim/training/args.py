@@ -109,7 +109,7 @@ class Args:
     search_samples: int = 4  # afterstates sampled per candidate when the policy plays
     search_margin: float = 0.1  # value by which a candidate must beat the heuristic's choice
     value_data: str | None = None  # a value_data.npz of an earlier run: fit it, play no games
-    value_horizon: int = 1  # turns the data rollouts play after the current one (the planner's)
+    value_horizon: int = 1  # turns the data rollouts play after the current one (the planner's horizon)
     # --method leaf only (see factionsim.training.leaf): --bc-games heuristic self-play games,
     # --value-horizon the search's horizon, --search-margin its margin in XP of rollout value
     leaf_turns: list[int] = field(default_factory=lambda: [20, 30])  # LO HI: a data game's turns

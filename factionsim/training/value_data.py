@@ -39,7 +39,9 @@ class DataTask:
     campaign_seeds: tuple[int, int]
     max_turns: int = 20
     rollouts: int = 2
-    horizon: int = 1  # turns the rollouts play after the current one (the planner's default: 1)
+    # turns the rollouts play after the current one (1: the planner's horizon when the
+    # documented runs were made)
+    horizon: int = 1
 
 
 def value_game(task: DataTask, game: int) -> dict[str, np.ndarray]:
