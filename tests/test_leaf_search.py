@@ -118,7 +118,7 @@ def test_with_the_handmade_leaf_it_chooses_as_the_planner_does(tmp_path):
     from factionsim.agents.planner import PlannerAgent
 
     agent = make_agent(f"policy:{handmade_leaf_file(tmp_path / 'p.json', budget=6)}", "wwn")
-    planner = PlannerAgent(budget=6)
+    planner = PlannerAgent(budget=6, horizon=1)  # the file's horizon
     state = load_campaign(default_campaign_path())
     searched = 0
     for k in range(40):
