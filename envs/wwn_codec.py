@@ -273,10 +273,8 @@ class WwnCodec(Codec):
         actor = view.faction_id
         # (only the part's other_ids are read here: they follow the assets' stamp alone, not the
         # acted lists, so a part of the same stamp serves as it is)
-        token, version, changes = view.assets_stamp()
         part = self._parts.get(actor)
-        if part is None or part.token is not token or part.version != version \
-                or part.changes != changes:
+        if part is None or not part.holds(*view.assets_stamp()):
             part = self._current_part(view, actor)
         table = self._choice_table(actor, part.other_ids)
         out = list(map(table.get, map(id, legal)))
@@ -658,8 +656,7 @@ class WwnCodec(Codec):
         base = seating.template.copy()
         # asset rows: own from the own_assets piece's first row, the others' likewise (the two
         # pieces follow each other)
-        first, end = self._asset_block
-        block = base[first:end].reshape(self.asset_slots, self.asset_row)
+        block = self._block(base)
         own_rows, other_rows = part.own_rows, part.other_rows
         # (mode="clip": the rows are always in the bank; the default "raise" buffers ``out``)
         if own_rows:
@@ -715,8 +712,7 @@ class WwnCodec(Codec):
                  tuple(ctx.get("used") or ()))
         token, version, changes = view.assets_stamp()
         part = self._parts.get(agent)
-        if part is None or part.token is not token or part.version != version \
-                or part.changes != changes or part.acted != acted:
+        if part is None or not part.holds(token, version, changes) or part.acted != acted:
             if seating is None:
                 seating = self._seating(view, agent)
             old = self._parts.get(agent)  # (None when _seating just started a new game)
@@ -800,7 +796,7 @@ class WwnCodec(Codec):
         A = self.limits.own_assets
         block = self._block(part.base) if part.base is not None and work else None
         for a, mine, k in work:
-            info = self._row_info_of(part, a, done)
+            info = self._row_info_of(part.seating.owner_code, a, done)
             rows = part.own_rows if mine else part.other_rows
             was = rows[k]
             if was == info[0]:
@@ -860,7 +856,7 @@ class WwnCodec(Codec):
             ids, rows, offset = (own_ids, part.own_rows, 0) if mine \
                 else (other_ids, part.other_rows, A)
             if entered:
-                info = self._row_info_of(part, x, done)
+                info = self._row_info_of(part.seating.owner_code, x, done)
                 ids.append(x.id)
                 rows.append(info[0])
                 if block is not None:
@@ -879,12 +875,15 @@ class WwnCodec(Codec):
         part.other_slot = None
         return True
 
-    def _row_info_of(self, part: _AssetPart, a: Any, done: set[str]) -> tuple[int, int, int]:
-        """``(bank row, location, Base flag position)`` of asset ``a``'s row as ``part``'s
-        observer sees it (the key of :meth:`_asset_part`)."""
+    def _row_info_of(self, owner_code: dict[str, int], a: Any,
+                     done: set[str]) -> tuple[int, int, int]:
+        """``(bank row, location, Base flag position)`` of asset ``a``'s row, encoded once into
+        the bank (:meth:`_bank_row`) and found again by its key: the owner's code in the
+        observer's seating, the asset's six stats (one C call reads them), its Subtle status
+        and whether it acted this turn (``done``)."""
         status = a.status
-        key = (part.seating.owner_code[a.owner], _ROW_STATS(a),
-               bool(status.get("subtle")) if status else False,
+        key = (owner_code[a.owner], _ROW_STATS(a),
+               bool(status.get("subtle")) if status else False,  # (mostly empty)
                a.id in done if done else False)
         info = self._row_of.get(key)
         return info if info is not None else self._bank_row(key)
@@ -927,8 +926,7 @@ class WwnCodec(Codec):
         base = old.base
         assert base is not None
         old.base = None  # (now ``new``'s)
-        first, end = self._asset_block
-        block = base[first:end].reshape(self.asset_slots, self.asset_row)
+        block = self._block(base)
         bank = self._bank
         for offset, before, after in ((0, old.own_rows, new.own_rows),
                                       (self.limits.own_assets, old.other_rows, new.other_rows)):
@@ -966,7 +964,6 @@ class WwnCodec(Codec):
             if not self._row_of:  # (full: emptied, its rows will be reused)
                 self._bank_epoch += 1  # (so no kept base is patched with the new rows)
         owner_code = seating.owner_code
-        row_of = self._row_of
         own_count, other_count = [0] * self.L, [0] * self.L
         own_rows: list[int] = []
         other_rows: list[int] = []
@@ -974,16 +971,8 @@ class WwnCodec(Codec):
         own_ids: list[str] = []
         bases: list[int] = []
         for a in assets:
-            owner = a.owner
-            status = a.status
-            key = (owner_code[owner], _ROW_STATS(a),  # (one C call reads the six stats)
-                   bool(status.get("subtle")) if status else False,  # (mostly empty)
-                   a.id in done if done else False)
-            info = row_of.get(key)
-            if info is None:
-                info = self._bank_row(key)
-            b, li, base = info
-            if owner == agent:
+            b, li, base = self._row_info_of(owner_code, a, done)
+            if a.owner == agent:
                 own_rows.append(b)
                 own_ids.append(a.id)
                 own_count[li] += 1
@@ -1072,6 +1061,10 @@ class _AssetPart:
         self.other_n: list[int] = []
         self.other_slot: dict[str, int] | None = None  # other_ids -> row (made when needed)
         self.own_ids: tuple[str, ...] = ()  # the ids of the own assets, in row order
+
+    def holds(self, token: object, version: int, changes: int) -> bool:
+        """Whether it was built or brought up to date for this ``assets_stamp()``."""
+        return self.token is token and self.version == version and self.changes == changes
 
 
 class _ChoiceTable:
