@@ -113,6 +113,16 @@ ASSET_LOG = ChangeLog()
 _ROW_STATUS = "subtle"
 
 
+def _status_written(key: str | None = None) -> None:
+    """Count a write to an asset's status in :data:`ASSET_CHANGES`, and log it in
+    :data:`ASSET_LOG` (as ``None``: readers work everything out again) where it may change what
+    an observation row shows: the entry ``key`` is its ``subtle`` entry, or several entries are
+    written at once (no ``key``)."""
+    ASSET_CHANGES.count += 1
+    if key is None or key == _ROW_STATUS:
+        ASSET_LOG.add(None)
+
+
 class AssetStatus(dict):
     """An asset's ability bookkeeping (``Asset.status``): a dict that counts its changes in
     :data:`ASSET_CHANGES`: every write (``[]=``, ``update``, ``|=``), whether or not it changes
@@ -125,51 +135,39 @@ class AssetStatus(dict):
     __slots__ = ()
 
     def __setitem__(self, key: str, value: Any) -> None:
-        ASSET_CHANGES.count += 1
-        if key == _ROW_STATUS:
-            ASSET_LOG.add(None)
+        _status_written(key)
         super().__setitem__(key, value)
 
     def __delitem__(self, key: str) -> None:
-        ASSET_CHANGES.count += 1
-        if key == _ROW_STATUS:
-            ASSET_LOG.add(None)
+        _status_written(key)
         super().__delitem__(key)
 
     def pop(self, key: str, *default: Any) -> Any:
         if key in self:
-            ASSET_CHANGES.count += 1
-            if key == _ROW_STATUS:
-                ASSET_LOG.add(None)
+            _status_written(key)
         return super().pop(key, *default)
 
     def popitem(self) -> tuple[str, Any]:
         if self:
-            ASSET_CHANGES.count += 1
-            ASSET_LOG.add(None)
+            _status_written()
         return super().popitem()
 
     def clear(self) -> None:
         if self:
-            ASSET_CHANGES.count += 1
-            ASSET_LOG.add(None)
+            _status_written()
         super().clear()
 
     def update(self, *args: Any, **kwargs: Any) -> None:
-        ASSET_CHANGES.count += 1
-        ASSET_LOG.add(None)
+        _status_written()
         super().update(*args, **kwargs)
 
     def setdefault(self, key: str, default: Any = None) -> Any:
         if key not in self:
-            ASSET_CHANGES.count += 1
-            if key == _ROW_STATUS:
-                ASSET_LOG.add(None)
+            _status_written(key)
         return super().setdefault(key, default)
 
     def __ior__(self, other: Any) -> AssetStatus:
-        ASSET_CHANGES.count += 1
-        ASSET_LOG.add(None)
+        _status_written()
         return super().__ior__(other)  # type: ignore[no-any-return]
 
 
