@@ -38,7 +38,9 @@ policy (kind ``afterstate-value``, ``factionsim train --method value``) scores e
 planner's faction-action candidates' afterstate with its network
 (:mod:`factionsim.agents.value_search`), elsewhere the heuristic decides; a *rollout-leaf*
 policy (``factionsim train --method leaf``) plays the planner, its rollouts' last states scored
-by its network (:mod:`factionsim.agents.leaf_search`).
+by its network (:mod:`factionsim.agents.leaf_search`); a *tuned-heuristic* policy
+(``factionsim train --method tune``) plays the heuristic with the learned shifts of its weights
+the file holds (:mod:`factionsim.agents.tuned`).
 """
 
 from __future__ import annotations
@@ -89,12 +91,16 @@ def fit_codec(model: Any, state: GameState, label: str, codec: type[Codec]) -> C
 
 def _search_for(model: Any, label: str) -> Any:
     """The searcher a policy file's ``search`` field asks for: one-ply search over afterstates
-    (``afterstate-value``) or the planner's rollouts scored by a learned leaf
-    (``rollout-leaf``)."""
+    (``afterstate-value``), the planner's rollouts scored by a learned leaf (``rollout-leaf``)
+    or the heuristic with learned weights (``tuned-heuristic``)."""
     if model.search["kind"] == "rollout-leaf":
         from factionsim.agents.leaf_search import LeafSearch
 
         return LeafSearch(model, label)
+    if model.search["kind"] == "tuned-heuristic":
+        from factionsim.agents.tuned import TunedHeuristic
+
+        return TunedHeuristic(model, label)
     from factionsim.agents.value_search import ValueSearch
 
     return ValueSearch(model, label)
@@ -243,7 +249,9 @@ class PolicyAgent(Agent):
         return action
 
     def _fallback_agent(self) -> Agent:
-        """The ruleset's heuristic (default options), made once."""
+        """The ruleset's heuristic (default options), made once; a tuned heuristic's own."""
+        if self._search is not None and hasattr(self._search, "agent"):
+            return self._search.agent
         if self._fallback is None:
             spec = self.ruleset.offered_agents()["heuristic"]
             self._fallback = spec.load().for_ruleset(self.ruleset)

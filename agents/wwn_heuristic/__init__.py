@@ -51,6 +51,7 @@ from .abilities import NET_INCOME, answer_reaction, choose_free_ability
 from .personality import TEMPERAMENTS, Personality
 from .steering import STEERING_OPTIONS, Steering
 from .tactics import XP, Situation, income_of, pct
+from .tuning import Tuning
 
 __all__ = ["HeuristicAgent", "Personality", "Steering"]
 
@@ -66,8 +67,10 @@ class HeuristicAgent(Agent):
                                          choices=TEMPERAMENTS),
                **STEERING_OPTIONS}
 
-    def __init__(self, temperament: str | None = None, **options: Any):
+    def __init__(self, temperament: str | None = None, *, tuning: Tuning | None = None,
+                 **options: Any):
         self.temperament = temperament
+        self.tuning = tuning  # learned shifts of its weights (:mod:`.tuning`); None: none
         self.steering = Steering.of(options)
         self.options = options
         self.last_reason: str | None = None
@@ -97,7 +100,8 @@ class HeuristicAgent(Agent):
     def personality(self, faction) -> Personality:
         key = (faction.id, faction.force, faction.cunning, faction.wealth)
         if key not in self._personality:
-            self._personality[key] = Personality.of(faction, self.temperament)
+            own = Personality.of(faction, self.temperament)
+            self._personality[key] = self.tuning.apply(own) if self.tuning else own
         return self._personality[key]
 
     # scores of the faction actions, for the planner's ordering
@@ -192,7 +196,7 @@ def _action(sit: Situation, legal):
         if useful and value > best_value:
             best, best_value, best_why = a, value, why
     wait = _pass_value(sit)
-    if best is not None and best_value > max(0.0, wait[0]):
+    if best is not None and best_value > max(0.0, sit.p.weigh("pass", wait[0])):
         return best, best_why
     return ChooseAction("pass"), wait[1]
 
@@ -238,7 +242,14 @@ def _pass_reason(sit: Situation) -> str:
 
 def _action_value(sit: Situation, kind: str) -> tuple[float, str, bool]:
     """(value, reason, useful) of Faction Action ``kind``: ``useful`` is False when taking it
-    would change nothing (no move worth making, no attack worth making...)."""
+    would change nothing (no move worth making, no attack worth making...). The value is as the
+    faction's personality weighs it (a tuning's factor, :mod:`.tuning`)."""
+    value, why, useful = _plain_action_value(sit, kind)
+    return sit.p.weigh(kind, value), why, useful
+
+
+def _plain_action_value(sit: Situation, kind: str) -> tuple[float, str, bool]:
+    """:func:`_action_value` before the personality's factor."""
     g = sit.goal.id if sit.goal else ""
     if kind == "pass":
         value, why = _pass_value(sit)

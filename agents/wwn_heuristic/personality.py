@@ -93,6 +93,12 @@ class Personality:
     arm_weight: dict[str, float] = field(default_factory=dict)
     base_risk: float = 0.0  # how much the rivals' blows close by spoil a spot for a new Base
     base_hp: tuple[int, int] = (0, 0)  # (least, most) HP of a new Base, (0, 0): as needed
+    #: Faction Action kind (or "pass") -> factor on its value (a tuning's: :mod:`.tuning`)
+    action_weight: dict[str, float] = field(default_factory=dict)
+
+    def weigh(self, kind: str, value: float) -> float:
+        """``value`` of Faction Action ``kind`` as this personality weighs it."""
+        return value * self.action_weight.get(kind, 1.0)
 
     @classmethod
     def of(cls, faction, temperament: str | None = None) -> Personality:

@@ -54,7 +54,8 @@ REQUIRED = ("format", "format_version", "ruleset", "env_version", "spaces", "cod
 OPTIONAL = ("trained_on", "training", "notes", "prior", "search")
 #: a ``search`` field's keys by its kind (a search policy: :func:`check_search`)
 SEARCH_KEYS = {"afterstate-value": ("kind", "features", "candidates", "samples", "margin"),
-               "rollout-leaf": ("kind", "features", "candidates", "budget", "horizon", "margin")}
+               "rollout-leaf": ("kind", "features", "candidates", "budget", "horizon", "margin"),
+               "tuned-heuristic": ("kind", "features", "parameters")}
 #: the search kinds' key whose number bounds (both included) :func:`check_search` checks
 SEARCH_COUNTS = {"samples": (1, 64), "budget": (1, 256), "horizon": (0, 8)}
 
@@ -187,8 +188,10 @@ def check_search(d: dict[str, Any], source: Any) -> None:
     "candidates": "planner", "samples": N, "margin": M}`` (one-ply search over afterstates) or
     ``{"kind": "rollout-leaf", "features": NAME, "candidates": "planner", "budget": B,
     "horizon": H, "margin": M}`` (the planner's rollouts, their last state scored by the
-    network); its network reads ``spaces.observation`` features and gives ``spaces.actions`` = 1
-    value; no ``prior``."""
+    network): its network reads ``spaces.observation`` features and gives ``spaces.actions`` = 1
+    value; or ``{"kind": "tuned-heuristic", "features": "constant", "parameters": [NAME...]}``
+    (the heuristic with learned weights): its network turns ``spaces.observation`` = 1 constant
+    into ``spaces.actions`` = one value per name. No ``prior``."""
     search = d["search"]
     kind = search.get("kind") if isinstance(search, dict) else None
     if kind not in SEARCH_KEYS:
@@ -199,21 +202,37 @@ def check_search(d: dict[str, Any], source: Any) -> None:
                     f"this one has {', '.join(sorted(search))}")
     if not isinstance(search["features"], str):
         raise _fail(source, "search.features", f"{search['features']!r}: must be a name")
-    if search["candidates"] != "planner":
+    if kind == "tuned-heuristic":
+        _check_tuned(d, source)
+    elif search["candidates"] != "planner":
         raise _fail(source, "search.candidates", f"{search['candidates']!r}; allowed: planner")
     for key, (lo, hi) in SEARCH_COUNTS.items():
         if key in search:
             n = search[key]
             if isinstance(n, bool) or not isinstance(n, int) or not lo <= n <= hi:
                 raise _fail(source, f"search.{key}", f"{n!r}: a whole number from {lo} to {hi}")
-    m = search["margin"]
+    m = search.get("margin", 0)
     if isinstance(m, bool) or not isinstance(m, int | float) or not 0 <= m <= 100:
         raise _fail(source, "search.margin", f"{m!r}: a number from 0 to 100")
-    if d["spaces"]["actions"] != 1:
+    if kind != "tuned-heuristic" and d["spaces"]["actions"] != 1:
         raise _fail(source, "spaces.actions", f"{d['spaces']['actions']!r}: a search "
                     "policy's network gives 1 value")
     if "prior" in d:
         raise _fail(source, "prior", "a search policy has no prior")
+
+
+def _check_tuned(d: dict[str, Any], source: Any) -> None:
+    """A ``tuned-heuristic`` search: a constant in, one value per named parameter out."""
+    search = d["search"]
+    names = search["parameters"]
+    if search["features"] != "constant":
+        raise _fail(source, "search.features", f"{search['features']!r}; allowed: constant")
+    if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+        raise _fail(source, "search.parameters", "must be a list of the tuning's names")
+    if d["spaces"]["observation"] != 1 or d["spaces"]["actions"] != len(names):
+        raise _fail(source, "spaces", f"a tuned heuristic reads 1 value and gives one per "
+                    f"parameter ({len(names)}); this one reads {d['spaces']['observation']} and "
+                    f"gives {d['spaces']['actions']}")
 
 
 def _check_members(path: Path, data: bytes) -> None:

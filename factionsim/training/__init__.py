@@ -14,6 +14,8 @@
 - :func:`.leaf.train_leaf` (``--method leaf``, WWN): the planner's search, its rollouts' last
   states scored by an evaluator of the final outcome learnt from heuristic games
   (:mod:`.leaf_data`, :mod:`.leaf_fit`).
+- :func:`.tune.train_tune` (``--method tune``, WWN): the heuristic's weights tuned by the
+  cross-entropy method against the heuristic itself.
 - :mod:`.evaluate`: win rates of a policy against opponents, played with numpy.
 
 ``factionsim train`` and ``experiments/train_wwn_ppo.py`` are thin layers over these. Every
@@ -58,8 +60,9 @@ def run(args: Args) -> Any:
 
 
 def train(args: Args) -> Any:
-    """Train as ``args.method`` says (``ppo``, ``league``, ``advantage``, ``value`` or ``leaf``; imports
-    torch); another method is a :class:`~factionsim.core.game.FactionsimError` naming them."""
+    """Train as ``args.method`` says (``ppo``, ``league``, ``advantage``, ``value``, ``leaf`` or
+    ``tune``; imports torch); another method is a :class:`~factionsim.core.game.FactionsimError`
+    naming them."""
     if args.method in ("league", "advantage"):
         from .league_run import train_league
 
@@ -72,11 +75,15 @@ def train(args: Args) -> Any:
         from .leaf import train_leaf
 
         return train_leaf(args)
+    if args.method == "tune":
+        from .tune import train_tune
+
+        return train_tune(args)
     if args.method != "ppo":
         from factionsim.core.game import FactionsimError
 
         raise FactionsimError(f"--method {args.method!r}; allowed: ppo, league, advantage, "
-                              "value, leaf")
+                              "value, leaf, tune")
     from .ppo import train as train_ppo
 
     return train_ppo(args)

@@ -66,6 +66,7 @@ class Args:
     # rollout values as advantages over the heuristic (factionsim.training.advantage; wwn);
     # "value": a learned evaluator of afterstates, played by one-ply search (.value; wwn);
     # "leaf": the planner's search with a learned evaluator of its rollouts' ends (.leaf; wwn)
+    # "tune": the heuristic's weights tuned by the cross-entropy method (.tune; wwn)
     # --method league only (see factionsim.training.league_run):
     arch: str = "set"  # "set": per-entity layers pooled over the asset rows; "flat": dense
     hidden: list[int] = field(default_factory=lambda: [256, 256])  # the context's layers
@@ -117,6 +118,13 @@ class Args:
     leaf_data: str | None = None  # a leaf_data.npz of an earlier run: fit it, play no games
     leaf_model: str = "anchored"  # "anchored": rollout_value + learned standing terms; "network"
     calibration_games: int = 3  # "network": heuristic games whose searches set the margin (0: none)
+    # --method tune only (see factionsim.training.tune): the cross-entropy method over the WWN
+    # heuristic's tuning, on campaigns of --generated-seeds, games of --max-turns turns
+    tune_generations: int = 20  # generations of candidates
+    tune_population: int = 16  # candidates per generation (the first: the current mean)
+    tune_elites: int = 4  # the fittest candidates the next distribution follows
+    tune_games: int = 64  # games each candidate plays per generation (the same for all)
+    tune_sigma: float = 0.5  # the first spread of each number (attack_floor: a fifth of it)
 
     def out_dir(self) -> str:
         return self.out or f"runs/{self.ruleset}_{self.method}"

@@ -1,0 +1,160 @@
+"""Tuned-heuristic policies (``factionsim train --method tune``, issue 21 item 1): the WWN
+heuristic with learned shifts of its weights (agents/wwn_heuristic/tuning.py), tuned by the
+cross-entropy method against the heuristic. Checked: an all-zero tuning *is* the heuristic, each
+shift does what the tuning's docstring says, a tiny end-to-end run (same file for 1 and 2
+workers), file validation, and torch-free play."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from policy_fixtures import play_with_torch_blocked
+
+from factionsim import load_campaign
+from factionsim.agents.wwn_heuristic import HeuristicAgent
+from factionsim.agents.wwn_heuristic.tuning import TUNING_NAMES, Tuning
+from factionsim.configs import default_campaign_path
+from factionsim.core.game import CampaignError
+from factionsim.models import ModelFileError, read_policy
+from factionsim.runner import play
+from factionsim.training import Args
+
+TINY = dict(method="tune", workers=1, progress=False, torch_threads=1, max_turns=2,
+            tune_generations=2, tune_population=3, tune_elites=2, tune_games=2,
+            final_eval_games=2, generated_seeds=[1000, 1001])
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    pytest.importorskip("torch")
+    from factionsim.training import run
+
+    out = tmp_path_factory.mktemp("tune") / "run"
+    run(Args(out=str(out), **TINY))
+    return out
+
+
+def _events(agent_for):
+    state = load_campaign(default_campaign_path())
+    events = play(state, 3, {f: agent_for(f) for f in state.factions})
+    return [str(e) for e in events], state.scores()
+
+
+def test_an_all_zero_tuning_plays_exactly_as_the_heuristic():
+    """"Every number is 0 for 'as the temperament says', so an all-zero tuning plays exactly as
+    the heuristic does." """
+    zero = Tuning.of({})
+    assert _events(lambda f: HeuristicAgent(tuning=zero)) == _events(lambda f: HeuristicAgent())
+
+
+@pytest.mark.parametrize("name, value, check", [
+    # "multiplied by exp(value)"
+    ("aggression", 0.5, lambda base, t: math.isclose(t.aggression, base.aggression * math.exp(0.5))),
+    ("caution", -1.0, lambda base, t: math.isclose(t.caution, base.caution * math.exp(-1.0))),
+    ("greed", 0.2, lambda base, t: math.isclose(t.greed, base.greed * math.exp(0.2))),
+    # "added to the lowest chance to hit ... (the sum kept within 0.05-0.95)"
+    ("attack_floor", 0.1, lambda base, t: math.isclose(t.attack_floor, base.attack_floor + 0.1)),
+    ("attack_floor", 2.0, lambda base, t: t.attack_floor == 0.95),
+    ("attack_floor", -2.0, lambda base, t: t.attack_floor == 0.05),
+    # "the temperament's weight of that goal, multiplied by exp(value)"
+    ("goal:peaceable-kingdom", 1.0, lambda base, t: math.isclose(
+        t.goal_weight["peaceable-kingdom"], base.goal_weight.get("peaceable-kingdom", 1.0) * math.e)),
+    # "the action's value ... multiplied by exp(value)"
+    ("action:create", -1.0, lambda base, t: math.isclose(t.weigh("create", 3.0), 3.0 / math.e)),
+    ("action:pass", 1.0, lambda base, t: math.isclose(t.weigh("pass", 0.5), 0.5 * math.e)),
+])
+def test_each_shift_does_what_the_tuning_says(name, value, check):
+    state = load_campaign(default_campaign_path())
+    for faction in state.factions.values():
+        base = HeuristicAgent().personality(faction)
+        tuned = HeuristicAgent(tuning=Tuning.of({name: value})).personality(faction)
+        assert check(base, tuned), (faction.id, name)
+        assert tuned.temperament == base.temperament
+
+
+def test_an_action_shift_scales_that_actions_value_when_the_faction_chooses():
+    state = load_campaign(default_campaign_path())
+    plain, tuned = HeuristicAgent(), HeuristicAgent(tuning=Tuning.of({"action:move": 0.7}))
+    for _ in range(200):
+        actor = state.current_actor()
+        view, legal = state.view(actor), state.legal_actions()
+        before, after = plain.action_scores(view, legal), tuned.action_scores(view, legal)
+        if before:
+            assert before.keys() == after.keys()
+            for action, value in before.items():
+                factor = math.exp(0.7) if action.kind == "move" else 1.0
+                assert math.isclose(after[action], value * factor), action
+        state.apply(plain.act(view, legal, np.random.default_rng(0)))
+
+
+def test_unknown_names_and_wrong_lengths_are_refused():
+    with pytest.raises(ValueError, match="unknown tuning name"):
+        Tuning.of({"boldness": 1.0})
+    with pytest.raises(ValueError, match=f"{len(TUNING_NAMES)} values"):
+        Tuning.from_vector([0.0, 1.0])
+
+
+def test_a_tiny_run_writes_a_playable_tuned_heuristic(run_dir):
+    d = json.loads((run_dir / "policy.json").read_text())
+    assert d["search"] == {"kind": "tuned-heuristic", "features": "constant",
+                           "parameters": list(TUNING_NAMES)}
+    summary = json.loads((run_dir / "eval.json").read_text())
+    assert [g["generation"] for g in summary["generations"]] == [1, 2]
+    assert summary["final"]["games"] == 2
+    model = read_policy(run_dir / "policy.json")
+    values = model.logits(np.ones(1))
+    assert values.tolist() == pytest.approx([summary["tuning"][n] for n in TUNING_NAMES], abs=1e-6)
+    from factionsim.agents import make_agent
+
+    agent = make_agent(f"policy:{run_dir / 'policy.json'}", "wwn")
+    state = load_campaign(default_campaign_path())
+    agent.check_fits(state)
+    play(state, 1, {f: agent for f in state.factions})
+    assert agent._search.tuning == Tuning.from_vector(values)
+
+
+def test_the_run_is_the_same_with_two_workers(run_dir, tmp_path):
+    from factionsim.training import run
+
+    run(Args(out=str(tmp_path / "two"), **{**TINY, "workers": 2}))
+    one = json.loads((run_dir / "eval.json").read_text())
+    two = json.loads((tmp_path / "two" / "eval.json").read_text())
+    assert one["tuning"] == two["tuning"]
+    assert [g["share_of_mean"] for g in one["generations"]] == \
+        [g["share_of_mean"] for g in two["generations"]]
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d["search"].update(features="afterstate-v1"), "search.features"),
+    (lambda d: d["search"].update(parameters="aggression"), "search.parameters"),
+    (lambda d: d["spaces"].update(observation=3), "reads 1 value and gives one per parameter"),
+    (lambda d: d["search"].pop("parameters"), "has the keys kind, features, parameters"),
+])
+def test_broken_files_are_refused_naming_the_field(run_dir, tmp_path, change, message):
+    d = json.loads((run_dir / "policy.json").read_text())
+    change(d)
+    path = tmp_path / "policy.json"
+    (tmp_path / "policy.npz").write_bytes((run_dir / "policy.npz").read_bytes())
+    path.write_text(json.dumps(d))
+    with pytest.raises(ModelFileError, match=message):
+        read_policy(path)
+
+
+def test_a_tuning_of_other_names_is_refused_when_the_agent_is_made(run_dir, tmp_path):
+    from factionsim.agents import make_agent
+
+    d = json.loads((run_dir / "policy.json").read_text())
+    d["search"]["parameters"] = ["boldness", *TUNING_NAMES[1:]]
+    (tmp_path / "policy.npz").write_bytes((run_dir / "policy.npz").read_bytes())
+    (tmp_path / "policy.json").write_text(json.dumps(d))
+    with pytest.raises(CampaignError, match="missing: aggression; unknown: boldness"):
+        make_agent(f"policy:{tmp_path / 'policy.json'}", "wwn")
+
+
+def test_it_plays_a_campaign_with_torch_blocked(run_dir):
+    out = play_with_torch_blocked(run_dir / "policy.json",
+                                  "CampaignTemplate.load(None).new_game(1, 0)")
+    assert "played 2 4" in out
