@@ -1,8 +1,9 @@
 """Tuned-heuristic policies (``factionsim train --method tune``, issue 21 item 1): the WWN
 heuristic with learned shifts of its weights (agents/wwn_heuristic/tuning.py), tuned by the
-cross-entropy method against the heuristic. Checked: an all-zero tuning *is* the heuristic, each
-shift does what the tuning's docstring says, a tiny end-to-end run (same file for 1 and 2
-workers), file validation, and torch-free play."""
+cross-entropy method or an antithetic evolution strategy against the heuristic. Checked: an
+all-zero tuning *is* the heuristic, each shift does what the tuning's docstring says, the games'
+mirrored pairs, the evolution strategy's step, tiny end-to-end runs (same file for 1 and 2
+workers), option and file validation, and torch-free play."""
 
 from __future__ import annotations
 
@@ -127,6 +128,59 @@ def test_the_run_is_the_same_with_two_workers(run_dir, tmp_path):
         [g["share_of_mean"] for g in two["generations"]]
 
 
+def test_the_evolution_strategy_moves_along_the_pairs_that_differ(tmp_path):
+    """``--tune-search es``: "the mean plus and minus ``spread * e`` play the same games; the mean
+    moves by ``--tune-step * spread`` times the average of ``e`` weighted by each pair's
+    difference of shares (divided by those differences' root mean square)"."""
+    from factionsim.training.tune import es_step
+
+    directions = np.array([[1.0, 0.0, 2.0], [0.0, 1.0, -1.0]])
+    plus, minus = np.array([0.75, 0.5]), np.array([0.25, 0.5])  # differences 0.5 and 0
+    spread = np.array([0.5, 0.5, 0.1])
+    rms = math.sqrt((0.5 ** 2 + 0.0) / 2)
+    expected = 0.3 * spread * (0.5 / rms * directions[0]) / 2
+    assert es_step(np.zeros(3), spread, directions, plus, minus, 0.3) == pytest.approx(expected)
+    # every pair tied: no move
+    assert es_step(np.ones(3), spread, directions, minus, minus, 0.3).tolist() == [1.0] * 3
+
+
+def test_a_tiny_evolution_strategy_run_writes_its_search(tmp_path):
+    pytest.importorskip("torch")
+    from factionsim.training import run
+
+    run(Args(out=str(tmp_path / "es"), **{**TINY, "tune_search": "es", "tune_population": 4}))
+    summary = json.loads((tmp_path / "es" / "eval.json").read_text())
+    assert summary["search"] == "es"
+    assert [g["games"] for g in summary["generations"]] == [8, 8]  # 2 pairs x 2 games
+    assert all("share_of_mean" not in g for g in summary["generations"])  # (not played)
+    d = json.loads((tmp_path / "es" / "policy.json").read_text())
+    assert d["training"]["algorithm"].startswith("an antithetic evolution strategy")
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"tune_search": "es", "tune_population": 5}, "--tune-population 5: .*even"),
+    ({"tune_search": "pso"}, "--tune-search 'pso'; allowed: cem, es"),
+    ({"tune_step": 0.0}, "--tune-step 0: above 0"),
+])
+def test_bad_search_options_are_refused_naming_them(options, message):
+    from factionsim.training.tune import check_tune
+
+    with pytest.raises(ValueError, match=message):
+        check_tune(Args(**{**TINY, **options}))
+
+
+def test_the_games_come_in_mirrored_pairs():
+    """"games ``2p`` and ``2p + 1`` ... are one campaign ... with the same dice ... the candidate
+    plays every second faction (the first, third... in the even game, the others in the odd
+    one)": the heuristic against itself takes exactly one win per pair."""
+    from factionsim.training.tune import tune_game
+
+    zero = tuple(0.0 for _ in TUNING_NAMES)
+    for pair in range(3):
+        even, odd = (tune_game(0, None, (1000, 1999), 2, (0, 2 * pair + i, zero)) for i in (0, 1))
+        assert even + odd == 1.0
+
+
 @pytest.mark.parametrize("change, message", [
     (lambda d: d["search"].update(features="afterstate-v1"), "search.features"),
     (lambda d: d["search"].update(parameters="aggression"), "search.parameters"),
@@ -158,3 +212,21 @@ def test_it_plays_a_campaign_with_torch_blocked(run_dir):
     out = play_with_torch_blocked(run_dir / "policy.json",
                                   "CampaignTemplate.load(None).new_game(1, 0)")
     assert "played 2 4" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--method", "tune", "--tune-search", "pso"], "--tune-search 'pso'; allowed: cem, es"),
+    (["--method", "tune", "--tune-elites", "40"], "--tune-elites 40: from 1 to --tune-population"),
+    (["--method", "leaf", "--leaf-model", "bad"], "--leaf-model 'bad'; allowed: anchored, network"),
+])
+def test_a_bad_training_option_is_one_line_on_the_command_line(tmp_path, capsys, argv, message):
+    """A user expects an error naming the option and its allowed values, never a traceback, and
+    no run folder left behind."""
+    pytest.importorskip("torch")
+    from factionsim.cli import main
+
+    out = tmp_path / "run"
+    assert main(["train", *argv, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {message}") and len(err.strip().splitlines()) == 1
+    assert not out.exists()

@@ -36,6 +36,8 @@ from typing import Any
 
 import numpy as np
 
+from .args import OptionError
+
 #: the expert name :class:`~.imitation.AgentRef` makes a :class:`PlannerValues` for
 VALUE_EXPERT = "planner-values"
 
@@ -52,7 +54,7 @@ class PlannerValues:
         from factionsim.agents.planner import PlannerAgent
 
         if rollouts < 1:
-            raise ValueError(f"--expert-rollouts {rollouts}: at least 1")
+            raise OptionError(f"--expert-rollouts {rollouts}: at least 1")
         self.rollouts = int(rollouts)
         self.planner = PlannerAgent(horizon=horizon, **planner_options)
         self.last_values: dict[Any, float] | None = None

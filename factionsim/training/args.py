@@ -20,6 +20,14 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+from factionsim.core.game import FactionsimError
+
+
+class OptionError(FactionsimError, ValueError):
+    """A training option outside its allowed values: ``factionsim train`` prints the message
+    (it names the option and what is allowed) as one line and exits with status 2."""
+
+
 #: fields that default to "none" (their option takes a text value)
 _OPTIONAL_TEXT = ("campaign", "out", "eval_only", "convert", "advantage_data", "value_data",
                   "leaf_data")
@@ -125,6 +133,8 @@ class Args:
     tune_elites: int = 4  # the fittest candidates the next distribution follows
     tune_games: int = 64  # games each candidate plays per generation (the same for all)
     tune_sigma: float = 0.5  # the first spread of each number (attack_floor: a fifth of it)
+    tune_search: str = "cem"  # "cem": the cross-entropy method; "es": antithetic evolution strategy
+    tune_step: float = 0.3  # "es" only: the step, in spreads per unit of normalised gradient
 
     def out_dir(self) -> str:
         return self.out or f"runs/{self.ruleset}_{self.method}"

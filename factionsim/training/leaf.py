@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from .args import Args
+from .args import Args, OptionError
 from .league_run import check_holdout, generated_seeds
 
 #: what ``--leaf-model`` may name: the hand-made value plus learned standing terms, or a network
@@ -50,24 +50,24 @@ def check_leaf(args: Args) -> None:
     >>> check_leaf(Args(method="leaf", leaf_turns=[30, 20]))
     Traceback (most recent call last):
     ...
-    ValueError: --leaf-turns 30 20: give LO HI with 1 <= LO <= HI
+    factionsim.training.args.OptionError: --leaf-turns 30 20: give LO HI with 1 <= LO <= HI
     """
     if args.ruleset != "wwn":
-        raise ValueError("--method leaf plays the WWN planner's search; the "
+        raise OptionError("--method leaf plays the WWN planner's search; the "
                          f"{args.ruleset} ruleset has none")
     if len(args.leaf_turns) != 2 or not 1 <= args.leaf_turns[0] <= args.leaf_turns[1]:
-        raise ValueError(f"--leaf-turns {' '.join(map(str, args.leaf_turns))}: give LO HI with "
+        raise OptionError(f"--leaf-turns {' '.join(map(str, args.leaf_turns))}: give LO HI with "
                          "1 <= LO <= HI")
     if not 1 <= args.search_budget <= 256:
-        raise ValueError(f"--search-budget {args.search_budget}: from 1 to 256")
+        raise OptionError(f"--search-budget {args.search_budget}: from 1 to 256")
     if not 0 <= args.value_horizon <= 8:
-        raise ValueError(f"--value-horizon {args.value_horizon}: from 0 to 8")
+        raise OptionError(f"--value-horizon {args.value_horizon}: from 0 to 8")
     if not 0 <= args.search_margin <= 100:
-        raise ValueError(f"--search-margin {args.search_margin:g}: from 0 to 100")
+        raise OptionError(f"--search-margin {args.search_margin:g}: from 0 to 100")
     if args.leaf_model not in LEAF_MODELS:
-        raise ValueError(f"--leaf-model {args.leaf_model!r}; allowed: {', '.join(LEAF_MODELS)}")
+        raise OptionError(f"--leaf-model {args.leaf_model!r}; allowed: {', '.join(LEAF_MODELS)}")
     if not 0 <= args.calibration_games <= 100:
-        raise ValueError(f"--calibration-games {args.calibration_games}: from 0 to 100")
+        raise OptionError(f"--calibration-games {args.calibration_games}: from 0 to 100")
     check_holdout(args)
     generated_seeds(args)
 

@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from .args import Args
+from .args import Args, OptionError
 from .evaluate import evaluate, policy_agent, run_campaign
 from .imitation import AgentRef, CollectTask, collect, fit
 from .league import (
@@ -160,7 +160,7 @@ def train_league(args: Args) -> Path:
         from factionsim.models.prior import PRIOR_AGENTS, PriorCodec
 
         if args.prior not in PRIOR_AGENTS and not advantage:
-            raise ValueError(f"--prior {args.prior!r}; allowed: none, {', '.join(PRIOR_AGENTS)}")
+            raise OptionError(f"--prior {args.prior!r}; allowed: none, {', '.join(PRIOR_AGENTS)}")
         from factionsim.rulesets import ruleset_of
 
         codec = PriorCodec(codec, ruleset_of(state), "heuristic" if advantage else args.prior,
@@ -281,25 +281,25 @@ def check_advantage(args: Args) -> None:
     >>> check_advantage(Args(method="advantage", advantage_scale=0))
     Traceback (most recent call last):
     ...
-    ValueError: --advantage-scale 0: must be above 0
+    factionsim.training.args.OptionError: --advantage-scale 0: must be above 0
     """
     if args.ruleset != "wwn":
-        raise ValueError(f"--method advantage values the WWN planner's candidates; the "
+        raise OptionError(f"--method advantage values the WWN planner's candidates; the "
                          f"{args.ruleset} ruleset has no planner")
     if args.expert_rollouts < 1:
-        raise ValueError(f"--expert-rollouts {args.expert_rollouts}: at least 1")
+        raise OptionError(f"--expert-rollouts {args.expert_rollouts}: at least 1")
     if not args.advantage_scale > 0:
-        raise ValueError(f"--advantage-scale {args.advantage_scale:g}: must be above 0")
+        raise OptionError(f"--advantage-scale {args.advantage_scale:g}: must be above 0")
     check_holdout(args)
     if args.bc_games < 1 or args.fit_steps < 1:
-        raise ValueError("--method advantage needs --bc-games and --fit-steps of at least 1")
+        raise OptionError("--method advantage needs --bc-games and --fit-steps of at least 1")
 
 
 def check_holdout(args: Args) -> None:
     """``--advantage-holdout`` (``advantage`` and ``value``): a share from 0 up to, not
     including, 1, or :class:`ValueError`."""
     if not 0 <= args.advantage_holdout < 1:
-        raise ValueError(f"--advantage-holdout {args.advantage_holdout:g}: from 0 up to, not "
+        raise OptionError(f"--advantage-holdout {args.advantage_holdout:g}: from 0 up to, not "
                          "including, 1")
 
 
@@ -334,7 +334,7 @@ def _advantage_phase(args: Args, graph: Any, codec: Any, generated: float,
     if args.advantage_data:  # an earlier run's valued decisions
         buf, store = load_data(args.advantage_data)
         if (buf.obs_size, buf.n_actions) != (codec.obs_size, codec.n_actions):
-            raise ValueError(f"--advantage-data {args.advantage_data}: its decisions have "
+            raise OptionError(f"--advantage-data {args.advantage_data}: its decisions have "
                              f"{buf.obs_size} observation values and {buf.n_actions} actions; "
                              f"this run's {codec.obs_size} and {codec.n_actions}")
     else:
@@ -378,12 +378,12 @@ def expert_labels(args: Args) -> bool:
     (False, True)
     """
     if args.expert_labels not in ("all", "searched"):
-        raise ValueError(f"--expert-labels {args.expert_labels!r}; allowed: all, searched")
+        raise OptionError(f"--expert-labels {args.expert_labels!r}; allowed: all, searched")
     if args.expert_labels == "all":
         return False
     expert = AgentRef.parse(args.expert).make(args.ruleset)
     if not hasattr(expert, "searches"):
-        raise ValueError(f"--expert-labels searched needs an expert that searches some decisions "
+        raise OptionError(f"--expert-labels searched needs an expert that searches some decisions "
                          f"(planner); {args.expert!r} does not")
     return True
 
@@ -397,7 +397,7 @@ def generated_seeds(args: Args) -> tuple[int, int] | None:
     if not args.generated_seeds:
         return None
     if len(args.generated_seeds) != 2 or not 0 <= args.generated_seeds[0] <= args.generated_seeds[1]:
-        raise ValueError(f"--generated-seeds {' '.join(map(str, args.generated_seeds))}: give "
+        raise OptionError(f"--generated-seeds {' '.join(map(str, args.generated_seeds))}: give "
                          "two seeds LO HI with 0 <= LO <= HI")
     return int(args.generated_seeds[0]), int(args.generated_seeds[1])
 

@@ -11,17 +11,27 @@ decides as fast as the heuristic (no network at play time beyond reading the num
 generations:
 
 1. ``--tune-population`` candidates are drawn (the first is the mean itself);
-2. every candidate plays the same ``--tune-games`` games: game ``g`` of generation ``k`` is a
-   campaign generated from a seed in ``--generated-seeds`` (``factionsim new --seed S``'s
-   generator, the shape of the run's campaign) with its dice from ``(--seed, k, g)``; the
-   candidate plays every second faction (the first, third... in ``g`` even games, the others in
-   odd ones), the default heuristic the rest, for ``--max-turns`` turns. Its fitness is the
+2. every candidate plays the same ``--tune-games`` games, in mirrored pairs: games ``2p`` and
+   ``2p + 1`` of generation ``k`` are one campaign generated from a seed in
+   ``--generated-seeds`` (``factionsim new --seed S``'s generator, the shape of the run's
+   campaign) with the same dice, from ``(--seed, k, p)``; the candidate plays every second
+   faction (the first, third... in the even game, the others in the odd one: a campaign's
+   strong seats count for both sides), the default heuristic the rest, for ``--max-turns``
+   turns. Its fitness is the
    tournament's pairwise share: 1 where its best faction's score is above the heuristic's best,
    0.5 for equal scores, else 0 (common dice for all candidates: their differences are not the
    dice's);
 3. the ``--tune-elites`` fittest candidates' mean and spread move the distribution halfway
    towards theirs (smoothing keeps a generation's lucky draw from taking over), the spread never
    below a tenth of the first one.
+
+``--tune-search es`` replaces steps 1 and 3 with an antithetic evolution strategy (Salimans et
+al. 2017), steadier where a game's outcome is far noisier than the differences between
+candidates: ``--tune-population`` / 2 directions ``e`` are drawn, and the mean plus and minus
+``spread * e`` play the same games; the mean moves by ``--tune-step * spread`` times the
+average of ``e`` weighted by each pair's difference of shares (divided by those differences'
+root mean square), so what the dice do to both sides of a pair cancels. The spread stays
+``--tune-sigma``'s; ``--tune-elites`` is not used.
 
 The run writes ``OUT/policy.json`` + ``policy.npz`` (the distribution's final mean, a search
 policy of kind ``tuned-heuristic``: its one-layer network turns a constant 1 into the 22
@@ -41,10 +51,13 @@ from typing import Any
 
 import numpy as np
 
-from .args import Args
+from .args import Args, OptionError
 
 #: fitness shares are written with this many digits
 _DIGITS = 4
+#: ``--tune-search``'s choices
+SEARCHES = ("cem", "es")
+_ALGORITHMS = {"cem": "the cross-entropy method", "es": "an antithetic evolution strategy"}
 
 
 def check_tune(args: Args) -> None:
@@ -53,21 +66,28 @@ def check_tune(args: Args) -> None:
     >>> check_tune(Args(method="tune", tune_elites=20, tune_population=16))
     Traceback (most recent call last):
     ...
-    ValueError: --tune-elites 20: from 1 to --tune-population (16)
+    factionsim.training.args.OptionError: --tune-elites 20: from 1 to --tune-population (16)
     """
     from .league_run import generated_seeds
 
     if args.ruleset != "wwn":
-        raise ValueError(f"--method tune tunes the WWN heuristic; the {args.ruleset} ruleset "
+        raise OptionError(f"--method tune tunes the WWN heuristic; the {args.ruleset} ruleset "
                          "has none to tune")
     for name, lo in (("tune_generations", 1), ("tune_population", 2), ("tune_games", 2)):
         if getattr(args, name) < lo:
-            raise ValueError(f"--{name.replace('_', '-')} {getattr(args, name)}: at least {lo}")
+            raise OptionError(f"--{name.replace('_', '-')} {getattr(args, name)}: at least {lo}")
     if not 1 <= args.tune_elites <= args.tune_population:
-        raise ValueError(f"--tune-elites {args.tune_elites}: from 1 to --tune-population "
+        raise OptionError(f"--tune-elites {args.tune_elites}: from 1 to --tune-population "
                          f"({args.tune_population})")
     if not 0 < args.tune_sigma <= 5:
-        raise ValueError(f"--tune-sigma {args.tune_sigma:g}: above 0, at most 5")
+        raise OptionError(f"--tune-sigma {args.tune_sigma:g}: above 0, at most 5")
+    if args.tune_search not in SEARCHES:
+        raise OptionError(f"--tune-search {args.tune_search!r}; allowed: {', '.join(SEARCHES)}")
+    if args.tune_search == "es" and args.tune_population % 2:
+        raise OptionError(f"--tune-population {args.tune_population}: --tune-search es plays "
+                         "candidates in pairs (plus and minus one direction); give an even number")
+    if not 0 < args.tune_step <= 5:
+        raise OptionError(f"--tune-step {args.tune_step:g}: above 0, at most 5")
     generated_seeds(args)
 
 
@@ -95,7 +115,8 @@ def tune_game(seed: int, campaign: str | None, seeds: tuple[int, int], turns: in
     from factionsim.runner import play
 
     generation, game, values = task
-    state = _campaigns(campaign, seeds).draw(np.random.default_rng([seed, generation, game]))
+    pair = np.random.default_rng([seed, generation, game // 2])
+    state = _campaigns(campaign, seeds).draw(pair)
     tuned = Tuning.from_vector(values)
     factions = list(state.factions)
     mine = {f for i, f in enumerate(factions) if (i + game) % 2 == 0}
@@ -149,6 +170,60 @@ def cem_step(mean: np.ndarray, spread: np.ndarray, candidates: np.ndarray, fitne
     return new_mean, new_spread
 
 
+def es_step(mean: np.ndarray, spread: np.ndarray, directions: np.ndarray,
+            plus: np.ndarray, minus: np.ndarray, step: float) -> np.ndarray:
+    """The next mean of the antithetic evolution strategy: ``mean + step * spread * g``, ``g``
+    the average of the ``directions`` weighted by each pair's difference of fitness
+    (``plus - minus``) divided by those differences' root mean square (no move when every pair
+    tied).
+
+    >>> m = es_step(np.zeros(2), np.ones(2), np.array([[1.0, 0.0], [0.0, 1.0]]),
+    ...             np.array([0.6, 0.5]), np.array([0.4, 0.5]), 0.5)
+    >>> [round(float(x), 4) for x in m]
+    [0.3536, 0.0]
+    """
+    differences = plus - minus
+    scale = float(np.sqrt(np.mean(differences ** 2)))
+    if scale == 0:
+        return mean.copy()
+    gradient = (differences / scale) @ directions / len(directions)
+    return mean + step * spread * gradient
+
+
+class _Search:
+    """One generation of ``--tune-search``: the candidates to play, then the next distribution
+    from their fitness."""
+
+    def __init__(self, args: Args, rng: np.random.Generator, mean: np.ndarray,
+                 spread: np.ndarray):
+        self.args, self.rng, self.mean, self.spread = args, rng, mean, spread
+        self.floor = spread / 10
+        self.directions = np.zeros((0, len(mean)))
+
+    def candidates(self) -> np.ndarray:
+        if self.args.tune_search == "es":
+            self.directions = self.rng.standard_normal((self.args.tune_population // 2,
+                                                        len(self.mean)))
+            steps = self.directions * self.spread
+            return np.vstack([self.mean + steps, self.mean - steps])
+        noise = self.rng.standard_normal((self.args.tune_population - 1, len(self.mean)))
+        return np.vstack([self.mean, self.mean + noise * self.spread])
+
+    def update(self, candidates: np.ndarray, fitness: np.ndarray) -> dict[str, float]:
+        """Moves the distribution; the generation's figures for the log (``es`` does not play
+        the mean itself: no ``share_of_mean``)."""
+        figures = {"share_best": float(fitness.max()), "share_population": float(fitness.mean())}
+        if self.args.tune_search == "es":
+            plus, minus = np.split(fitness, 2)
+            self.mean = es_step(self.mean, self.spread, self.directions, plus, minus,
+                                self.args.tune_step)
+        else:
+            figures = {"share_of_mean": float(fitness[0]), **figures}
+            self.mean, self.spread = cem_step(self.mean, self.spread, candidates, fitness,
+                                              self.args.tune_elites, self.floor)
+        return {**figures, "spread": float(self.spread.mean())}
+
+
 def train_tune(args: Args) -> Path:
     """Tune as the module docstring says; returns the path of ``OUT/policy.json``."""
     from factionsim.agents.wwn_heuristic.tuning import TUNING_NAMES
@@ -162,31 +237,28 @@ def train_tune(args: Args) -> Path:
     check_tune(args)
     out, record, started, seeds = start_run(args)
     log = _Log(out, args.progress)
-    rng = np.random.default_rng([args.seed, 0x7E5])
-    mean = np.zeros(len(TUNING_NAMES))
-    spread = first_spread(args.tune_sigma)
-    floor = spread / 10
+    search = _Search(args, np.random.default_rng([args.seed, 0x7E5]),
+                     np.zeros(len(TUNING_NAMES)), first_spread(args.tune_sigma))
     history: list[dict[str, Any]] = []
     games = _Games(args, seeds)
     try:
         for k in range(args.tune_generations):
-            noise = rng.standard_normal((args.tune_population - 1, len(mean)))
-            candidates = np.vstack([mean, mean + noise * spread])
+            candidates = search.candidates()
             tasks = [(k, g, tuple(c)) for c in candidates for g in range(args.tune_games)]
             fitness = games.shares(tasks).reshape(len(candidates), args.tune_games).mean(axis=1)
-            mean, spread = cem_step(mean, spread, candidates, fitness, args.tune_elites, floor)
+            figures = search.update(candidates, fitness)
             row = {"generation": k + 1, "games": len(tasks),
-                   "share_of_mean": round(float(fitness[0]), _DIGITS),
-                   "share_best": round(float(fitness.max()), _DIGITS),
-                   "share_population": round(float(fitness.mean()), _DIGITS),
-                   "spread": round(float(spread.mean()), _DIGITS),
+                   **{key: round(v, _DIGITS) for key, v in figures.items()},
                    "seconds": round(time.time() - started, 1)}
             history.append(row)
             log.scalars(k + 1, {f"tune/{key}": v for key, v in row.items()
                                 if key.startswith(("share", "spread"))})
-            log.line(f"generation {k + 1}/{args.tune_generations}: the mean's share "
-                     f"{row['share_of_mean']:.1%}, best {row['share_best']:.1%}, population "
-                     f"{row['share_population']:.1%} ({len(tasks)} games, {row['seconds']:.0f} s)")
+            mean_share = (f"the mean's share {row['share_of_mean']:.1%}, "
+                          if "share_of_mean" in row else "")
+            log.line(f"generation {k + 1}/{args.tune_generations}: {mean_share}best "
+                     f"{row['share_best']:.1%}, population {row['share_population']:.1%} "
+                     f"({len(tasks)} games, {row['seconds']:.0f} s)")
+        mean = search.mean
         final: dict[str, Any] = {}
         if args.final_eval_games:
             shares = games.shares([(args.tune_generations, g, tuple(mean))
@@ -211,8 +283,8 @@ def train_tune(args: Args) -> Path:
                                 "activation": None}]},
         "search": {"kind": "tuned-heuristic", "features": "constant",
                    "parameters": list(TUNING_NAMES)},
-        "training": {"algorithm": "the cross-entropy method over the heuristic's tuning, "
-                                  "fitness its pairwise share against the heuristic",
+        "training": {"algorithm": f"{_ALGORITHMS[args.tune_search]} over the heuristic's "
+                                  "tuning, fitness its pairwise share against the heuristic",
                      "command": record["command"], "versions": record["versions"],
                      "git": record.get("git"), "tuning": tuning, "final": final},
         "notes": "plays the WWN heuristic with these shifts of its weights "
@@ -221,7 +293,7 @@ def train_tune(args: Args) -> Path:
     }
     path = out / "policy.json"
     write_policy(path, description, {"tuning": mean.reshape(-1, 1)}, dtype="float64")
-    summary = {"method": "tune", "seconds": round(time.time() - started, 1),
+    summary = {"method": "tune", "search": args.tune_search, "seconds": round(time.time() - started, 1),
                "generations": history, "final": final, "tuning": tuning}
     write_atomic(out / "eval.json", json.dumps(summary, indent=2) + "\n")
     print(f"wrote {path} (play it with agent: policy:{path})")

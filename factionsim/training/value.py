@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from .args import Args
+from .args import Args, OptionError
 from .league_run import check_holdout, generated_seeds
 
 #: the margins ``eval.json`` judges the fit at
@@ -43,18 +43,18 @@ def check_value(args: Args) -> None:
     >>> check_value(Args(method="value", search_samples=0))
     Traceback (most recent call last):
     ...
-    ValueError: --search-samples 0: from 1 to 64
+    factionsim.training.args.OptionError: --search-samples 0: from 1 to 64
     """
     if args.ruleset != "wwn":
-        raise ValueError("--method value searches the WWN planner's candidates; the "
+        raise OptionError("--method value searches the WWN planner's candidates; the "
                          f"{args.ruleset} ruleset has none")
     if not 1 <= args.search_samples <= 64:
-        raise ValueError(f"--search-samples {args.search_samples}: from 1 to 64")
+        raise OptionError(f"--search-samples {args.search_samples}: from 1 to 64")
     if not 0 <= args.search_margin <= 100:
-        raise ValueError(f"--search-margin {args.search_margin:g}: from 0 to 100")
+        raise OptionError(f"--search-margin {args.search_margin:g}: from 0 to 100")
     check_holdout(args)
     if args.value_horizon < 0:
-        raise ValueError(f"--value-horizon {args.value_horizon}: at least 0")
+        raise OptionError(f"--value-horizon {args.value_horizon}: at least 0")
     generated_seeds(args)
 
 
