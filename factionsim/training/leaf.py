@@ -54,10 +54,10 @@ def check_leaf(args: Args) -> None:
     """
     if args.ruleset != "wwn":
         raise OptionError("--method leaf plays the WWN planner's search; the "
-                         f"{args.ruleset} ruleset has none")
+                          f"{args.ruleset} ruleset has none")
     if len(args.leaf_turns) != 2 or not 1 <= args.leaf_turns[0] <= args.leaf_turns[1]:
         raise OptionError(f"--leaf-turns {' '.join(map(str, args.leaf_turns))}: give LO HI with "
-                         "1 <= LO <= HI")
+                          "1 <= LO <= HI")
     if not 1 <= args.search_budget <= 256:
         raise OptionError(f"--search-budget {args.search_budget}: from 1 to 256")
     if not 0 <= args.value_horizon <= 8:

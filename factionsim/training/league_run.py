@@ -285,7 +285,7 @@ def check_advantage(args: Args) -> None:
     """
     if args.ruleset != "wwn":
         raise OptionError(f"--method advantage values the WWN planner's candidates; the "
-                         f"{args.ruleset} ruleset has no planner")
+                          f"{args.ruleset} ruleset has no planner")
     if args.expert_rollouts < 1:
         raise OptionError(f"--expert-rollouts {args.expert_rollouts}: at least 1")
     if not args.advantage_scale > 0:
@@ -300,7 +300,7 @@ def check_holdout(args: Args) -> None:
     including, 1, or :class:`ValueError`."""
     if not 0 <= args.advantage_holdout < 1:
         raise OptionError(f"--advantage-holdout {args.advantage_holdout:g}: from 0 up to, not "
-                         "including, 1")
+                          "including, 1")
 
 
 #: margins (XP of rollout value) whose greedy play eval.json reports on the held-out decisions
@@ -335,8 +335,8 @@ def _advantage_phase(args: Args, graph: Any, codec: Any, generated: float,
         buf, store = load_data(args.advantage_data)
         if (buf.obs_size, buf.n_actions) != (codec.obs_size, codec.n_actions):
             raise OptionError(f"--advantage-data {args.advantage_data}: its decisions have "
-                             f"{buf.obs_size} observation values and {buf.n_actions} actions; "
-                             f"this run's {codec.obs_size} and {codec.n_actions}")
+                              f"{buf.obs_size} observation values and {buf.n_actions} actions; "
+                              f"this run's {codec.obs_size} and {codec.n_actions}")
     else:
         results = pool.map(collect, tasks)
         buf = SampleBuffer(codec.obs_size, codec.n_actions, capacity=1 << 62)
@@ -384,7 +384,7 @@ def expert_labels(args: Args) -> bool:
     expert = AgentRef.parse(args.expert).make(args.ruleset)
     if not hasattr(expert, "searches"):
         raise OptionError(f"--expert-labels searched needs an expert that searches some decisions "
-                         f"(planner); {args.expert!r} does not")
+                          f"(planner); {args.expert!r} does not")
     return True
 
 
@@ -398,7 +398,7 @@ def generated_seeds(args: Args) -> tuple[int, int] | None:
         return None
     if len(args.generated_seeds) != 2 or not 0 <= args.generated_seeds[0] <= args.generated_seeds[1]:
         raise OptionError(f"--generated-seeds {' '.join(map(str, args.generated_seeds))}: give "
-                         "two seeds LO HI with 0 <= LO <= HI")
+                          "two seeds LO HI with 0 <= LO <= HI")
     return int(args.generated_seeds[0]), int(args.generated_seeds[1])
 
 

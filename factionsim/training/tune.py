@@ -55,9 +55,9 @@ from .args import Args, OptionError
 
 #: fitness shares are written with this many digits
 _DIGITS = 4
-#: ``--tune-search``'s choices
-SEARCHES = ("cem", "es")
+#: ``--tune-search``'s choices and the algorithm each names in the policy file
 _ALGORITHMS = {"cem": "the cross-entropy method", "es": "an antithetic evolution strategy"}
+SEARCHES = tuple(_ALGORITHMS)
 
 
 def check_tune(args: Args) -> None:
@@ -72,20 +72,20 @@ def check_tune(args: Args) -> None:
 
     if args.ruleset != "wwn":
         raise OptionError(f"--method tune tunes the WWN heuristic; the {args.ruleset} ruleset "
-                         "has none to tune")
+                          "has none to tune")
     for name, lo in (("tune_generations", 1), ("tune_population", 2), ("tune_games", 2)):
         if getattr(args, name) < lo:
             raise OptionError(f"--{name.replace('_', '-')} {getattr(args, name)}: at least {lo}")
     if not 1 <= args.tune_elites <= args.tune_population:
         raise OptionError(f"--tune-elites {args.tune_elites}: from 1 to --tune-population "
-                         f"({args.tune_population})")
+                          f"({args.tune_population})")
     if not 0 < args.tune_sigma <= 5:
         raise OptionError(f"--tune-sigma {args.tune_sigma:g}: above 0, at most 5")
     if args.tune_search not in SEARCHES:
         raise OptionError(f"--tune-search {args.tune_search!r}; allowed: {', '.join(SEARCHES)}")
     if args.tune_search == "es" and args.tune_population % 2:
         raise OptionError(f"--tune-population {args.tune_population}: --tune-search es plays "
-                         "candidates in pairs (plus and minus one direction); give an even number")
+                          "candidates in pairs (plus and minus one direction); give an even number")
     if not 0 < args.tune_step <= 5:
         raise OptionError(f"--tune-step {args.tune_step:g}: above 0, at most 5")
     generated_seeds(args)

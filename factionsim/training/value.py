@@ -47,7 +47,7 @@ def check_value(args: Args) -> None:
     """
     if args.ruleset != "wwn":
         raise OptionError("--method value searches the WWN planner's candidates; the "
-                         f"{args.ruleset} ruleset has none")
+                          f"{args.ruleset} ruleset has none")
     if not 1 <= args.search_samples <= 64:
         raise OptionError(f"--search-samples {args.search_samples}: from 1 to 64")
     if not 0 <= args.search_margin <= 100:
