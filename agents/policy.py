@@ -112,7 +112,8 @@ class PolicyAgent(Agent):
 
     ``model``: an already-loaded :class:`factionsim.models.PolicyModel` to play instead of the
     file at ``path`` (training evaluates the policy it is learning this way); ``path`` then only
-    names it in reasons and errors."""
+    names it in reasons and errors. ``label``: how reasons name the player (default
+    ``policy PATH``)."""
 
     name = "policy"
     OPTIONS = {"deterministic": OptionSpec(bool, "take the most probable action instead of "
@@ -123,7 +124,7 @@ class PolicyAgent(Agent):
         return cls(ruleset=ruleset, **options)
 
     def __init__(self, path: str | None = None, deterministic: bool = False, *,
-                 ruleset: RulesetInfo, model: Any = None):
+                 ruleset: RulesetInfo, model: Any = None, label: str | None = None):
         if model is None and (not path or not str(path).strip()):
             raise CampaignError("agent 'policy' needs a policy file: agent: policy:PATH (a "
                                 "policy.json written by factionsim train)")
@@ -135,7 +136,7 @@ class PolicyAgent(Agent):
                                 "environment codec for a policy to play through")
         self.ruleset = ruleset
         self.path = str(path)
-        self.label = f"policy {self.path}"
+        self.label = label or f"policy {self.path}"
         self.deterministic = deterministic
         self.last_reason: str | None = None
         # a missing, untrusted or broken file is an error now, not mid-game
@@ -279,7 +280,8 @@ class TrainedAgent(PolicyAgent):
     is made, for a ruleset none ships for). It plays its most probable action unless
     ``agent_options: {deterministic: false}``: the shipped advantage policy sampled lost to the
     heuristic on the bundled campaign (40.0% of 120 games) where its most probable action was
-    level with it (52.5% of 60; docs/training.md)."""
+    level with it (52.5% of 60; docs/training.md). A search policy shipped here (a tuned
+    heuristic, say) plays under the same label and decides the same either way."""
 
     name = "trained"
     OPTIONS = {"deterministic": OptionSpec(bool, "take the most probable action (the default: the "
@@ -295,8 +297,8 @@ class TrainedAgent(PolicyAgent):
                 f"(shipped: {', '.join(shipped_rulesets()) or 'none'}); train one with "
                 f"'factionsim train --ruleset {ruleset.name}' and play it with "
                 "agent: policy:OUT/policy.json")
-        super().__init__(str(path), deterministic, ruleset=ruleset)
-        self.label = f"trained policy ({ruleset.name})"
+        super().__init__(str(path), deterministic, ruleset=ruleset,
+                         label=f"trained policy ({ruleset.name})")
 
     def _who(self) -> str:
         return "agent 'trained'"  # its file failing to load: a damaged install

@@ -41,6 +41,6 @@ class TunedHeuristic:
 
     def choose(self, view: Any, legal: list[Any], rng: Any) -> Any:
         action = self.agent.act(view, legal, rng)
-        why = self.agent.last_reason
-        self.last_reason = f"{self.label}: {why}" if why else None
+        why = self.agent.last_reason or "the tuned heuristic's choice"
+        self.last_reason = f"{self.label}: {why}"
         return action

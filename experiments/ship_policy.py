@@ -2,9 +2,11 @@
 
     python experiments/ship_policy.py runs/wwn_ppo/policy.json    # -> factionsim/models/shipped/wwn.*
     python experiments/ship_policy.py runs/wwn_ppo/policy.json --dtype float32
+    python experiments/ship_policy.py runs/tune-es/policy.json --dtype float64   # 22 numbers
 
 The description (its training metadata: the command, versions, final evaluation) is kept; the
-weights are stored as ``--dtype`` (default float16: half the size; play computes in float64).
+weights are stored as ``--dtype`` (default float16: half the size; play computes in float64;
+float64 keeps a tuned heuristic's numbers exactly as measured).
 Write the run's figures into docs/training.md ("The shipped policy").
 """
 
@@ -32,7 +34,7 @@ def ship(source: Path, dtype: str = "float16") -> Path:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("policy", type=Path, help="a policy description (OUT/policy.json)")
-    parser.add_argument("--dtype", default="float16", choices=("float16", "float32"))
+    parser.add_argument("--dtype", default="float16", choices=("float16", "float32", "float64"))
     args = parser.parse_args(argv)
     target = ship(args.policy, args.dtype)
     size = target.with_suffix(".npz").stat().st_size

@@ -26,7 +26,18 @@ def _a_fitting_shipped_policy(monkeypatch, shipped_folder):
     monkeypatch.setattr("factionsim.models.SHIPPED", shipped_folder)
 
 
-def test_the_shipped_policy_is_small_data_with_its_spaces_and_version():
+@pytest.fixture
+def network_shipped(monkeypatch, tmp_path):
+    """A network policy (untrained, this env version's spaces) shipped as ``agent: trained``:
+    for what a network policy does that the shipped tuned heuristic does not (refusing a
+    campaign whose spaces it does not fit; the heuristic deciding past the codec's limits)."""
+    from policy_fixtures import write_untrained_policy
+
+    write_untrained_policy(tmp_path / "wwn.json")
+    monkeypatch.setattr("factionsim.models.SHIPPED", tmp_path)
+
+
+def test_the_shipped_policy_is_small_data_with_its_spaces_and_version(tmp_path):
     """The file in the package (not the stand-in): small, with its spaces and env version; it
     fits the bundled campaign when its version is the env's, and is refused clearly otherwise."""
     import factionsim.models
@@ -42,7 +53,20 @@ def test_the_shipped_policy_is_small_data_with_its_spaces_and_version():
     assert load_policy(path).n_actions == d["spaces"]["actions"]
     state = load_campaign(default_campaign_path())
     agent = make_agent(f"policy:{path}", "wwn")
-    if d["env_version"] == env_version("wwn"):
+    if d.get("search"):  # a search policy reads the game, not the env: any WWN campaign
+        from factionsim.agents.wwn_heuristic.tuning import TUNING_NAMES
+
+        assert d["search"] == {"kind": "tuned-heuristic", "features": "constant",
+                               "parameters": list(TUNING_NAMES)}
+        assert d["spaces"] == {"observation": 1, "actions": len(TUNING_NAMES)}
+        assert d["env_version"] == env_version("wwn")  # the version it was made under
+        agent.check_fits(state)
+        five = tmp_path / "five.yaml"
+        assert main(["new", str(five), "--factions", "5", "--seed", "5", "--quiet"]) == 0
+        agent.check_fits(load_campaign(five))  # no spaces to fit: 5 factions play too
+        with pytest.raises(CampaignError, match="trained for the wwn ruleset; this is a houses"):
+            agent.check_fits(load_campaign(default_campaign_path("houses")))
+    elif d["env_version"] == env_version("wwn"):
         codec = make_codec(state)
         assert d["spaces"] == {"observation": codec.obs_size, "actions": codec.n_actions}
         agent.check_fits(state)
@@ -132,8 +156,8 @@ def test_it_plays_another_campaign_that_fits_its_spaces(tmp_path):
     assert load_campaign(path).turn == 1
 
 
-def test_a_campaign_it_does_not_fit_is_refused_naming_file_faction_and_what_fits(tmp_path,
-                                                                                 capsys):
+def test_a_network_policy_refuses_a_campaign_it_does_not_fit_naming_file_faction_and_what_fits(
+        tmp_path, capsys, network_shipped):
     path = tmp_path / "five.yaml"
     assert main(["new", str(path), "--factions", "5", "--seed", "5", "--agent", "trained",
                  "--quiet"]) == 0
@@ -166,7 +190,8 @@ def test_trained_in_a_tournament(tmp_path):
                  "--out", str(tmp_path / "t"), "--quiet"]) == 0
 
 
-def test_a_tournament_checks_the_policy_at_every_seat_before_any_game(tmp_path, capsys):
+def test_a_tournament_checks_the_policy_at_every_seat_before_any_game(tmp_path, capsys,
+                                                                       network_shipped):
     path = tmp_path / "five.yaml"
     assert main(["new", str(path), "--factions", "5", "--seed", "5", "--quiet"]) == 0
     assert main(["tournament", "--campaign", str(path), "--agents", "random,trained", "--games",
@@ -238,7 +263,8 @@ def test_deterministic_option_must_be_true_or_false():
         make_agent("trained", "wwn", deterministic="yes")
 
 
-def test_a_game_that_outgrows_the_codec_is_decided_by_the_heuristic(monkeypatch):
+def test_a_game_that_outgrows_the_codec_is_decided_by_the_heuristic(monkeypatch,
+                                                                     network_shipped):
     """Mid-game, a position beyond the codec's limits (say a 33rd asset) cannot be encoded: that
     decision is the heuristic's, and the reason says so."""
     from factionsim.agents import make_agent
@@ -278,3 +304,32 @@ def test_trained_plays_its_most_probable_action_unless_told_to_sample():
 
     assert make_agent("trained", "wwn").deterministic is True
     assert make_agent("trained", "wwn", deterministic=False).deterministic is False
+
+
+def test_a_tuned_heuristic_shipped_as_trained_plays_any_shape_under_the_trained_label(
+        tmp_path, monkeypatch):
+    """A search policy shipped for ``agent: trained`` (here a tuned heuristic, its 22 numbers
+    drawn at random) reads the game, not the env's observation: a 5-faction campaign of 14
+    places plays, and every decision's reason names it as the trained policy."""
+    from factionsim.agents.wwn_heuristic.tuning import TUNING_NAMES
+    from factionsim.models import write_policy
+    from factionsim.training.value import search_policy_header
+
+    description = {
+        **search_policy_header((1000, 1999), 1, len(TUNING_NAMES)),
+        "network": {"layers": [{"type": "dense", "weight": "tuning", "bias": None,
+                                "activation": None}]},
+        "search": {"kind": "tuned-heuristic", "features": "constant",
+                   "parameters": list(TUNING_NAMES)},
+        "training": {"command": "factionsim train --method tune (none: a test fixture)"}}
+    tuning = np.random.default_rng(0).normal(0, 0.3, (len(TUNING_NAMES), 1))
+    write_policy(tmp_path / "shipped" / "wwn.json", description, {"tuning": tuning})
+    monkeypatch.setattr("factionsim.models.SHIPPED", tmp_path / "shipped")
+    path = tmp_path / "five.yaml"
+    assert main(["new", str(path), "--factions", "5", "--locations", "14", "--seed", "5",
+                 "--agent", "trained", "--quiet"]) == 0
+    out = tmp_path / "out"
+    assert main(["run", str(path), "--turns", "2", "--out", str(out), "--quiet"]) == 0
+    reasons = [e["reason"] for e in map(json.loads, (out / "events.jsonl").open())
+               if e["kind"] == "decision"]
+    assert reasons and all(r.startswith("trained policy (wwn): ") for r in reasons)

@@ -161,6 +161,7 @@ def test_a_tiny_evolution_strategy_run_writes_its_search(tmp_path):
     ({"tune_search": "es", "tune_population": 5}, "--tune-population 5: .*even"),
     ({"tune_search": "pso"}, "--tune-search 'pso'; allowed: cem, es"),
     ({"tune_step": 0.0}, "--tune-step 0: above 0"),
+    ({"generated": 1.5}, "--generated 1.5: .*from 0 to 1"),
 ])
 def test_bad_search_options_are_refused_naming_them(options, message):
     from factionsim.training.tune import check_tune
@@ -179,6 +180,19 @@ def test_the_games_come_in_mirrored_pairs():
     for pair in range(3):
         even, odd = (tune_game(0, None, (1000, 1999), 2, (0, 2 * pair + i, zero)) for i in (0, 1))
         assert even + odd == 1.0
+
+
+@pytest.mark.parametrize("generated, bundled", [(0.0, {20}), (1.0, {0}), (0.5, set(range(5, 16)))])
+def test_generated_decides_the_share_of_pairs_on_the_runs_own_campaign(generated, bundled):
+    """"with probability ``--generated`` a campaign generated from a seed in
+    ``--generated-seeds`` ..., otherwise the run's campaign itself": of 20 pairs, 0 plays only
+    the bundled campaign, 1 only generated ones, 0.5 a mix of both."""
+    from factionsim.training.tune import _campaigns
+
+    name = load_campaign(default_campaign_path()).name
+    drawn = [_campaigns(None, (1000, 1999), generated).draw(np.random.default_rng([0, 0, p]))
+             for p in range(20)]
+    assert sum(s.name == name for s in drawn) in bundled
 
 
 @pytest.mark.parametrize("change, message", [

@@ -91,7 +91,7 @@ def train_leaf(args: Args) -> Path:
         scaled,
         search_gaps,
     )
-    from .value import start_run
+    from .value import search_policy_header, start_run
     from .value_data import save_rows
     from .value_fit import split_games
 
@@ -144,11 +144,7 @@ def train_leaf(args: Args) -> Path:
             fitted["calibration"] = {"campaign_seeds": calibration, "turns": turns[0],
                                      "decisions": len(gaps[0]), "departure_rate": departures}
     description = {
-        "ruleset": "wwn", "env_version": 1,
-        "spaces": {"observation": n_in, "actions": 1},
-        "codec": {"limits": {}},
-        "trained_on": {"campaign": f"campaigns generated with seeds {seeds[0]}-{seeds[1]}",
-                       "shape": "any"},
+        **search_policy_header(seeds, n_in),
         "network": spec,
         "search": {"kind": "rollout-leaf", "features": LEAF_FEATURE_SET,
                    "candidates": "planner", "budget": int(args.search_budget),

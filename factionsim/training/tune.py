@@ -12,9 +12,10 @@ generations:
 
 1. ``--tune-population`` candidates are drawn (the first is the mean itself);
 2. every candidate plays the same ``--tune-games`` games, in mirrored pairs: games ``2p`` and
-   ``2p + 1`` of generation ``k`` are one campaign generated from a seed in
-   ``--generated-seeds`` (``factionsim new --seed S``'s generator, the shape of the run's
-   campaign) with the same dice, from ``(--seed, k, p)``; the candidate plays every second
+   ``2p + 1`` of generation ``k`` are one campaign with the same dice, from ``(--seed, k, p)``:
+   with probability ``--generated`` a campaign generated from a seed in ``--generated-seeds``
+   (``factionsim new --seed S``'s generator, the shape of the run's campaign), otherwise the
+   run's campaign itself (``--campaign``, else the bundled one); the candidate plays every second
    faction (the first, third... in the even game, the others in the odd one: a campaign's
    strong seats count for both sides), the default heuristic the rest, for ``--max-turns``
    turns. Its fitness is the
@@ -88,6 +89,9 @@ def check_tune(args: Args) -> None:
                           "candidates in pairs (plus and minus one direction); give an even number")
     if not 0 < args.tune_step <= 5:
         raise OptionError(f"--tune-step {args.tune_step:g}: above 0, at most 5")
+    if not 0 <= args.generated <= 1:
+        raise OptionError(f"--generated {args.generated:g}: the share of games on generated "
+                          "campaigns, from 0 to 1")
     generated_seeds(args)
 
 
@@ -100,23 +104,23 @@ def first_spread(sigma: float) -> np.ndarray:
 
 
 @lru_cache(maxsize=4)
-def _campaigns(campaign: str | None, seeds: tuple[int, int]) -> Any:
+def _campaigns(campaign: str | None, seeds: tuple[int, int], generated: float) -> Any:
     from .games import Campaigns
 
-    return Campaigns("wwn", campaign, generated=1.0, seeds=seeds)
+    return Campaigns("wwn", campaign, generated=generated, seeds=seeds)
 
 
 def tune_game(seed: int, campaign: str | None, seeds: tuple[int, int], turns: int,
-              task: tuple[int, int, tuple[float, ...]]) -> float:
+              task: tuple[int, int, tuple[float, ...]], generated: float = 1.0) -> float:
     """The candidate's pairwise share in game ``task = (generation, game, tuning values)``
-    (see the module docstring): 1, 0.5 or 0."""
+    (see the module docstring; ``generated``: ``--generated``): 1, 0.5 or 0."""
     from factionsim.agents.wwn_heuristic import HeuristicAgent
     from factionsim.agents.wwn_heuristic.tuning import Tuning
     from factionsim.runner import play
 
     generation, game, values = task
     pair = np.random.default_rng([seed, generation, game // 2])
-    state = _campaigns(campaign, seeds).draw(pair)
+    state = _campaigns(campaign, seeds, generated).draw(pair)
     tuned = Tuning.from_vector(values)
     factions = list(state.factions)
     mine = {f for i, f in enumerate(factions) if (i + game) % 2 == 0}
@@ -134,7 +138,8 @@ class _Games:
     def __init__(self, args: Args, seeds: tuple[int, int]):
         from functools import partial
 
-        self.play = partial(tune_game, args.seed, args.campaign, seeds, args.max_turns)
+        self.play = partial(tune_game, args.seed, args.campaign, seeds, args.max_turns,
+                            generated=args.generated)
         self.pool: Any = None
         if args.workers > 1:
             import multiprocessing as mp
@@ -232,7 +237,7 @@ def train_tune(args: Args) -> Path:
     from factionsim.models import write_policy
 
     from .league_run import _Log
-    from .value import start_run
+    from .value import search_policy_header, start_run
 
     check_tune(args)
     out, record, started, seeds = start_run(args)
@@ -274,11 +279,9 @@ def train_tune(args: Args) -> Path:
         log.close()
     tuning = {n: round(float(v), 6) for n, v in zip(TUNING_NAMES, mean, strict=True)}
     description = {
-        "ruleset": "wwn", "env_version": 1,
-        "spaces": {"observation": 1, "actions": len(TUNING_NAMES)},
-        "codec": {"limits": {}},
-        "trained_on": {"campaign": f"campaigns generated with seeds {seeds[0]}-{seeds[1]}",
-                       "shape": "any"},
+        **search_policy_header(seeds, 1, len(TUNING_NAMES), base=None if args.generated >= 1
+                               else f"{1 - args.generated:.0%} of games on "
+                                    f"{args.campaign or 'the bundled campaign'}"),
         "network": {"layers": [{"type": "dense", "weight": "tuning", "bias": None,
                                 "activation": None}]},
         "search": {"kind": "tuned-heuristic", "features": "constant",

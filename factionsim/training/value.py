@@ -59,7 +59,7 @@ def check_value(args: Args) -> None:
 
 
 def start_run(args: Args) -> tuple[Path, dict[str, Any], float, tuple[int, int]]:
-    """A search method's run begun (``--method value`` or ``leaf``): torch's threads set, the
+    """A search method's run begun (``--method value``, ``leaf`` or ``tune``): torch's threads set, the
     run folder made with its record; ``(folder, record, start time, campaign seeds LO HI)``."""
     import torch
 
@@ -70,6 +70,23 @@ def start_run(args: Args) -> tuple[Path, dict[str, Any], float, tuple[int, int]]
     out.mkdir(parents=True, exist_ok=True)
     record = write_run_record(out, args)
     return out, record, time.time(), generated_seeds(args) or (0, (1 << 31) - 1)
+
+
+def search_policy_header(seeds: tuple[int, int], observation: int, actions: int = 1,
+                         base: str | None = None) -> dict[str, Any]:
+    """The first fields of a WWN search policy's description (``--method value``, ``leaf``,
+    ``tune``): its ruleset, the env version it was made under (the version decides nothing
+    for it: it reads the game, not the env's observation), its network's sizes and the
+    campaigns it was trained on (it plays any shape; ``base``: the other campaign its games
+    were played on, if any)."""
+    from factionsim.envs import env_version
+
+    return {"ruleset": "wwn", "env_version": env_version("wwn"),
+            "spaces": {"observation": observation, "actions": actions},
+            "codec": {"limits": {}},
+            "trained_on": {"campaign": f"campaigns generated with seeds {seeds[0]}-{seeds[1]}"
+                                       + (f" and {base}" if base else ""),
+                           "shape": "any"}}
 
 
 def train_value(args: Args) -> Path:
@@ -100,11 +117,7 @@ def train_value(args: Args) -> Path:
     network, arrays, fitted = fit_value(rows, train, args.hidden, args.fit_steps,
                                         args.batch_size, args.imitation_lr, args.seed)
     description = {
-        "ruleset": "wwn", "env_version": 1,
-        "spaces": {"observation": len(FEATURES), "actions": 1},
-        "codec": {"limits": {}},
-        "trained_on": {"campaign": f"campaigns generated with seeds {seeds[0]}-{seeds[1]}",
-                       "shape": "any"},
+        **search_policy_header(seeds, len(FEATURES)),
         "network": network,
         "search": {"kind": "afterstate-value", "features": FEATURE_SET, "candidates": "planner",
                    "samples": int(args.search_samples), "margin": float(args.search_margin)},
