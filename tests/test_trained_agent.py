@@ -28,16 +28,17 @@ def _a_fitting_shipped_policy(monkeypatch, shipped_folder):
 
 @pytest.fixture
 def network_shipped(monkeypatch, tmp_path):
-    """A network policy (untrained, this env version's spaces) shipped as ``agent: trained``:
-    for what a network policy does that the shipped tuned heuristic does not (refusing a
-    campaign whose spaces it does not fit; the heuristic deciding past the codec's limits)."""
+    """A network policy (untrained, this env version's spaces) shipped as ``agent: trained``,
+    whatever kind ships: for what a network policy does that a search policy (a tuned
+    heuristic) does not (refusing a campaign whose spaces it does not fit; the heuristic
+    deciding past the codec's limits)."""
     from policy_fixtures import write_untrained_policy
 
     write_untrained_policy(tmp_path / "wwn.json")
     monkeypatch.setattr("factionsim.models.SHIPPED", tmp_path)
 
 
-def test_the_shipped_policy_is_small_data_with_its_spaces_and_version(tmp_path):
+def test_the_shipped_policy_is_small_data_with_its_spaces_and_version():
     """The file in the package (not the stand-in): small, with its spaces and env version; it
     fits the bundled campaign when its version is the env's, and is refused clearly otherwise."""
     import factionsim.models
@@ -53,20 +54,7 @@ def test_the_shipped_policy_is_small_data_with_its_spaces_and_version(tmp_path):
     assert load_policy(path).n_actions == d["spaces"]["actions"]
     state = load_campaign(default_campaign_path())
     agent = make_agent(f"policy:{path}", "wwn")
-    if d.get("search"):  # a search policy reads the game, not the env: any WWN campaign
-        from factionsim.agents.wwn_heuristic.tuning import TUNING_NAMES
-
-        assert d["search"] == {"kind": "tuned-heuristic", "features": "constant",
-                               "parameters": list(TUNING_NAMES)}
-        assert d["spaces"] == {"observation": 1, "actions": len(TUNING_NAMES)}
-        assert d["env_version"] == env_version("wwn")  # the version it was made under
-        agent.check_fits(state)
-        five = tmp_path / "five.yaml"
-        assert main(["new", str(five), "--factions", "5", "--seed", "5", "--quiet"]) == 0
-        agent.check_fits(load_campaign(five))  # no spaces to fit: 5 factions play too
-        with pytest.raises(CampaignError, match="trained for the wwn ruleset; this is a houses"):
-            agent.check_fits(load_campaign(default_campaign_path("houses")))
-    elif d["env_version"] == env_version("wwn"):
+    if d["env_version"] == env_version("wwn"):
         codec = make_codec(state)
         assert d["spaces"] == {"observation": codec.obs_size, "actions": codec.n_actions}
         agent.check_fits(state)
@@ -313,14 +301,11 @@ def test_a_tuned_heuristic_shipped_as_trained_plays_any_shape_under_the_trained_
     places plays, and every decision's reason names it as the trained policy."""
     from factionsim.agents.wwn_heuristic.tuning import TUNING_NAMES
     from factionsim.models import write_policy
+    from factionsim.training.tune import tuned_heuristic_fields
     from factionsim.training.value import search_policy_header
 
     description = {
-        **search_policy_header((1000, 1999), 1, len(TUNING_NAMES)),
-        "network": {"layers": [{"type": "dense", "weight": "tuning", "bias": None,
-                                "activation": None}]},
-        "search": {"kind": "tuned-heuristic", "features": "constant",
-                   "parameters": list(TUNING_NAMES)},
+        **search_policy_header((1000, 1999), 1, len(TUNING_NAMES)), **tuned_heuristic_fields(),
         "training": {"command": "factionsim train --method tune (none: a test fixture)"}}
     tuning = np.random.default_rng(0).normal(0, 0.3, (len(TUNING_NAMES), 1))
     write_policy(tmp_path / "shipped" / "wwn.json", description, {"tuning": tuning})

@@ -132,6 +132,18 @@ def tune_game(seed: int, campaign: str | None, seeds: tuple[int, int], turns: in
     return 1.0 if ours > theirs else 0.5 if ours == theirs else 0.0
 
 
+def tuned_heuristic_fields() -> dict[str, Any]:
+    """The ``network`` and ``search`` fields of a tuned-heuristic policy file: one dense layer
+    (weight ``tuning``, one row per name) turning a constant 1 into this version's
+    :data:`~factionsim.agents.wwn_heuristic.tuning.TUNING_NAMES`."""
+    from factionsim.agents.wwn_heuristic.tuning import TUNING_NAMES
+
+    return {"network": {"layers": [{"type": "dense", "weight": "tuning", "bias": None,
+                                    "activation": None}]},
+            "search": {"kind": "tuned-heuristic", "features": "constant",
+                       "parameters": list(TUNING_NAMES)}}
+
+
 class _Games:
     """Plays lists of tasks with ``workers`` spawned processes kept for the whole run."""
 
@@ -282,10 +294,7 @@ def train_tune(args: Args) -> Path:
         **search_policy_header(seeds, 1, len(TUNING_NAMES), base=None if args.generated >= 1
                                else f"{1 - args.generated:.0%} of games on "
                                     f"{args.campaign or 'the bundled campaign'}"),
-        "network": {"layers": [{"type": "dense", "weight": "tuning", "bias": None,
-                                "activation": None}]},
-        "search": {"kind": "tuned-heuristic", "features": "constant",
-                   "parameters": list(TUNING_NAMES)},
+        **tuned_heuristic_fields(),
         "training": {"algorithm": f"{_ALGORITHMS[args.tune_search]} over the heuristic's "
                                   "tuning, fitness its pairwise share against the heuristic",
                      "command": record["command"], "versions": record["versions"],

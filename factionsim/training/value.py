@@ -59,8 +59,9 @@ def check_value(args: Args) -> None:
 
 
 def start_run(args: Args) -> tuple[Path, dict[str, Any], float, tuple[int, int]]:
-    """A search method's run begun (``--method value``, ``leaf`` or ``tune``): torch's threads set, the
-    run folder made with its record; ``(folder, record, start time, campaign seeds LO HI)``."""
+    """A search method's run begun (``--method value``, ``leaf`` or ``tune``): torch's threads
+    set, the run folder made with its record; ``(folder, record, start time, campaign seeds LO
+    HI)``."""
     import torch
 
     from .record import write_run_record
