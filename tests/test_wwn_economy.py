@@ -393,6 +393,21 @@ def test_create_needs_the_treasure():
     assert "create scouts at a" not in legal(s)  # cost 5
 
 
+def test_what_could_be_created_with_more_treasure_keeps_the_price_a_purchase_would_pay():
+    """``economy.creatable`` (what the heuristic saves for) lists every type the ratings allow
+    whatever the Treasure, at the cost a purchase pays (here the Populist tag's: "1 less for a
+    cost of at most 5"); ``buyable`` is the part of it the Treasure covers."""
+    from factionsim.rules.wwn.economy import buyable, creatable
+
+    s = _create_state(treasure=0, force=3, wealth=1, cunning=1, tags=["populist"])
+    x = s.factions["x"]
+    costs = {kind.id: cost for kind, cost in creatable(s, x, "a")}
+    assert costs["thugs"] == 1 and costs["scouts"] == 4 and costs["infantry"] == 6
+    assert x.treasure == 2
+    assert set(buyable(s, x, "a")) == {t for t, cost in costs.items() if cost <= 2}
+    assert {t.split()[1] for t in legal(s)} == set(buyable(s, x, "a"))
+
+
 @pytest.mark.parametrize("force, owned, can_buy_force", [(1, 0, True), (1, 1, False),
                                                         (3, 2, True), (3, 3, False)])
 def test_per_attribute_limit_equals_rating(force, owned, can_buy_force):

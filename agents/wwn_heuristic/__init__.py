@@ -627,16 +627,17 @@ def _expand_hp(sit: Situation, legal):
 
 # ====================================================================== buying
 def _create_value(sit: Situation) -> tuple[float, str, bool]:
-    opts = sit.state.create_options() if sit.state.acting().id == sit.fid else []
-    if not opts:
+    offers = [(kind, base.location) for base in sit.mine if base.is_base
+              for kind, cost in sit.offers(base.location)
+              if cost <= sit.me.treasure] if sit.state.acting().id == sit.fid else []
+    if not offers:
         return -1.0, "", False
-    best = max(opts, key=lambda c: sit.purchase_value(c.asset_type, c.location))
-    value = min(12.0, 0.35 * sit.purchase_value(best.asset_type, best.location))  # an investment
+    best = max(offers, key=lambda o: sit.purchase_value(o[0].id, o[1]))
+    value = min(12.0, 0.35 * sit.purchase_value(best[0].id, best[1]))  # an investment
     g = sit.goal.id if sit.goal else ""
     if g == "wealth-of-kingdoms":
         value -= 6 * sit.p.greed
-    kind = sit.state.asset_types[best.asset_type]
-    return value, f"buys {kind.name}: {_purchase_why(sit, kind)}", True
+    return value, f"buys {best[0].name}: {_purchase_why(sit, best[0])}", True
 
 
 def _create(sit: Situation, legal):

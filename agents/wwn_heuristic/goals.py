@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from factionsim.rules.wwn import goals as rules_goals
 from factionsim.rules.wwn.data import ATTRIBUTES
@@ -87,13 +88,31 @@ def _damage_rate(sit: Situation, predicate, guarded: bool = False) -> float:
     assets meets a blow, so a blow aimed at one asset is shared among the owner's other visible
     assets in the place (a Base behind two guards takes a third of it). Only blows at odds it
     would take count (:func:`_odds_taken`)."""
-    rate, floor = 0.0, _odds_taken(sit)
+    rate = 0.0
+    for blows in _blows(sit):
+        best = 0.0
+        for e, blow in blows:
+            if predicate(e):
+                best = max(best, blow / (1 + _guards(sit, e)) if guarded else blow)
+        rate += best
+    return rate / 2
+
+
+def _blows(sit: Situation) -> list[list[tuple[Any, float]]]:
+    """For each of our assets that may attack (and is not holding a place for Inside Enemy
+    Territory), ``(enemy asset, expected damage of a blow spread over the moves to get
+    there)`` of every visible asset of a faction we would attack that it could strike at odds
+    it would take: what :func:`_damage_rate` sums for any predicate (kept for the decision)."""
+    kept = sit.kept.get("blows")
+    if kept is not None:
+        return kept
+    kept, floor = [], _odds_taken(sit)
     for a in sit.mine:
         if not a.kind.can_attack_normally or a.stealth and _counts_inside(sit, a):
             continue
-        best = 0.0
+        blows = []
         for e in sit.enemies:
-            if e.stealth or e.owner not in sit.target_ids or not predicate(e) \
+            if e.stealth or e.owner not in sit.target_ids \
                     or not sit.state.can_defend(e, a):  # (Occult Countermeasures: Magic only)
                 continue
             steps = sit.steps_to(a, e.location)
@@ -101,10 +120,10 @@ def _damage_rate(sit: Situation, predicate, guarded: bool = False) -> float:
                 continue
             p = attack_chance(sit.me, a.kind.attack, sit.state.factions[e.owner], a, e)
             if p >= floor:
-                share = 1 + _guards(sit, e) if guarded else 1
-                best = max(best, p * damage_mean(a.kind.attack.damage) / (1 + steps) / share)
-        rate += best
-    return rate / 2
+                blows.append((e, p * damage_mean(a.kind.attack.damage) / (1 + steps)))
+        kept.append(blows)
+    sit.kept["blows"] = kept
+    return kept
 
 
 def _guards(sit: Situation, asset) -> int:
@@ -152,19 +171,14 @@ def _buy_and_walk(sit: Situation) -> float:
     from dataclasses import replace
 
     me, state = sit.me, sit.state
-    rich = replace(me, treasure=10**6)
     income = max(1, income_of(me))
     best = math.inf
     for base in (a for a in sit.mine if a.is_base):
         cheapest: dict[bool, tuple[int, str]] = {}  # subtle or not: (cost, type)
-        for type_id in state.buyable(rich, base.location):
-            kind = state.asset_types[type_id]
-            if kind.is_base:
-                continue
-            cost = state.purchase_cost(me, kind, base.location)
+        for kind, cost in sit.offers(base.location):
             key = bool(kind.subtle)
-            if key not in cheapest or (cost, type_id) < cheapest[key]:
-                cheapest[key] = (cost, type_id)
+            if key not in cheapest or (cost, kind.id) < cheapest[key]:
+                cheapest[key] = (cost, kind.id)
         for cost, type_id in cheapest.values():
             kind = state.asset_types[type_id]
             probe = replace(base, id=f"?{type_id}@{base.location}", type=type_id, kind=kind,
@@ -571,20 +585,18 @@ def why_abandon(sit: Situation, choices) -> tuple[str, object, str] | None:
 
 def purchase_for(sit: Situation):
     """The asset most worth saving for: ``(kind, cost, turns to afford it)`` of the best-valued
-    asset it could buy at one of its Bases with more Treasure, or None."""
-    from dataclasses import replace
-
-
-    rich = replace(sit.me, treasure=10**6)
+    asset it could buy at one of its Bases with more Treasure, or None (kept for the
+    decision)."""
+    if "purchase_for" in sit.kept:
+        return sit.kept["purchase_for"]
     best, best_value = None, 0.0
     for base in (a for a in sit.mine if a.is_base):
-        for type_id in sit.state.buyable(rich, base.location):
-            kind = sit.state.asset_types[type_id]
-            cost = sit.state.purchase_cost(sit.me, kind, base.location)
+        for kind, cost in sit.offers(base.location):
             if cost <= sit.me.treasure:
                 continue
-            value = sit.purchase_value(type_id, base.location) - 0.3 * cost
+            value = sit.purchase_value(kind.id, base.location) - 0.3 * cost
             if value > best_value:
                 wait = math.ceil((cost - sit.me.treasure) / max(1, income_of(sit.me)))
                 best, best_value = (kind, cost, wait), value
+    sit.kept["purchase_for"] = best
     return best

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from factionsim.rules.wwn.data import ceil_div
 from factionsim.rules.wwn.goals import goal_name as name_of_goal
@@ -78,6 +79,9 @@ class Situation:
         # kept for this decision (the state does not change while it is being made)
         self._type_values: dict[str, float] = {}  # purchase_value's part per asset type
         self._hits: dict[tuple[str, str], tuple] = {}
+        #: answers of the goal planner kept for this decision (:func:`.goals.purchase_for`)
+        self.kept: dict[str, Any] = {}
+        self._offers: dict[str, list] = {}  # what it could buy at each of its Bases
         self._best_attacks: dict[tuple[str, str | None], AttackPlan | None] = {}
         self._steps: dict[tuple[str, str, bool], dict[str, int]] = {}
         self._walks: dict[tuple[str, str], dict[str, int]] = {}
@@ -284,6 +288,15 @@ class Situation:
         return heal * OWN_HP * low * self.p.caution - 1
 
     # ------------------------------------------------------------ purchases
+    def offers(self, location: str) -> list:
+        """``(type, cost)`` of every asset type we could create at our Base in ``location``,
+        Treasure aside (:meth:`~factionsim.rules.wwn.state.WwnView.creatable`; kept for this
+        decision)."""
+        kept = self._offers.get(location)
+        if kept is None:
+            kept = self._offers[location] = list(self.state.creatable(self.me, location))
+        return kept
+
     def purchase_value(self, type_id: str, location: str) -> float:
         kind = self.state.asset_types[type_id]
         value = self._type_values.get(type_id)

@@ -112,6 +112,15 @@ def _pricer(state: WwnState, f: Faction, location: str) -> Callable[[AssetType],
 
 def buyable(state: WwnState, f: Faction, location: str) -> Iterator[str]:
     """Asset ids ``f`` may create at its Base in ``location`` now."""
+    for kind, cost in creatable(state, f, location):
+        if cost <= f.treasure:
+            yield kind.id
+
+
+def creatable(state: WwnState, f: Faction, location: str) -> Iterator[tuple[AssetType, int]]:
+    """``(type, cost)`` of every asset type ``f``'s ratings, tags, Magic and holdings let it
+    create at its Base in ``location``, whatever its Treasure: what :func:`buyable` offers once
+    the cost is in hand (the cost is :func:`purchase_cost`'s, its hooks called as that one's)."""
     bonus = INNOVATIVE_BONUS if f.has_tag("innovative") else 0
     owned = {attr: 0 for attr in ATTRIBUTES}
     n_overcomplex = 0
@@ -133,8 +142,7 @@ def buyable(state: WwnState, f: Faction, location: str) -> Iterator[str]:
             continue
         if kind.magic_level > magic:
             continue
-        if price(kind) <= f.treasure:
-            yield kind.id
+        yield kind, price(kind)
 
 
 def create_asset(state: WwnState, f: Faction, type_id: str, location: str,

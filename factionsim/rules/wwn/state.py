@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import json
 import operator
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
 from factionsim.core.calendar import campaign_calendar
 from factionsim.core.engine import DecisionState
-from factionsim.core.game import Action, View, state_attribute
+from factionsim.core.game import View, state_attribute
 from factionsim.core.mapgraph import Location, MapGraph
 from factionsim.core.ruleset import DEFAULT_AGENT
 
@@ -368,7 +367,7 @@ class WwnView(View):
     - the rules' answers its heuristic asks, each about what the faction can see or do:
       :meth:`move_range`, :meth:`forbids`, :meth:`destinations`, :meth:`usable`,
       :meth:`can_defend`, :meth:`ruling_faction`, :meth:`purchase_cost`, :meth:`buyable`,
-      :meth:`create_options`.
+      :meth:`creatable`.
 
     ``to_state(rng)`` rebuilds a playable state from this knowledge alone (for planners): hidden
     assets are absent and the dice come from ``rng``, not the true game's generator.
@@ -470,9 +469,10 @@ class WwnView(View):
         """The asset types ``f`` may buy at ``location`` (:func:`.economy.buyable`)."""
         return economy.buyable(self._state, f, location)
 
-    def create_options(self) -> Iterator[Action]:
-        """The assets the acting faction may buy now (its Create actions, as they come)."""
-        return turn._create_options(self._state)
+    def creatable(self, f: Faction, location: str) -> Any:
+        """``(type, cost)`` of the asset types ``f`` could buy at ``location`` with Treasure
+        enough (:func:`.economy.creatable`)."""
+        return economy.creatable(self._state, f, location)
 
     def to_state(self, rng: np.random.Generator) -> WwnState:
         d = self._state.to_dict()
