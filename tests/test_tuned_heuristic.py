@@ -16,7 +16,13 @@ from policy_fixtures import play_with_torch_blocked
 
 from factionsim import load_campaign
 from factionsim.agents.wwn_heuristic import HeuristicAgent
-from factionsim.agents.wwn_heuristic.tuning import TUNING_NAMES, Tuning
+from factionsim.agents.wwn_heuristic.tuning import (
+    FEATURES,
+    TUNING_NAMES,
+    ReadingTuning,
+    Tuning,
+    faction_features,
+)
 from factionsim.configs import default_campaign_path
 from factionsim.core.game import CampaignError
 from factionsim.models import ModelFileError, read_policy
@@ -162,6 +168,7 @@ def test_a_tiny_evolution_strategy_run_writes_its_search(tmp_path):
     ({"tune_search": "pso"}, "--tune-search 'pso'; allowed: cem, es"),
     ({"tune_step": 0.0}, "--tune-step 0: above 0"),
     ({"generated": 1.5}, "--generated 1.5: .*from 0 to 1"),
+    ({"tune_features": "map"}, "--tune-features 'map'; allowed: constant, faction"),
 ])
 def test_bad_search_options_are_refused_naming_them(options, message):
     from factionsim.training.tune import check_tune
@@ -198,7 +205,10 @@ def test_generated_decides_the_share_of_pairs_on_the_runs_own_campaign(generated
 @pytest.mark.parametrize("change, message", [
     (lambda d: d["search"].update(features="afterstate-v1"), "search.features"),
     (lambda d: d["search"].update(parameters="aggression"), "search.parameters"),
-    (lambda d: d["spaces"].update(observation=3), "reads 1 value and gives one per parameter"),
+    (lambda d: d["spaces"].update(observation=3),
+     r"features constant reads 1 value\(s\) and gives one per parameter"),
+    (lambda d: d["search"].update(features="faction"),
+     r"features faction reads 3 value\(s\) and gives one per parameter \(22\); this one reads 1"),
     (lambda d: d["search"].pop("parameters"), "has the keys kind, features, parameters"),
 ])
 def test_broken_files_are_refused_naming_the_field(run_dir, tmp_path, change, message):
@@ -244,3 +254,74 @@ def test_a_bad_training_option_is_one_line_on_the_command_line(tmp_path, capsys,
     err = capsys.readouterr().err
     assert err.startswith(f"error: {message}") and len(err.strip().splitlines()) == 1
     assert not out.exists()
+
+
+# ---------------------------------------------------------------- a tuning that reads the campaign
+@pytest.mark.parametrize("faction, strength, threat", [
+    # "strength: the faction's Force + Cunning + Wealth less the mean of its rivals', over 3;
+    # threat: the highest Force among its rivals less its own, over 3; each kept within -2..2"
+    # (bundled campaign: Iron Legion 7+3+6, Silver Guild 2+4+6, Veiled Hand 4+6+3, Ashen Flame
+    # 3+4+1)
+    ("iron-legion", (16 - (12 + 13 + 8) / 3) / 3, (4 - 7) / 3),
+    ("silver-guild", (12 - (16 + 13 + 8) / 3) / 3, (7 - 2) / 3),
+    ("ashen-flame", (8 - (16 + 12 + 13) / 3) / 3, (7 - 3) / 3),
+])
+def test_the_features_read_the_factions_place_among_its_rivals(faction, strength, threat):
+    state = load_campaign(default_campaign_path())
+    assert faction_features(state.view(faction)) == pytest.approx((1.0, strength, threat))
+
+
+def test_the_features_are_kept_within_bounds():
+    from types import SimpleNamespace as NS
+
+    minnow, giant = NS(id="m", force=1, cunning=1, wealth=1), NS(id="g", force=8, cunning=8,
+                                                                 wealth=8)
+    view = NS(faction=minnow, living_factions=lambda: [minnow, giant])
+    assert faction_features(view) == (1.0, -2.0, 2.0)  # (3 - 24) / 3 and (8 - 1) / 3, kept
+
+
+def test_a_reading_tuning_with_only_its_constant_plays_as_the_constant_tuning():
+    """"A reading tuning with every weight but the constant's 0 plays as the constant tuning
+    does." """
+    constant = Tuning.of({"aggression": -0.8, "action:expand": 0.5, "goal:sphere-dominance": -0.6})
+    weights = np.zeros((len(TUNING_NAMES), len(FEATURES)))
+    weights[:, 0] = constant.values
+    reading = ReadingTuning.linear(weights)
+    assert _events(lambda f: HeuristicAgent(tuning=reading)) == \
+        _events(lambda f: HeuristicAgent(tuning=constant))
+
+
+def test_a_reading_tuning_shifts_a_small_faction_otherwise_than_a_giant():
+    """Its numbers are "weights @ features": aggression 0.5 per unit of strength makes the
+    strongest faction bolder and the weakest meeker, each by its own strength."""
+    state = load_campaign(default_campaign_path())
+    weights = np.zeros((len(TUNING_NAMES), len(FEATURES)))
+    weights[TUNING_NAMES.index("aggression"), 1] = 0.5
+    agent = HeuristicAgent(tuning=ReadingTuning.linear(weights))
+    for fid in state.factions:
+        view = state.view(fid)
+        base = HeuristicAgent().personality(view.faction)
+        tuned = agent.personality(view.faction, view)
+        assert tuned.aggression == pytest.approx(
+            base.aggression * math.exp(0.5 * faction_features(view)[1]))
+
+
+def test_a_tiny_run_that_reads_the_faction_writes_a_playable_file(tmp_path):
+    pytest.importorskip("torch")
+    from factionsim.agents import make_agent
+    from factionsim.training import run
+
+    run(Args(out=str(tmp_path / "f"), **{**TINY, "tune_search": "es", "tune_population": 2,
+                                         "tune_features": "faction"}))
+    d = json.loads((tmp_path / "f" / "policy.json").read_text())
+    assert d["search"]["features"] == "faction"
+    assert d["spaces"]["observation"] == len(FEATURES) and d["spaces"]["actions"] == 22
+    record = d["training"]["tuning"]
+    assert list(record) == list(TUNING_NAMES) and list(record["aggression"]) == list(FEATURES)
+    agent = make_agent(f"policy:{tmp_path / 'f' / 'policy.json'}", "wwn")
+    state = load_campaign(default_campaign_path())
+    play(state, 1, {f: agent for f in state.factions})
+    weights = np.array([[record[n][f] for f in FEATURES] for n in TUNING_NAMES])
+    view = state.view(next(iter(state.factions)))
+    assert agent._search.tuning.at(view).values == pytest.approx(
+        tuple(weights @ faction_features(view)), abs=1e-5)

@@ -51,7 +51,7 @@ from .abilities import NET_INCOME, answer_reaction, choose_free_ability
 from .personality import TEMPERAMENTS, Personality
 from .steering import STEERING_OPTIONS, Steering
 from .tactics import XP, Situation, income_of, pct
-from .tuning import Tuning
+from .tuning import ReadingTuning, Tuning
 
 __all__ = ["HeuristicAgent", "Personality", "Steering"]
 
@@ -67,7 +67,7 @@ class HeuristicAgent(Agent):
                                          choices=TEMPERAMENTS),
                **STEERING_OPTIONS}
 
-    def __init__(self, temperament: str | None = None, *, tuning: Tuning | None = None,
+    def __init__(self, temperament: str | None = None, *, tuning: Tuning | ReadingTuning | None = None,
                  **options: Any):
         self.temperament = temperament
         self.tuning = tuning  # learned shifts of its weights (:mod:`.tuning`); None: none
@@ -79,7 +79,7 @@ class HeuristicAgent(Agent):
     # ------------------------------------------------------------------ entry point
     def situation(self, view: Any) -> Situation:
         """What it knows at this decision (its personality and steering included)."""
-        return Situation(view, self.personality(view.faction), self.steering)
+        return Situation(view, self.personality(view.faction, view), self.steering)
 
     def act(self, view: Any, legal_actions: list[Any], rng: Any) -> Any:
         if len(legal_actions) == 1:
@@ -94,14 +94,18 @@ class HeuristicAgent(Agent):
         return choice
 
     def temperament_of(self, faction) -> str:
-        """The temperament it plays ``faction`` with (the option, else from the faction)."""
-        return self.personality(faction).temperament
+        """The temperament it plays ``faction`` with (the option, else from the faction; a
+        tuning keeps it)."""
+        return Personality.of(faction, self.temperament).temperament
 
-    def personality(self, faction) -> Personality:
-        key = (faction.id, faction.force, faction.cunning, faction.wealth)
+    def personality(self, faction, view: Any = None) -> Personality:
+        """How it weighs things for ``faction``: its temperament's weights, shifted by its
+        tuning at ``view``'s decision (a tuning that reads the faction's place needs the view)."""
+        tuning = self.tuning.at(view) if self.tuning is not None else None
+        key = (faction.id, faction.force, faction.cunning, faction.wealth, tuning)
         if key not in self._personality:
             own = Personality.of(faction, self.temperament)
-            self._personality[key] = self.tuning.apply(own) if self.tuning else own
+            self._personality[key] = tuning.apply(own) if tuning else own
         return self._personality[key]
 
     # scores of the faction actions, for the planner's ordering

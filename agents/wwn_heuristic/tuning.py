@@ -16,6 +16,18 @@ heuristic does. What each name moves (:data:`TUNING_NAMES`, in this order):
 - ``goal:ID`` for each of the book's goals: the temperament's weight of that goal, multiplied by
   ``exp(value)`` (homebrew goals keep theirs).
 
+A tuning may also **read the faction's place in the campaign** (:class:`ReadingTuning`): its 22
+numbers are then ``weights @ features``, the features being :data:`FEATURES` of the deciding
+faction against the other living factions, worked out from what any faction can see (ratings
+are public), so one tuning can play a small faction among giants otherwise than the giant:
+
+- ``constant``: 1 (its weights are the shifts of an average faction);
+- ``strength``: the faction's Force + Cunning + Wealth less the mean of its rivals', over 3;
+- ``threat``: the highest Force among its rivals less its own, over 3;
+
+each kept within -2..2. A reading tuning with every weight but the constant's 0 plays as the
+constant tuning does.
+
 >>> from types import SimpleNamespace as NS
 >>> from factionsim.agents.wwn_heuristic.personality import Personality
 >>> f = NS(force=7, cunning=3, wealth=6, tags=("martial",), has_tag=lambda t: t == "martial")
@@ -35,8 +47,10 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 from factionsim.rules.wwn.goals import GOALS
 from factionsim.rules.wwn.turn import ACTION_PHASE
@@ -50,6 +64,10 @@ TUNING_NAMES = (*STYLE, "attack_floor", *(f"action:{k}" for k in ACTION_KINDS),
                 *(f"goal:{g}" for g in GOALS))
 #: bounds of ``attack_floor`` once the tuning is added
 FLOOR_RANGE = (0.05, 0.95)
+#: what a :class:`ReadingTuning` reads of the deciding faction's place (see the module docstring)
+FEATURES = ("constant", "strength", "threat")
+#: each feature is kept within these bounds
+FEATURE_RANGE = (-2.0, 2.0)
 
 
 @dataclass(frozen=True)
@@ -77,6 +95,10 @@ class Tuning:
     def named(self) -> dict[str, float]:
         return dict(zip(TUNING_NAMES, self.values, strict=True))
 
+    def at(self, view) -> Tuning:
+        """The tuning to play at ``view``'s decision: itself (it reads nothing)."""
+        return self
+
     def apply(self, p: Personality) -> Personality:
         """``p`` with this tuning's shifts (see the module docstring)."""
         if not any(self.values):
@@ -91,3 +113,65 @@ class Tuning:
                 goals[g] = goals.get(g, 1.0) * math.exp(t[f"goal:{g}"])
         return dataclasses.replace(p, **style, attack_floor=floor, action_weight=actions,
                                    goal_weight=goals)
+
+
+def faction_features(view) -> tuple[float, ...]:
+    """:data:`FEATURES` of the deciding faction of ``view`` (0 for both but the constant when it
+    has no living rival).
+
+    >>> from types import SimpleNamespace as NS
+    >>> me = NS(id="a", force=3, cunning=4, wealth=1)
+    >>> rivals = [NS(id="b", force=7, cunning=3, wealth=6), NS(id="c", force=2, cunning=4, wealth=6)]
+    >>> faction_features(NS(faction=me, living_factions=lambda: [me, *rivals]))
+    (1.0, -2.0, 1.3333333333333333)
+    """
+    me = view.faction
+    rivals = [f for f in view.living_factions() if f.id != me.id]
+    if not rivals:
+        return (1.0, 0.0, 0.0)
+    size = me.force + me.cunning + me.wealth
+    strength = (size - sum(f.force + f.cunning + f.wealth for f in rivals) / len(rivals)) / 3
+    threat = (max(f.force for f in rivals) - me.force) / 3
+    lo, hi = FEATURE_RANGE
+    return (1.0, min(max(strength, lo), hi), min(max(threat, lo), hi))
+
+
+class ReadingTuning:
+    """A tuning that reads the faction's place: at each decision, ``shifts(features)`` (the
+    :data:`FEATURES` as an array, in that order, to one number per name of
+    :data:`TUNING_NAMES`) as a :class:`Tuning`; the tunings of feature values met before are
+    kept. :meth:`linear` makes one from a weight matrix, as ``--method tune`` learns it."""
+
+    def __init__(self, shifts: Callable[[np.ndarray], Sequence[float]]):
+        self.shifts = shifts
+        self._kept: dict[tuple[float, ...], Tuning] = {}
+
+    @classmethod
+    def linear(cls, weights: Sequence[Sequence[float]]) -> ReadingTuning:
+        """``weights @ features``: one row per name of :data:`TUNING_NAMES`, one column per
+        feature of :data:`FEATURES`.
+
+        >>> from types import SimpleNamespace as NS
+        >>> w = np.zeros((len(TUNING_NAMES), len(FEATURES)))
+        >>> w[0] = [0.5, 0.25, 0.0]  # aggression: 0.5, and 0.25 per unit of strength
+        >>> me, rival = NS(id="a", force=6, cunning=3, wealth=3), NS(id="b", force=3, cunning=3,
+        ...                                                               wealth=3)
+        >>> view = NS(faction=me, living_factions=lambda: [me, rival])
+        >>> ReadingTuning.linear(w).at(view).values[0]
+        0.75
+        """
+        w = np.asarray(weights, dtype=np.float64)
+        if w.shape != (len(TUNING_NAMES), len(FEATURES)):
+            raise ValueError(f"a reading tuning has {len(TUNING_NAMES)} x {len(FEATURES)} "
+                             f"weights, not {' x '.join(map(str, w.shape))}")
+        return cls(lambda features: w @ features)
+
+    def at(self, view) -> Tuning:
+        """The tuning for the deciding faction of ``view``."""
+        if view is None:
+            raise ValueError("a tuning that reads the faction's place needs the decision's view")
+        features = faction_features(view)
+        tuning = self._kept.get(features)
+        if tuning is None:
+            tuning = self._kept[features] = Tuning.from_vector(self.shifts(np.asarray(features)))
+        return tuning

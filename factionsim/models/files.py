@@ -189,9 +189,10 @@ def check_search(d: dict[str, Any], source: Any) -> None:
     ``{"kind": "rollout-leaf", "features": NAME, "candidates": "planner", "budget": B,
     "horizon": H, "margin": M}`` (the planner's rollouts, their last state scored by the
     network): its network reads ``spaces.observation`` features and gives ``spaces.actions`` = 1
-    value; or ``{"kind": "tuned-heuristic", "features": "constant", "parameters": [NAME...]}``
-    (the heuristic with learned weights): its network turns ``spaces.observation`` = 1 constant
-    into ``spaces.actions`` = one value per name. No ``prior``."""
+    value; or ``{"kind": "tuned-heuristic", "features": "constant" | "faction", "parameters":
+    [NAME...]}`` (the heuristic with learned weights): its network turns ``spaces.observation``
+    = 1 constant (or the faction's place) into ``spaces.actions`` = one value per name. No
+    ``prior``."""
     search = d["search"]
     kind = search.get("kind") if isinstance(search, dict) else None
     if kind not in SEARCH_KEYS:
@@ -222,17 +223,25 @@ def check_search(d: dict[str, Any], source: Any) -> None:
 
 
 def _check_tuned(d: dict[str, Any], source: Any) -> None:
-    """A ``tuned-heuristic`` search: a constant in, one value per named parameter out."""
+    """A ``tuned-heuristic`` search: a constant (``features: constant``) or the faction's place
+    (``faction``: this version's
+    :data:`~factionsim.agents.wwn_heuristic.tuning.FEATURES`) in, one value per named parameter
+    out."""
+    from factionsim.agents.wwn_heuristic.tuning import FEATURES
+
     search = d["search"]
     names = search["parameters"]
-    if search["features"] != "constant":
-        raise _fail(source, "search.features", f"{search['features']!r}; allowed: constant")
+    reads = {"constant": 1, "faction": len(FEATURES)}
+    if search["features"] not in reads:
+        raise _fail(source, "search.features", f"{search['features']!r}; allowed: "
+                    f"{', '.join(reads)}")
     if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
         raise _fail(source, "search.parameters", "must be a list of the tuning's names")
-    if d["spaces"]["observation"] != 1 or d["spaces"]["actions"] != len(names):
-        raise _fail(source, "spaces", f"a tuned heuristic reads 1 value and gives one per "
-                    f"parameter ({len(names)}); this one reads {d['spaces']['observation']} and "
-                    f"gives {d['spaces']['actions']}")
+    inputs = reads[search["features"]]
+    if d["spaces"]["observation"] != inputs or d["spaces"]["actions"] != len(names):
+        raise _fail(source, "spaces", f"a tuned heuristic with features {search['features']} "
+                    f"reads {inputs} value(s) and gives one per parameter ({len(names)}); this "
+                    f"one reads {d['spaces']['observation']} and gives {d['spaces']['actions']}")
 
 
 def _check_members(path: Path, data: bytes) -> None:

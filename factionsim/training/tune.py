@@ -59,6 +59,16 @@ _DIGITS = 4
 #: ``--tune-search``'s choices and the algorithm each names in the policy file
 _ALGORITHMS = {"cem": "the cross-entropy method", "es": "an antithetic evolution strategy"}
 SEARCHES = tuple(_ALGORITHMS)
+#: ``--tune-features``: what the tuning reads ("constant": nothing, one set of shifts for every
+#: faction; "faction": its place among the factions, tuning.FEATURES)
+TUNE_FEATURES = ("constant", "faction")
+
+
+def feature_count(features: str) -> int:
+    """Inputs of a tuning that reads ``features`` (``--tune-features``)."""
+    from factionsim.agents.wwn_heuristic.tuning import FEATURES
+
+    return 1 if features == "constant" else len(FEATURES)
 
 
 def check_tune(args: Args) -> None:
@@ -92,15 +102,29 @@ def check_tune(args: Args) -> None:
     if not 0 <= args.generated <= 1:
         raise OptionError(f"--generated {args.generated:g}: the share of games on generated "
                           "campaigns, from 0 to 1")
+    if args.tune_features not in TUNE_FEATURES:
+        raise OptionError(f"--tune-features {args.tune_features!r}; allowed: "
+                          f"{', '.join(TUNE_FEATURES)}")
     generated_seeds(args)
 
 
-def first_spread(sigma: float) -> np.ndarray:
-    """The search distribution's first spread: ``sigma`` for every number but ``attack_floor``
-    (a chance to hit: a fifth of it)."""
+def first_spread(sigma: float, inputs: int = 1) -> np.ndarray:
+    """The search distribution's first spread over a tuning's weights (one row of ``inputs``
+    per name, flattened row by row): ``sigma`` for every number but ``attack_floor``'s (a chance
+    to hit: a fifth of it)."""
     from factionsim.agents.wwn_heuristic.tuning import TUNING_NAMES
 
-    return np.asarray([sigma / 5 if n == "attack_floor" else sigma for n in TUNING_NAMES])
+    return np.repeat([sigma / 5 if n == "attack_floor" else sigma for n in TUNING_NAMES], inputs)
+
+
+def tuning_of(values: tuple[float, ...]) -> Any:
+    """The tuning a candidate's weights describe: 22 numbers, or (``--tune-features faction``)
+    22 rows of one weight per feature, flattened row by row."""
+    from factionsim.agents.wwn_heuristic.tuning import TUNING_NAMES, ReadingTuning, Tuning
+
+    if len(values) == len(TUNING_NAMES):
+        return Tuning.from_vector(values)
+    return ReadingTuning.linear(np.reshape(values, (len(TUNING_NAMES), -1)))
 
 
 @lru_cache(maxsize=4)
@@ -115,13 +139,12 @@ def tune_game(seed: int, campaign: str | None, seeds: tuple[int, int], turns: in
     """The candidate's pairwise share in game ``task = (generation, game, tuning values)``
     (see the module docstring; ``generated``: ``--generated``): 1, 0.5 or 0."""
     from factionsim.agents.wwn_heuristic import HeuristicAgent
-    from factionsim.agents.wwn_heuristic.tuning import Tuning
     from factionsim.runner import play
 
     generation, game, values = task
     pair = np.random.default_rng([seed, generation, game // 2])
     state = _campaigns(campaign, seeds, generated).draw(pair)
-    tuned = Tuning.from_vector(values)
+    tuned = tuning_of(values)
     factions = list(state.factions)
     mine = {f for i, f in enumerate(factions) if (i + game) % 2 == 0}
     agents = {f: HeuristicAgent(tuning=tuned if f in mine else None) for f in factions}
@@ -132,16 +155,28 @@ def tune_game(seed: int, campaign: str | None, seeds: tuple[int, int], turns: in
     return 1.0 if ours > theirs else 0.5 if ours == theirs else 0.0
 
 
-def tuned_heuristic_fields() -> dict[str, Any]:
+def tuned_heuristic_fields(features: str = "constant") -> dict[str, Any]:
     """The ``network`` and ``search`` fields of a tuned-heuristic policy file: one dense layer
-    (weight ``tuning``, one row per name) turning a constant 1 into this version's
+    (weight ``tuning``, one row per name) turning a constant 1 (``features="faction"``: the
+    faction's :data:`~factionsim.agents.wwn_heuristic.tuning.FEATURES`) into this version's
     :data:`~factionsim.agents.wwn_heuristic.tuning.TUNING_NAMES`."""
     from factionsim.agents.wwn_heuristic.tuning import TUNING_NAMES
 
     return {"network": {"layers": [{"type": "dense", "weight": "tuning", "bias": None,
                                     "activation": None}]},
-            "search": {"kind": "tuned-heuristic", "features": "constant",
+            "search": {"kind": "tuned-heuristic", "features": features,
                        "parameters": list(TUNING_NAMES)}}
+
+
+def named_weights(weights: np.ndarray) -> dict[str, Any]:
+    """A tuning's weights by name for the record: ``{name: value}`` for a constant tuning,
+    ``{name: {feature: weight}}`` for one that reads the faction's place."""
+    from factionsim.agents.wwn_heuristic.tuning import FEATURES, TUNING_NAMES
+
+    if weights.shape[1] == 1:
+        return {n: round(float(w[0]), 6) for n, w in zip(TUNING_NAMES, weights, strict=True)}
+    return {n: {f: round(float(x), 6) for f, x in zip(FEATURES, w, strict=True)}
+            for n, w in zip(TUNING_NAMES, weights, strict=True)}
 
 
 class _Games:
@@ -254,8 +289,9 @@ def train_tune(args: Args) -> Path:
     check_tune(args)
     out, record, started, seeds = start_run(args)
     log = _Log(out, args.progress)
+    inputs = feature_count(args.tune_features)
     search = _Search(args, np.random.default_rng([args.seed, 0x7E5]),
-                     np.zeros(len(TUNING_NAMES)), first_spread(args.tune_sigma))
+                     np.zeros(len(TUNING_NAMES) * inputs), first_spread(args.tune_sigma, inputs))
     history: list[dict[str, Any]] = []
     games = _Games(args, seeds)
     try:
@@ -289,22 +325,25 @@ def train_tune(args: Args) -> Path:
     finally:
         games.close()
         log.close()
-    tuning = {n: round(float(v), 6) for n, v in zip(TUNING_NAMES, mean, strict=True)}
+    weights = mean.reshape(len(TUNING_NAMES), inputs)
+    tuning = named_weights(weights)
+    reads = ("a constant 1" if inputs == 1
+             else "the faction's place (factionsim.agents.wwn_heuristic.tuning.FEATURES)")
     description = {
-        **search_policy_header(seeds, 1, len(TUNING_NAMES), base=None if args.generated >= 1
+        **search_policy_header(seeds, inputs, len(TUNING_NAMES), base=None if args.generated >= 1
                                else f"{1 - args.generated:.0%} of games on "
                                     f"{args.campaign or 'the bundled campaign'}"),
-        **tuned_heuristic_fields(),
+        **tuned_heuristic_fields(args.tune_features),
         "training": {"algorithm": f"{_ALGORITHMS[args.tune_search]} over the heuristic's "
                                   "tuning, fitness its pairwise share against the heuristic",
                      "command": record["command"], "versions": record["versions"],
                      "git": record.get("git"), "tuning": tuning, "final": final},
         "notes": "plays the WWN heuristic with these shifts of its weights "
-                 "(factionsim.agents.wwn_heuristic.tuning); the network turns a constant 1 "
+                 f"(factionsim.agents.wwn_heuristic.tuning); the network turns {reads} "
                  "into them",
     }
     path = out / "policy.json"
-    write_policy(path, description, {"tuning": mean.reshape(-1, 1)}, dtype="float64")
+    write_policy(path, description, {"tuning": weights}, dtype="float64")
     summary = {"method": "tune", "search": args.tune_search, "seconds": round(time.time() - started, 1),
                "generations": history, "final": final, "tuning": tuning}
     write_atomic(out / "eval.json", json.dumps(summary, indent=2) + "\n")
