@@ -277,11 +277,11 @@ class PolicyAgent(Agent):
 
 class TrainedAgent(PolicyAgent):
     """``agent: trained``: the policy shipped for the campaign's ruleset (refused, when the agent
-    is made, for a ruleset none ships for). It plays its most probable action unless
-    ``agent_options: {deterministic: false}``: the shipped advantage policy sampled lost to the
-    heuristic on the bundled campaign (40.0% of 120 games) where its most probable action was
-    level with it (52.5% of 60; docs/training.md). A search policy shipped here (a tuned
-    heuristic, say) plays under the same label and decides the same either way."""
+    is made, for a ruleset none ships for). A network policy plays its most probable action
+    unless ``agent_options: {deterministic: false}`` (the advantage policy shipped before, sampled,
+    lost to the heuristic on the bundled campaign where its most probable action was level with
+    it; docs/training.md). The WWN policy shipped now is a search policy (the heuristic tuned to
+    read the faction's place): it plays under the same label and decides the same either way."""
 
     name = "trained"
     OPTIONS = {"deterministic": OptionSpec(bool, "take the most probable action (the default: the "

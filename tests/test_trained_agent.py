@@ -54,7 +54,9 @@ def test_the_shipped_policy_is_small_data_with_its_spaces_and_version():
     assert load_policy(path).n_actions == d["spaces"]["actions"]
     state = load_campaign(default_campaign_path())
     agent = make_agent(f"policy:{path}", "wwn")
-    if d["env_version"] == env_version("wwn"):
+    if "search" in d:  # a search policy (the tuned heuristic) reads the game, not the env
+        _check_a_shipped_tuned_heuristic(d, agent, state)
+    elif d["env_version"] == env_version("wwn"):
         codec = make_codec(state)
         assert d["spaces"] == {"observation": codec.obs_size, "actions": codec.n_actions}
         agent.check_fits(state)
@@ -62,6 +64,27 @@ def test_the_shipped_policy_is_small_data_with_its_spaces_and_version():
         with pytest.raises(CampaignError, match=f"env version {d['env_version']}.*version "
                                                 f"{env_version('wwn')}.*retrain it"):
             agent.check_fits(state)
+
+
+def _check_a_shipped_tuned_heuristic(d, agent, state):
+    """A tuned heuristic shipped as the WWN policy: this version's tuning names and features,
+    the env version it was made under, and it fits and plays any shape of campaign."""
+    from factionsim.agents.wwn_heuristic.tuning import FEATURES, TUNING_NAMES
+    from factionsim.envs import env_version
+    from factionsim.rules.wwn.generate import generate_campaign
+    from factionsim.rules.wwn.state import WwnState
+    from factionsim.runner import play
+
+    assert d["search"]["kind"] == "tuned-heuristic"
+    assert d["search"]["parameters"] == list(TUNING_NAMES)
+    reads = {"constant": 1, "faction": len(FEATURES)}[d["search"]["features"]]
+    assert d["spaces"] == {"observation": reads, "actions": len(TUNING_NAMES)}
+    assert d["env_version"] == env_version("wwn")
+    five = WwnState.from_dict(generate_campaign(5, 14, 3))
+    for game in (state, five):
+        agent.check_fits(game)
+        play(game, 1, {f: agent for f in game.factions})
+        assert game.turn == 1
 
 
 def test_a_policy_of_an_older_env_version_is_refused_saying_so(tmp_path):
