@@ -79,7 +79,8 @@ class Situation:
         # kept for this decision (the state does not change while it is being made)
         self._type_values: dict[str, float] = {}  # purchase_value's part per asset type
         self._hits: dict[tuple[str, str], tuple] = {}
-        #: answers of the goal planner kept for this decision (:func:`.goals.purchase_for`)
+        #: answers of the goal planner kept for this decision (:func:`.goals.purchase_for`,
+        #: :func:`.goals._blows`)
         self.kept: dict[str, Any] = {}
         self._offers: dict[str, list] = {}  # what it could buy at each of its Bases
         self._best_attacks: dict[tuple[str, str | None], AttackPlan | None] = {}
