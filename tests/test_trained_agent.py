@@ -69,7 +69,7 @@ def test_the_shipped_policy_is_small_data_with_its_spaces_and_version():
 def _check_a_shipped_tuned_heuristic(d, agent, state):
     """A tuned heuristic shipped as the WWN policy: this version's tuning names and features,
     the env version it was made under, and it fits and plays any shape of campaign."""
-    from factionsim.agents.wwn_heuristic.tuning import FEATURES, TUNING_NAMES
+    from factionsim.agents.wwn_heuristic.tuning import TUNING_INPUTS, TUNING_NAMES
     from factionsim.envs import env_version
     from factionsim.rules.wwn.generate import generate_campaign
     from factionsim.rules.wwn.state import WwnState
@@ -77,8 +77,8 @@ def _check_a_shipped_tuned_heuristic(d, agent, state):
 
     assert d["search"]["kind"] == "tuned-heuristic"
     assert d["search"]["parameters"] == list(TUNING_NAMES)
-    reads = {"constant": 1, "faction": len(FEATURES)}[d["search"]["features"]]
-    assert d["spaces"] == {"observation": reads, "actions": len(TUNING_NAMES)}
+    assert d["spaces"] == {"observation": TUNING_INPUTS[d["search"]["features"]],
+                           "actions": len(TUNING_NAMES)}
     assert d["env_version"] == env_version("wwn")
     five = WwnState.from_dict(generate_campaign(5, 14, 3))
     for game in (state, five):

@@ -636,12 +636,12 @@ def _create_value(sit: Situation) -> tuple[float, str, bool]:
               if cost <= sit.me.treasure] if sit.state.acting().id == sit.fid else []
     if not offers:
         return -1.0, "", False
-    best = max(offers, key=lambda o: sit.purchase_value(o[0].id, o[1]))
-    value = min(12.0, 0.35 * sit.purchase_value(best[0].id, best[1]))  # an investment
+    kind, location = max(offers, key=lambda o: sit.purchase_value(o[0].id, o[1]))
+    value = min(12.0, 0.35 * sit.purchase_value(kind.id, location))  # an investment
     g = sit.goal.id if sit.goal else ""
     if g == "wealth-of-kingdoms":
         value -= 6 * sit.p.greed
-    return value, f"buys {best[0].name}: {_purchase_why(sit, best[0])}", True
+    return value, f"buys {kind.name}: {_purchase_why(sit, kind)}", True
 
 
 def _create(sit: Situation, legal):

@@ -68,6 +68,10 @@ FLOOR_RANGE = (0.05, 0.95)
 FEATURES = ("constant", "strength", "threat")
 #: each feature is kept within these bounds
 FEATURE_RANGE = (-2.0, 2.0)
+#: what a tuning can read (a policy file's ``search.features``, ``--tune-features``) -> the
+#: number of values its network reads: "constant" a 1 (one set of shifts for every faction),
+#: "faction" the :data:`FEATURES` (:class:`ReadingTuning`)
+TUNING_INPUTS = {"constant": 1, "faction": len(FEATURES)}
 
 
 @dataclass(frozen=True)

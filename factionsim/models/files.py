@@ -227,11 +227,10 @@ def _check_tuned(d: dict[str, Any], source: Any) -> None:
     (``faction``: this version's
     :data:`~factionsim.agents.wwn_heuristic.tuning.FEATURES`) in, one value per named parameter
     out."""
-    from factionsim.agents.wwn_heuristic.tuning import FEATURES
+    from factionsim.agents.wwn_heuristic.tuning import TUNING_INPUTS as reads
 
     search = d["search"]
     names = search["parameters"]
-    reads = {"constant": 1, "faction": len(FEATURES)}
     if search["features"] not in reads:
         raise _fail(source, "search.features", f"{search['features']!r}; allowed: "
                     f"{', '.join(reads)}")

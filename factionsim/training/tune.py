@@ -59,16 +59,6 @@ _DIGITS = 4
 #: ``--tune-search``'s choices and the algorithm each names in the policy file
 _ALGORITHMS = {"cem": "the cross-entropy method", "es": "an antithetic evolution strategy"}
 SEARCHES = tuple(_ALGORITHMS)
-#: ``--tune-features``: what the tuning reads ("constant": nothing, one set of shifts for every
-#: faction; "faction": its place among the factions, tuning.FEATURES)
-TUNE_FEATURES = ("constant", "faction")
-
-
-def feature_count(features: str) -> int:
-    """Inputs of a tuning that reads ``features`` (``--tune-features``)."""
-    from factionsim.agents.wwn_heuristic.tuning import FEATURES
-
-    return 1 if features == "constant" else len(FEATURES)
 
 
 def check_tune(args: Args) -> None:
@@ -79,6 +69,8 @@ def check_tune(args: Args) -> None:
     ...
     factionsim.training.args.OptionError: --tune-elites 20: from 1 to --tune-population (16)
     """
+    from factionsim.agents.wwn_heuristic.tuning import TUNING_INPUTS
+
     from .league_run import generated_seeds
 
     if args.ruleset != "wwn":
@@ -102,9 +94,9 @@ def check_tune(args: Args) -> None:
     if not 0 <= args.generated <= 1:
         raise OptionError(f"--generated {args.generated:g}: the share of games on generated "
                           "campaigns, from 0 to 1")
-    if args.tune_features not in TUNE_FEATURES:
+    if args.tune_features not in TUNING_INPUTS:
         raise OptionError(f"--tune-features {args.tune_features!r}; allowed: "
-                          f"{', '.join(TUNE_FEATURES)}")
+                          f"{', '.join(TUNING_INPUTS)}")
     generated_seeds(args)
 
 
@@ -278,7 +270,7 @@ class _Search:
 
 def train_tune(args: Args) -> Path:
     """Tune as the module docstring says; returns the path of ``OUT/policy.json``."""
-    from factionsim.agents.wwn_heuristic.tuning import TUNING_NAMES
+    from factionsim.agents.wwn_heuristic.tuning import TUNING_INPUTS, TUNING_NAMES
     from factionsim.core.files import write_atomic
     from factionsim.core.stats import wilson
     from factionsim.models import write_policy
@@ -289,7 +281,7 @@ def train_tune(args: Args) -> Path:
     check_tune(args)
     out, record, started, seeds = start_run(args)
     log = _Log(out, args.progress)
-    inputs = feature_count(args.tune_features)
+    inputs = TUNING_INPUTS[args.tune_features]
     search = _Search(args, np.random.default_rng([args.seed, 0x7E5]),
                      np.zeros(len(TUNING_NAMES) * inputs), first_spread(args.tune_sigma, inputs))
     history: list[dict[str, Any]] = []
