@@ -205,6 +205,9 @@ def test_kept_asset_parts_brought_up_to_date_from_the_change_log(monkeypatch):
     from factionsim.envs.wwn_codec import WwnCodec
     from factionsim.rules.wwn import model
 
+    # the log is the process's: start from an empty one, so that the earlier tests' entries
+    # cannot make it empty itself in the middle of this one (a rebuild where an update is due)
+    model.ASSET_LOG.empty()
     env = _warm_env()
     viewer = env.agents[0]
     state = env.state

@@ -83,11 +83,14 @@ class ChangeLog:
         return self.dropped + len(self.entries)
 
     def add(self, entry: Asset | None) -> None:
-        entries = self.entries
-        if len(entries) >= LOG_SIZE:
-            self.dropped += len(entries)
-            entries.clear()
-        entries.append(entry)
+        if len(self.entries) >= LOG_SIZE:
+            self.empty()
+        self.entries.append(entry)
+
+    def empty(self) -> None:
+        """Drop every entry: a reader that kept an older position works everything out again."""
+        self.dropped += len(self.entries)
+        self.entries.clear()
 
     def since(self, position: int) -> list[Asset | None] | None:
         """The entries logged since ``position``, or ``None`` when some were emptied out."""
