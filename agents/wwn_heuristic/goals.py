@@ -547,30 +547,35 @@ def impossible(sit: Situation) -> str | None:
 
 def why_abandon(sit: Situation, choices) -> tuple[str, object, str] | None:
     """``(why the current goal goes, the goal that replaces it, why that one)`` or None to keep
-    it (see the module docstring)."""
+    it (see the module docstring). The other goals are ranked only once one of the reasons to
+    drop it holds (most turns none does, and ranking estimates every goal)."""
     g = sit.goal
     if g is None or g.id in FAILS_FREELY:
         return None  # Eliminate Target fails by itself, with no turn of paralysis
+    gone = impossible(sit)
+    focus = sit.steer.focus
+    # a GM's focus, adoptable now, is worth the paralysis (the steering then ranks only it)
+    to_focus = bool(focus) and any(c.goal == focus for c in choices)
+    if not gone:
+        if sit.steer.story or (focus == g.id):
+            return None
+        if not to_focus:
+            age = sit.state.current_turn - g.started
+            if age < SETTLE_TURNS:
+                return None
+            keep = estimate(sit, g.id, g.target)
+            if keep.turns < CLOSE_TURNS:
+                return None
     ranked = rank_choices(sit, choices)
     if not ranked:
         return None
     value, choice, why = ranked[0]
     if value <= 0:
         return None
-    gone = impossible(sit)
     if gone:
         return gone, choice, why
-    focus = sit.steer.focus
-    if sit.steer.story or (focus == g.id):
-        return None
-    if focus and choice.goal == focus:  # a GM's focus, adoptable now: worth the paralysis
+    if to_focus:
         return f"the GM's focus is {goal_name(sit.state, focus)}", choice, why
-    age = sit.state.current_turn - g.started
-    if age < SETTLE_TURNS:
-        return None
-    keep = estimate(sit, g.id, g.target)
-    if keep.turns < CLOSE_TURNS:
-        return None
     other = estimate(sit, choice.goal, choice.target)
     # the other goal starts a turn late (paralysis): its XP per turn over that longer wait
     switch = _rate(other.turns + 1, other.chance, other.xp,
