@@ -76,10 +76,21 @@ def test_repairs_a_nearly_dead_base():
     play_to(s, T.ACTION, "us")
     choice, reason = decide(s)
     assert choice == ChooseAction("repair")
+    # whole itself, it says it repairs its assets, not that it mends its own wounds
+    assert s.factions["us"].hp == s.factions["us"].max_hp
+    assert reason.endswith("repairs 1 damaged asset")
     s.apply(choice)
     choice, reason = decide(s)
     assert isinstance(choice, Repair) and s.assets[choice.asset].is_base
     assert s.assets[choice.asset].location == "b"
+
+
+def test_a_wounded_faction_says_it_mends_its_wounds():
+    s = first_mover(us={"treasure": 6, "goal": "peaceable-kingdom", "hp": 3})
+    play_to(s, T.ACTION, "us")
+    choice, reason = decide(s)
+    assert choice == ChooseAction("repair")
+    assert reason.endswith(f"mends its wounds (3/{s.factions['us'].max_hp} HP)")
 
 
 @pytest.mark.parametrize("goal, check", [

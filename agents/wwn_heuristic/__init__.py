@@ -269,11 +269,17 @@ def _plain_action_value(sit: Situation, kind: str) -> tuple[float, str, bool]:
         return value, (f"goes to war on {sit.fname(best.target)}: {_why_fight(sit, best.target)}, "
                        f"{plural(len(plans), 'blow')} worth striking"), True
     if kind == "repair":
-        vals = [sit.repair_value(a, 0) for a in sit.mine if a.damaged]
+        damaged = [a for a in sit.mine if a.damaged]
+        vals = [sit.repair_value(a, 0) for a in damaged]
+        assets = plural(len(damaged), "damaged asset")
         if sit.me.hp < sit.me.max_hp:
             vals.append(sit.faction_repair_value())
+            why = f"mends its wounds ({sit.me.hp}/{sit.me.max_hp} HP)" + (
+                f" and {assets}" if damaged else "")
+        else:  # (whole itself: only its assets need mending)
+            why = f"repairs {assets}"
         value = sum(v for v in vals if v > 0)
-        return value, f"mends its wounds ({sit.me.hp}/{sit.me.max_hp} HP)", value > 0
+        return value, why, value > 0
     if kind == "expand":
         spots = sit.expansion_spots()
         if not spots:
