@@ -3,8 +3,9 @@ heuristic with the learned shifts of its weights the file holds
 (:mod:`factionsim.agents.wwn_heuristic.tuning`).
 
 The file's network turns a constant 1 (``search.features: constant``), or the deciding faction's
-place among the factions (``faction``: :func:`~factionsim.agents.wwn_heuristic.tuning.faction_features`),
-into one number per name of its ``search.parameters``;
+place among the factions (``faction`` or ``sheet``: the features of that reading,
+:data:`~factionsim.agents.wwn_heuristic.tuning.READINGS`), into one number per name of its
+``search.parameters``;
 those must be this version's :data:`~factionsim.agents.wwn_heuristic.tuning.TUNING_NAMES`, in
 that order, or the file is refused with an error naming what differs. numpy alone; the player
 decides as fast as the heuristic.
@@ -36,8 +37,9 @@ class TunedHeuristic:
                 f"{label}: its tuning does not fit this factionsim's heuristic (missing: "
                 f"{', '.join(missing) or 'none'}; unknown: {', '.join(extra) or 'none'}; or "
                 "another order); tune it again with factionsim train --method tune")
-        if model.search["features"] == "faction":  # its network reads the faction's place
-            self.tuning: Tuning | ReadingTuning = ReadingTuning(model.logits)
+        reading = model.search["features"]
+        if reading != "constant":  # its network reads the faction's place
+            self.tuning: Tuning | ReadingTuning = ReadingTuning(model.logits, reading)
         else:
             self.tuning = Tuning.from_vector(model.logits(np.ones(1)))
         self.agent = HeuristicAgent(tuning=self.tuning)

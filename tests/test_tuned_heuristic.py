@@ -18,10 +18,12 @@ from factionsim import load_campaign
 from factionsim.agents.wwn_heuristic import HeuristicAgent
 from factionsim.agents.wwn_heuristic.tuning import (
     FEATURES,
+    SHEET_FEATURES,
     TUNING_NAMES,
     ReadingTuning,
     Tuning,
     faction_features,
+    sheet_features,
 )
 from factionsim.configs import default_campaign_path
 from factionsim.core.game import CampaignError
@@ -168,7 +170,7 @@ def test_a_tiny_evolution_strategy_run_writes_its_search(tmp_path):
     ({"tune_search": "pso"}, "--tune-search 'pso'; allowed: cem, es"),
     ({"tune_step": 0.0}, "--tune-step 0: above 0"),
     ({"generated": 1.5}, "--generated 1.5: .*from 0 to 1"),
-    ({"tune_features": "map"}, "--tune-features 'map'; allowed: constant, faction"),
+    ({"tune_features": "map"}, "--tune-features 'map'; allowed: constant, faction, sheet"),
 ])
 def test_bad_search_options_are_refused_naming_them(options, message):
     from factionsim.training.tune import check_tune
@@ -209,6 +211,8 @@ def test_generated_decides_the_share_of_pairs_on_the_runs_own_campaign(generated
      r"features constant reads 1 value\(s\) and gives one per parameter"),
     (lambda d: d["search"].update(features="faction"),
      r"features faction reads 3 value\(s\) and gives one per parameter \(22\); this one reads 1"),
+    (lambda d: d["search"].update(features="sheet"),
+     r"features sheet reads 6 value\(s\) and gives one per parameter \(22\); this one reads 1"),
     (lambda d: d["search"].pop("parameters"), "has the keys kind, features, parameters"),
 ])
 def test_broken_files_are_refused_naming_the_field(run_dir, tmp_path, change, message):
@@ -280,15 +284,59 @@ def test_the_features_are_kept_within_bounds():
     assert faction_features(view) == (1.0, -2.0, 2.0)  # (3 - 24) / 3 and (8 - 1) / 3, kept
 
 
+@pytest.mark.parametrize("faction, treasure, holdings", [
+    # "treasure: its Treasure over 10, less 1; holdings: how many assets it has less the mean
+    # of how many each rival has that it can see, over 4" (bundled campaign: Treasure 10, 8, 6,
+    # 3; assets 9, 5, 5, 3, none Stealthed; "health: its fraction of HP left less its rivals'
+    # mean fraction, times 2": every faction at full HP, so 0)
+    ("iron-legion", 10 / 10 - 1, (9 - (5 + 5 + 3) / 3) / 4),
+    ("silver-guild", 8 / 10 - 1, (5 - (9 + 5 + 3) / 3) / 4),
+    ("ashen-flame", 3 / 10 - 1, (3 - (9 + 5 + 5) / 3) / 4),
+])
+def test_the_sheet_features_read_its_treasure_and_holdings(faction, treasure, holdings):
+    state = load_campaign(default_campaign_path())
+    view = state.view(faction)
+    assert sheet_features(view) == pytest.approx((*faction_features(view), 0.0, treasure,
+                                                  holdings))
+
+
+def test_the_sheet_features_read_wounds_and_only_the_assets_a_faction_sees():
+    """health: Silver Guild at 10 of 20 HP against rivals at full HP reads 2 * (0.5 - 1); a
+    rival's Stealthed asset is not counted in its holdings by the others, but its owner counts
+    its own."""
+    state = load_campaign(default_campaign_path())
+    state.factions["silver-guild"].hp = 10
+    hidden = state.assets_of("iron-legion")[0]
+    hidden.stealth = True
+    guild = sheet_features(state.view("silver-guild"))
+    assert guild[3] == pytest.approx(2 * (0.5 - 1))
+    assert guild[5] == pytest.approx((5 - (8 + 5 + 3) / 3) / 4)  # Iron Legion's 9 less 1 hidden
+    legion = sheet_features(state.view("iron-legion"))
+    assert legion[3] == pytest.approx(2 * (1 - (0.5 + 1 + 1) / 3))
+    assert legion[5] == pytest.approx((9 - (5 + 5 + 3) / 3) / 4)
+
+
+def test_the_sheet_features_are_kept_within_bounds():
+    from types import SimpleNamespace as NS
+
+    rich = NS(id="r", force=1, cunning=1, wealth=1, hp=1, max_hp=20, treasure=90)
+    hale = NS(id="h", force=1, cunning=1, wealth=1, hp=20, max_hp=20, treasure=0)
+    held = {"r": (), "h": tuple(range(30))}
+    view = NS(faction=rich, living_factions=lambda: [rich, hale], assets_of=held.__getitem__)
+    # health 2 * (0.05 - 1) = -1.9 stays; Treasure 90 / 10 - 1 = 8 and holdings -30 / 4 are kept
+    assert sheet_features(view)[3:] == pytest.approx((-1.9, 2.0, -2.0))
+
+
 def test_a_reading_tuning_with_only_its_constant_plays_as_the_constant_tuning():
     """"A reading tuning with every weight but the constant's 0 plays as the constant tuning
     does." """
     constant = Tuning.of({"aggression": -0.8, "action:expand": 0.5, "goal:sphere-dominance": -0.6})
-    weights = np.zeros((len(TUNING_NAMES), len(FEATURES)))
-    weights[:, 0] = constant.values
-    reading = ReadingTuning.linear(weights)
-    assert _events(lambda f: HeuristicAgent(tuning=reading)) == \
-        _events(lambda f: HeuristicAgent(tuning=constant))
+    expected = _events(lambda f: HeuristicAgent(tuning=constant))
+    for name, features in (("faction", FEATURES), ("sheet", SHEET_FEATURES)):
+        weights = np.zeros((len(TUNING_NAMES), len(features)))
+        weights[:, 0] = constant.values
+        reading = ReadingTuning.linear(weights, name)
+        assert _events(lambda f, r=reading: HeuristicAgent(tuning=r)) == expected, name
 
 
 def test_a_reading_tuning_shifts_a_small_faction_otherwise_than_a_giant():
@@ -306,22 +354,25 @@ def test_a_reading_tuning_shifts_a_small_faction_otherwise_than_a_giant():
             base.aggression * math.exp(0.5 * faction_features(view)[1]))
 
 
-def test_a_tiny_run_that_reads_the_faction_writes_a_playable_file(tmp_path):
+@pytest.mark.parametrize("reading, features, read", [("faction", FEATURES, faction_features),
+                                                    ("sheet", SHEET_FEATURES, sheet_features)])
+def test_a_tiny_run_that_reads_the_faction_writes_a_playable_file(tmp_path, reading, features,
+                                                                  read):
     pytest.importorskip("torch")
     from factionsim.agents import make_agent
     from factionsim.training import run
 
     run(Args(out=str(tmp_path / "f"), **{**TINY, "tune_search": "es", "tune_population": 2,
-                                         "tune_features": "faction"}))
+                                         "tune_features": reading}))
     d = json.loads((tmp_path / "f" / "policy.json").read_text())
-    assert d["search"]["features"] == "faction"
-    assert d["spaces"]["observation"] == len(FEATURES) and d["spaces"]["actions"] == 22
+    assert d["search"]["features"] == reading
+    assert d["spaces"]["observation"] == len(features) and d["spaces"]["actions"] == 22
     record = d["training"]["tuning"]
-    assert list(record) == list(TUNING_NAMES) and list(record["aggression"]) == list(FEATURES)
+    assert list(record) == list(TUNING_NAMES) and list(record["aggression"]) == list(features)
     agent = make_agent(f"policy:{tmp_path / 'f' / 'policy.json'}", "wwn")
     state = load_campaign(default_campaign_path())
     play(state, 1, {f: agent for f in state.factions})
-    weights = np.array([[record[n][f] for f in FEATURES] for n in TUNING_NAMES])
+    weights = np.array([[record[n][f] for f in features] for n in TUNING_NAMES])
     view = state.view(next(iter(state.factions)))
     assert agent._search.tuning.at(view).values == pytest.approx(
-        tuple(weights @ faction_features(view)), abs=1e-5)
+        tuple(weights @ read(view)), abs=1e-5)

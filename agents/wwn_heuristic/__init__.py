@@ -51,7 +51,7 @@ from .abilities import NET_INCOME, answer_reaction, choose_free_ability
 from .personality import TEMPERAMENTS, Personality
 from .steering import STEERING_OPTIONS, Steering
 from .tactics import XP, Situation, income_of, pct
-from .tuning import ReadingTuning, Tuning
+from .tuning import KEPT_TUNINGS, ReadingTuning, Tuning
 
 __all__ = ["HeuristicAgent", "Personality", "Steering"]
 
@@ -104,6 +104,8 @@ class HeuristicAgent(Agent):
         tuning = self.tuning.at(view) if self.tuning is not None else None
         key = (faction.id, faction.force, faction.cunning, faction.wealth, tuning)
         if key not in self._personality:
+            if len(self._personality) >= KEPT_TUNINGS:  # (a reading tuning meets many)
+                self._personality.clear()
             own = Personality.of(faction, self.temperament)
             self._personality[key] = tuning.apply(own) if tuning else own
         return self._personality[key]

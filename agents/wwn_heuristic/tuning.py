@@ -28,6 +28,14 @@ are public), so one tuning can play a small faction among giants otherwise than 
 each kept within -2..2. A reading tuning with every weight but the constant's 0 plays as the
 constant tuning does.
 
+The ``sheet`` reading (:data:`SHEET_FEATURES`, ``--tune-features sheet``) reads those three and
+three more of the faction's sheet against its rivals', each within -2..2 as well:
+
+- ``health``: its fraction of HP left less its rivals' mean fraction, times 2;
+- ``treasure``: its Treasure over 10, less 1 (0 Treasure -1, 10 Treasure 0, 30 or more 2);
+- ``holdings``: how many assets it has less the mean of how many each rival has that it can
+  see (a rival's Stealthed assets are not counted), over 4.
+
 >>> from types import SimpleNamespace as NS
 >>> from factionsim.agents.wwn_heuristic.personality import Personality
 >>> f = NS(force=7, cunning=3, wealth=6, tags=("martial",), has_tag=lambda t: t == "martial")
@@ -66,12 +74,12 @@ TUNING_NAMES = (*STYLE, "attack_floor", *(f"action:{k}" for k in ACTION_KINDS),
 FLOOR_RANGE = (0.05, 0.95)
 #: what a :class:`ReadingTuning` reads of the deciding faction's place (see the module docstring)
 FEATURES = ("constant", "strength", "threat")
+#: the ``sheet`` reading: :data:`FEATURES` and three more of the faction's sheet
+SHEET_FEATURES = (*FEATURES, "health", "treasure", "holdings")
 #: each feature is kept within these bounds
 FEATURE_RANGE = (-2.0, 2.0)
-#: what a tuning can read (a policy file's ``search.features``, ``--tune-features``) -> the
-#: number of values its network reads: "constant" a 1 (one set of shifts for every faction),
-#: "faction" the :data:`FEATURES` (:class:`ReadingTuning`)
-TUNING_INPUTS = {"constant": 1, "faction": len(FEATURES)}
+#: how many tunings of distinct feature values a :class:`ReadingTuning` keeps at most
+KEPT_TUNINGS = 4096
 
 
 @dataclass(frozen=True)
@@ -140,20 +148,66 @@ def faction_features(view) -> tuple[float, ...]:
     return (1.0, min(max(strength, lo), hi), min(max(threat, lo), hi))
 
 
+def sheet_features(view) -> tuple[float, ...]:
+    """:data:`SHEET_FEATURES` of the deciding faction of ``view``: :func:`faction_features`, then
+    ``health``, ``treasure`` and ``holdings`` (``health`` and ``holdings`` 0 when it has no
+    living rival).
+
+    >>> from types import SimpleNamespace as NS
+    >>> me = NS(id="a", force=3, cunning=4, wealth=1, hp=6, max_hp=12, treasure=4)
+    >>> rivals = [NS(id="b", force=7, cunning=3, wealth=6, hp=10, max_hp=10, treasure=0),
+    ...           NS(id="c", force=2, cunning=4, wealth=6, hp=5, max_hp=10, treasure=9)]
+    >>> held = {"a": (1, 2, 3), "b": (1,), "c": (1, 2, 3, 4, 5, 6, 7)}
+    >>> view = NS(faction=me, living_factions=lambda: [me, *rivals],
+    ...           assets_of=lambda fid: held[fid])
+    >>> [round(x, 3) for x in sheet_features(view)]
+    [1.0, -2.0, 1.333, -0.5, -0.6, -0.25]
+    """
+    me = view.faction
+    rivals = [f for f in view.living_factions() if f.id != me.id]
+    lo, hi = FEATURE_RANGE
+    treasure = min(max(me.treasure / 10 - 1, lo), hi)
+    if not rivals:
+        return (*faction_features(view), 0.0, treasure, 0.0)
+    health = 2 * (_hp_share(me) - sum(map(_hp_share, rivals)) / len(rivals))
+    holdings = (len(view.assets_of(me.id))
+                - sum(len(view.assets_of(f.id)) for f in rivals) / len(rivals)) / 4
+    return (*faction_features(view), min(max(health, lo), hi), treasure,
+            min(max(holdings, lo), hi))
+
+
+def _hp_share(faction) -> float:
+    return faction.hp / faction.max_hp if faction.max_hp else 0.0
+
+
+#: what a :class:`ReadingTuning` can read (a policy file's ``search.features``,
+#: ``--tune-features``) -> (the features' names, the function working them out from a view)
+READINGS: dict[str, tuple[tuple[str, ...], Callable]] = {
+    "faction": (FEATURES, faction_features), "sheet": (SHEET_FEATURES, sheet_features)}
+#: what a tuning can read -> the number of values its network reads: "constant" a 1 (one set of
+#: shifts for every faction), a name of :data:`READINGS` its features (:class:`ReadingTuning`)
+TUNING_INPUTS = {"constant": 1, **{name: len(names) for name, (names, _) in READINGS.items()}}
+
+
 class ReadingTuning:
     """A tuning that reads the faction's place: at each decision, ``shifts(features)`` (the
-    :data:`FEATURES` as an array, in that order, to one number per name of
-    :data:`TUNING_NAMES`) as a :class:`Tuning`; the tunings of feature values met before are
-    kept. :meth:`linear` makes one from a weight matrix, as ``--method tune`` learns it."""
+    features of ``reading``, a name of :data:`READINGS`, as an array in their order, to one
+    number per name of :data:`TUNING_NAMES`) as a :class:`Tuning`; the tunings of feature values
+    met before are kept. :meth:`linear` makes one from a weight matrix, as ``--method tune``
+    learns it."""
 
-    def __init__(self, shifts: Callable[[np.ndarray], Sequence[float]]):
+    def __init__(self, shifts: Callable[[np.ndarray], Sequence[float]], reading: str = "faction"):
+        if reading not in READINGS:
+            raise ValueError(f"unknown reading {reading!r}; known: {', '.join(READINGS)}")
         self.shifts = shifts
+        self.reading = reading
+        self._features = READINGS[reading][1]
         self._kept: dict[tuple[float, ...], Tuning] = {}
 
     @classmethod
-    def linear(cls, weights: Sequence[Sequence[float]]) -> ReadingTuning:
+    def linear(cls, weights: Sequence[Sequence[float]], reading: str = "faction") -> ReadingTuning:
         """``weights @ features``: one row per name of :data:`TUNING_NAMES`, one column per
-        feature of :data:`FEATURES`.
+        feature of ``reading`` (:data:`FEATURES` for ``faction``).
 
         >>> from types import SimpleNamespace as NS
         >>> w = np.zeros((len(TUNING_NAMES), len(FEATURES)))
@@ -165,17 +219,20 @@ class ReadingTuning:
         0.75
         """
         w = np.asarray(weights, dtype=np.float64)
-        if w.shape != (len(TUNING_NAMES), len(FEATURES)):
-            raise ValueError(f"a reading tuning has {len(TUNING_NAMES)} x {len(FEATURES)} "
+        inputs = TUNING_INPUTS.get(reading, 0)
+        if w.shape != (len(TUNING_NAMES), inputs):
+            raise ValueError(f"a tuning reading {reading} has {len(TUNING_NAMES)} x {inputs} "
                              f"weights, not {' x '.join(map(str, w.shape))}")
-        return cls(lambda features: w @ features)
+        return cls(lambda features: w @ features, reading)
 
     def at(self, view) -> Tuning:
         """The tuning for the deciding faction of ``view``."""
         if view is None:
             raise ValueError("a tuning that reads the faction's place needs the decision's view")
-        features = faction_features(view)
+        features = self._features(view)
         tuning = self._kept.get(features)
         if tuning is None:
+            if len(self._kept) >= KEPT_TUNINGS:  # (a long campaign meets many: start afresh)
+                self._kept.clear()
             tuning = self._kept[features] = Tuning.from_vector(self.shifts(np.asarray(features)))
         return tuning

@@ -189,8 +189,8 @@ def check_search(d: dict[str, Any], source: Any) -> None:
     ``{"kind": "rollout-leaf", "features": NAME, "candidates": "planner", "budget": B,
     "horizon": H, "margin": M}`` (the planner's rollouts, their last state scored by the
     network): its network reads ``spaces.observation`` features and gives ``spaces.actions`` = 1
-    value; or ``{"kind": "tuned-heuristic", "features": "constant" | "faction", "parameters":
-    [NAME...]}`` (the heuristic with learned weights): its network turns ``spaces.observation``
+    value; or ``{"kind": "tuned-heuristic", "features": "constant" | "faction" | "sheet",
+    "parameters": [NAME...]}`` (the heuristic with learned weights): its network turns ``spaces.observation``
     = 1 constant (or the faction's place) into ``spaces.actions`` = one value per name. No
     ``prior``."""
     search = d["search"]
@@ -224,8 +224,8 @@ def check_search(d: dict[str, Any], source: Any) -> None:
 
 def _check_tuned(d: dict[str, Any], source: Any) -> None:
     """A ``tuned-heuristic`` search: a constant (``features: constant``) or the faction's place
-    (``faction``: this version's
-    :data:`~factionsim.agents.wwn_heuristic.tuning.FEATURES`) in, one value per named parameter
+    (``faction``, ``sheet``: the features of that reading in this version,
+    :data:`~factionsim.agents.wwn_heuristic.tuning.READINGS`) in, one value per named parameter
     out."""
     from factionsim.agents.wwn_heuristic.tuning import TUNING_INPUTS as reads
 

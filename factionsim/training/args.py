@@ -135,7 +135,7 @@ class Args:
     tune_sigma: float = 0.5  # the first spread of each number (attack_floor: a fifth of it)
     tune_search: str = "cem"  # "cem": the cross-entropy method; "es": antithetic evolution strategy
     tune_step: float = 0.3  # "es" only: the step, in spreads per unit of normalised gradient
-    tune_features: str = "constant"  # "faction": the tuning reads the faction's place (tuning.FEATURES)
+    tune_features: str = "constant"  # "faction", "sheet": the faction's place (tuning.READINGS)
 
     def out_dir(self) -> str:
         return self.out or f"runs/{self.ruleset}_{self.method}"

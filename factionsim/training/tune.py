@@ -109,14 +109,15 @@ def first_spread(sigma: float, inputs: int = 1) -> np.ndarray:
     return np.repeat([sigma / 5 if n == "attack_floor" else sigma for n in TUNING_NAMES], inputs)
 
 
-def tuning_of(values: tuple[float, ...]) -> Any:
-    """The tuning a candidate's weights describe: 22 numbers, or (``--tune-features faction``)
-    22 rows of one weight per feature, flattened row by row."""
+def tuning_of(values: tuple[float, ...], features: str = "constant") -> Any:
+    """The tuning a candidate's weights describe: 22 numbers (``features="constant"``), or 22 rows
+    of one weight per feature of the reading ``features`` (``--tune-features faction`` or
+    ``sheet``), flattened row by row."""
     from factionsim.agents.wwn_heuristic.tuning import TUNING_NAMES, ReadingTuning, Tuning
 
-    if len(values) == len(TUNING_NAMES):
+    if features == "constant":
         return Tuning.from_vector(values)
-    return ReadingTuning.linear(np.reshape(values, (len(TUNING_NAMES), -1)))
+    return ReadingTuning.linear(np.reshape(values, (len(TUNING_NAMES), -1)), features)
 
 
 @lru_cache(maxsize=4)
@@ -127,16 +128,18 @@ def _campaigns(campaign: str | None, seeds: tuple[int, int], generated: float) -
 
 
 def tune_game(seed: int, campaign: str | None, seeds: tuple[int, int], turns: int,
-              task: tuple[int, int, tuple[float, ...]], generated: float = 1.0) -> float:
+              task: tuple[int, int, tuple[float, ...]], generated: float = 1.0,
+              features: str = "constant") -> float:
     """The candidate's pairwise share in game ``task = (generation, game, tuning values)``
-    (see the module docstring; ``generated``: ``--generated``): 1, 0.5 or 0."""
+    (see the module docstring; ``generated``: ``--generated``; ``features``:
+    ``--tune-features``): 1, 0.5 or 0."""
     from factionsim.agents.wwn_heuristic import HeuristicAgent
     from factionsim.runner import play
 
     generation, game, values = task
     pair = np.random.default_rng([seed, generation, game // 2])
     state = _campaigns(campaign, seeds, generated).draw(pair)
-    tuned = tuning_of(values)
+    tuned = tuning_of(values, features)
     factions = list(state.factions)
     mine = {f for i, f in enumerate(factions) if (i + game) % 2 == 0}
     agents = {f: HeuristicAgent(tuning=tuned if f in mine else None) for f in factions}
@@ -149,8 +152,9 @@ def tune_game(seed: int, campaign: str | None, seeds: tuple[int, int], turns: in
 
 def tuned_heuristic_fields(features: str = "constant") -> dict[str, Any]:
     """The ``network`` and ``search`` fields of a tuned-heuristic policy file: one dense layer
-    (weight ``tuning``, one row per name) turning a constant 1 (``features="faction"``: the
-    faction's :data:`~factionsim.agents.wwn_heuristic.tuning.FEATURES`) into this version's
+    (weight ``tuning``, one row per name) turning a constant 1 (``features="faction"`` or
+    ``"sheet"``: that reading's features, :data:`~factionsim.agents.wwn_heuristic.tuning.READINGS`)
+    into this version's
     :data:`~factionsim.agents.wwn_heuristic.tuning.TUNING_NAMES`."""
     from factionsim.agents.wwn_heuristic.tuning import TUNING_NAMES
 
@@ -160,14 +164,15 @@ def tuned_heuristic_fields(features: str = "constant") -> dict[str, Any]:
                        "parameters": list(TUNING_NAMES)}}
 
 
-def named_weights(weights: np.ndarray) -> dict[str, Any]:
+def named_weights(weights: np.ndarray, features: str = "constant") -> dict[str, Any]:
     """A tuning's weights by name for the record: ``{name: value}`` for a constant tuning,
-    ``{name: {feature: weight}}`` for one that reads the faction's place."""
-    from factionsim.agents.wwn_heuristic.tuning import FEATURES, TUNING_NAMES
+    ``{name: {feature: weight}}`` for one that reads the faction's place (the reading
+    ``features``)."""
+    from factionsim.agents.wwn_heuristic.tuning import READINGS, TUNING_NAMES
 
-    if weights.shape[1] == 1:
+    if features == "constant":
         return {n: round(float(w[0]), 6) for n, w in zip(TUNING_NAMES, weights, strict=True)}
-    return {n: {f: round(float(x), 6) for f, x in zip(FEATURES, w, strict=True)}
+    return {n: {f: round(float(x), 6) for f, x in zip(READINGS[features][0], w, strict=True)}
             for n, w in zip(TUNING_NAMES, weights, strict=True)}
 
 
@@ -178,7 +183,7 @@ class _Games:
         from functools import partial
 
         self.play = partial(tune_game, args.seed, args.campaign, seeds, args.max_turns,
-                            generated=args.generated)
+                            generated=args.generated, features=args.tune_features)
         self.pool: Any = None
         if args.workers > 1:
             import multiprocessing as mp
@@ -318,9 +323,9 @@ def train_tune(args: Args) -> Path:
         games.close()
         log.close()
     weights = mean.reshape(len(TUNING_NAMES), inputs)
-    tuning = named_weights(weights)
-    reads = ("a constant 1" if inputs == 1
-             else "the faction's place (factionsim.agents.wwn_heuristic.tuning.FEATURES)")
+    tuning = named_weights(weights, args.tune_features)
+    reads = ("a constant 1" if inputs == 1 else f"the faction's place (the reading "
+             f"{args.tune_features}: factionsim.agents.wwn_heuristic.tuning.READINGS)")
     description = {
         **search_policy_header(seeds, inputs, len(TUNING_NAMES), base=None if args.generated >= 1
                                else f"{1 - args.generated:.0%} of games on "
