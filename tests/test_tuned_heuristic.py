@@ -246,6 +246,10 @@ def test_it_plays_a_campaign_with_torch_blocked(run_dir):
     (["--method", "tune", "--tune-search", "pso"], "--tune-search 'pso'; allowed: cem, es"),
     (["--method", "tune", "--tune-elites", "40"], "--tune-elites 40: from 1 to --tune-population"),
     (["--method", "leaf", "--leaf-model", "bad"], "--leaf-model 'bad'; allowed: anchored, network"),
+    # (the league method reads --generated too: above 1 it was taken as 1, silently)
+    (["--method", "league", "--generated", "2"],
+     "--generated 2: the share of games on generated campaigns, from 0 to 1"),
+    (["--method", "league", "--prior", "oracle"], "--prior 'oracle'; allowed: none, "),
 ])
 def test_a_bad_training_option_is_one_line_on_the_command_line(tmp_path, capsys, argv, message):
     """A user expects an error naming the option and its allowed values, never a traceback, and

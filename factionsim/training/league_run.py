@@ -147,28 +147,31 @@ def train_league(args: Args) -> Path:
 
     torch.set_num_threads(args.torch_threads)
     torch.manual_seed(args.seed)
+    # the options first: a bad one fails before any folder or game
+    advantage = args.method == "advantage"
+    if advantage:
+        check_advantage(args)
+    if args.prior != "none" and not advantage:
+        from factionsim.models.prior import PRIOR_AGENTS
+
+        if args.prior not in PRIOR_AGENTS:
+            raise OptionError(f"--prior {args.prior!r}; allowed: none, {', '.join(PRIOR_AGENTS)}")
+    generated = generated_share(args) if args.ruleset == "wwn" else 0.0
+    generated_seeds(args)
+    searched_only = expert_labels(args)
     out = Path(args.out_dir())
     out.mkdir(parents=True, exist_ok=True)
     record = write_run_record(out, args)
     state, campaign = run_campaign(args)
     codec = make_codec(state)
     prior = None
-    advantage = args.method == "advantage"
-    if advantage:
-        check_advantage(args)
     if args.prior != "none" or advantage:
-        from factionsim.models.prior import PRIOR_AGENTS, PriorCodec
-
-        if args.prior not in PRIOR_AGENTS and not advantage:
-            raise OptionError(f"--prior {args.prior!r}; allowed: none, {', '.join(PRIOR_AGENTS)}")
+        from factionsim.models.prior import PriorCodec
         from factionsim.rulesets import ruleset_of
 
         codec = PriorCodec(codec, ruleset_of(state), "heuristic" if advantage else args.prior,
                            args.prior_weight, "planner" if advantage else None)
         prior = codec.prior
-    generated = args.generated if args.ruleset == "wwn" else 0.0
-    generated_seeds(args)  # a bad range fails here, before any game
-    searched_only = expert_labels(args)
     shape = NetShape(arch=args.arch, hidden=list(args.hidden), entity=args.entity,
                      head=args.head)
     spec, arrays = build_network(codec, args.arch, seed=args.seed, shape=shape)
@@ -386,6 +389,22 @@ def expert_labels(args: Args) -> bool:
         raise OptionError(f"--expert-labels searched needs an expert that searches some decisions "
                           f"(planner); {args.expert!r} does not")
     return True
+
+
+def generated_share(args: Args) -> float:
+    """``--generated``, the share of games on generated campaigns (from 0 to 1).
+
+    >>> generated_share(Args(generated=0.25))
+    0.25
+    >>> generated_share(Args(generated=1.5))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    factionsim.training.args.OptionError: --generated 1.5: the share of games on ... from 0 to 1
+    """
+    if not 0 <= args.generated <= 1:
+        raise OptionError(f"--generated {args.generated:g}: the share of games on generated "
+                          "campaigns, from 0 to 1")
+    return float(args.generated)
 
 
 def generated_seeds(args: Args) -> tuple[int, int] | None:

@@ -71,7 +71,7 @@ def check_tune(args: Args) -> None:
     """
     from factionsim.agents.wwn_heuristic.tuning import TUNING_INPUTS
 
-    from .league_run import generated_seeds
+    from .league_run import generated_seeds, generated_share
 
     if args.ruleset != "wwn":
         raise OptionError(f"--method tune tunes the WWN heuristic; the {args.ruleset} ruleset "
@@ -91,9 +91,7 @@ def check_tune(args: Args) -> None:
                           "candidates in pairs (plus and minus one direction); give an even number")
     if not 0 < args.tune_step <= 5:
         raise OptionError(f"--tune-step {args.tune_step:g}: above 0, at most 5")
-    if not 0 <= args.generated <= 1:
-        raise OptionError(f"--generated {args.generated:g}: the share of games on generated "
-                          "campaigns, from 0 to 1")
+    generated_share(args)
     if args.tune_features not in TUNING_INPUTS:
         raise OptionError(f"--tune-features {args.tune_features!r}; allowed: "
                           f"{', '.join(TUNING_INPUTS)}")
