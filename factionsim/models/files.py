@@ -190,9 +190,9 @@ def check_search(d: dict[str, Any], source: Any) -> None:
     "horizon": H, "margin": M}`` (the planner's rollouts, their last state scored by the
     network): its network reads ``spaces.observation`` features and gives ``spaces.actions`` = 1
     value; or ``{"kind": "tuned-heuristic", "features": "constant" | "faction" | "sheet",
-    "parameters": [NAME...]}`` (the heuristic with learned weights): its network turns ``spaces.observation``
-    = 1 constant (or the faction's place) into ``spaces.actions`` = one value per name. No
-    ``prior``."""
+    "parameters": [NAME...]}`` (the heuristic with learned weights): its network turns
+    ``spaces.observation`` = 1 constant (or the faction's place) into ``spaces.actions`` = one
+    value per name. No ``prior``."""
     search = d["search"]
     kind = search.get("kind") if isinstance(search, dict) else None
     if kind not in SEARCH_KEYS:
