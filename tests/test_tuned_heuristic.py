@@ -380,3 +380,11 @@ def test_a_tiny_run_that_reads_the_faction_writes_a_playable_file(tmp_path, read
     view = state.view(next(iter(state.factions)))
     assert agent._search.tuning.at(view).values == pytest.approx(
         tuple(weights @ read(view)), abs=1e-5)
+
+
+def test_an_unknown_reading_is_named_as_such():
+    weights = np.zeros((len(TUNING_NAMES), len(FEATURES)))
+    with pytest.raises(ValueError, match="unknown reading 'map'; known: faction, sheet"):
+        ReadingTuning.linear(weights, "map")
+    with pytest.raises(ValueError, match="a tuning reading sheet has 22 x 6 weights, not 22 x 3"):
+        ReadingTuning.linear(weights, "sheet")

@@ -138,7 +138,15 @@ def faction_features(view) -> tuple[float, ...]:
     (1.0, -2.0, 1.3333333333333333)
     """
     me = view.faction
-    rivals = [f for f in view.living_factions() if f.id != me.id]
+    return _place(me, _rivals(view, me))
+
+
+def _rivals(view, me) -> list:
+    return [f for f in view.living_factions() if f.id != me.id]
+
+
+def _place(me, rivals: list) -> tuple[float, float, float]:
+    """``constant``, ``strength`` and ``threat`` of ``me`` among ``rivals``, kept in bounds."""
     if not rivals:
         return (1.0, 0.0, 0.0)
     size = me.force + me.cunning + me.wealth
@@ -164,16 +172,15 @@ def sheet_features(view) -> tuple[float, ...]:
     [1.0, -2.0, 1.333, -0.5, -0.6, -0.25]
     """
     me = view.faction
-    rivals = [f for f in view.living_factions() if f.id != me.id]
+    rivals = _rivals(view, me)
     lo, hi = FEATURE_RANGE
     treasure = min(max(me.treasure / 10 - 1, lo), hi)
     if not rivals:
-        return (*faction_features(view), 0.0, treasure, 0.0)
+        return (*_place(me, rivals), 0.0, treasure, 0.0)
     health = 2 * (_hp_share(me) - sum(map(_hp_share, rivals)) / len(rivals))
     holdings = (len(view.assets_of(me.id))
                 - sum(len(view.assets_of(f.id)) for f in rivals) / len(rivals)) / 4
-    return (*faction_features(view), min(max(health, lo), hi), treasure,
-            min(max(holdings, lo), hi))
+    return (*_place(me, rivals), min(max(health, lo), hi), treasure, min(max(holdings, lo), hi))
 
 
 def _hp_share(faction) -> float:
@@ -189,6 +196,13 @@ READINGS: dict[str, tuple[tuple[str, ...], Callable]] = {
 TUNING_INPUTS = {"constant": 1, **{name: len(names) for name, (names, _) in READINGS.items()}}
 
 
+def _reading(name: str) -> tuple[tuple[str, ...], Callable]:
+    """:data:`READINGS`' entry ``name``, or ValueError naming the known ones."""
+    if name not in READINGS:
+        raise ValueError(f"unknown reading {name!r}; known: {', '.join(READINGS)}")
+    return READINGS[name]
+
+
 class ReadingTuning:
     """A tuning that reads the faction's place: at each decision, ``shifts(features)`` (the
     features of ``reading``, a name of :data:`READINGS`, as an array in their order, to one
@@ -197,11 +211,9 @@ class ReadingTuning:
     learns it."""
 
     def __init__(self, shifts: Callable[[np.ndarray], Sequence[float]], reading: str = "faction"):
-        if reading not in READINGS:
-            raise ValueError(f"unknown reading {reading!r}; known: {', '.join(READINGS)}")
         self.shifts = shifts
         self.reading = reading
-        self._features = READINGS[reading][1]
+        self._features = _reading(reading)[1]
         self._kept: dict[tuple[float, ...], Tuning] = {}
 
     @classmethod
@@ -219,7 +231,7 @@ class ReadingTuning:
         0.75
         """
         w = np.asarray(weights, dtype=np.float64)
-        inputs = TUNING_INPUTS.get(reading, 0)
+        inputs = len(_reading(reading)[0])
         if w.shape != (len(TUNING_NAMES), inputs):
             raise ValueError(f"a tuning reading {reading} has {len(TUNING_NAMES)} x {inputs} "
                              f"weights, not {' x '.join(map(str, w.shape))}")
