@@ -171,6 +171,7 @@ def test_a_tiny_evolution_strategy_run_writes_its_search(tmp_path):
     ({"tune_step": 0.0}, "--tune-step 0: above 0"),
     ({"generated": 1.5}, "--generated 1.5: .*from 0 to 1"),
     ({"tune_features": "map"}, "--tune-features 'map'; allowed: constant, faction, sheet"),
+    ({"generated_hostile": 1.5}, "--generated-hostile 1.5: .*at war, from 0 to 1"),
 ])
 def test_bad_search_options_are_refused_naming_them(options, message):
     from factionsim.training.tune import check_tune
@@ -202,6 +203,44 @@ def test_generated_decides_the_share_of_pairs_on_the_runs_own_campaign(generated
     drawn = [_campaigns(None, (1000, 1999), generated).draw(np.random.default_rng([0, 0, p]))
              for p in range(20)]
     assert sum(s.name == name for s in drawn) in bundled
+
+
+@pytest.mark.parametrize("hostile, at_war", [(0.0, {0}), (1.0, {20}), (0.5, set(range(5, 16)))])
+def test_generated_hostile_is_the_share_of_generated_campaigns_played_at_war(hostile, at_war):
+    """"``hostile``: the share of generated campaigns played with the house rule
+    ``relations_default: hostile`` instead of the generator's ``neutral`` (every pair of factions
+    the campaign does not list is at war ...; the listed rivals and allies stay as they are)":
+    of 20 pairs none, all or some are at war, and a campaign drawn at war lists the same
+    relations as when it is drawn at peace."""
+    from factionsim.training.tune import _campaigns
+
+    def draws(share):
+        return [_campaigns(None, (1000, 1999), 1.0, share).draw(np.random.default_rng([0, 0, p]))
+                for p in range(20)]
+
+    drawn = draws(hostile)
+    assert sum(s.house_rules.relations_default == "hostile" for s in drawn) in at_war
+    for war, peace in zip(drawn, draws(0.0), strict=True):
+        assert war.name == peace.name and war.relations == peace.relations
+        assert peace.house_rules.relations_default == "neutral"
+    for s in drawn:
+        if s.house_rules.relations_default != "hostile":
+            continue
+        ids = list(s.factions)
+        for a in ids:  # an unlisted pair is at war; a listed one is as the campaign lists it
+            for b in ids[ids.index(a) + 1:]:
+                listed = s.relations.get(frozenset((a, b)))
+                assert (b in s.hostile_factions(a)) == (listed in (None, "hostile"))
+
+
+def test_the_policy_file_says_which_share_was_played_at_war():
+    from factionsim.training.value import search_policy_header
+
+    assert search_policy_header((1000, 1999), 3, 22, hostile=0.5)["trained_on"]["campaign"] == (
+        "campaigns generated with seeds 1000-1999 (50% of them with every pair they do not list "
+        "at war)")
+    assert search_policy_header((1000, 1999), 3, 22)["trained_on"]["campaign"] == (
+        "campaigns generated with seeds 1000-1999")
 
 
 @pytest.mark.parametrize("change, message", [

@@ -133,6 +133,8 @@ class Args:
     tune_elites: int = 4  # the fittest candidates the next distribution follows
     tune_games: int = 64  # games each candidate plays per generation (the same for all)
     tune_sigma: float = 0.5  # the first spread of each number (attack_floor: a fifth of it)
+    generated_hostile: float = 0.0  # share of generated campaigns played with every pair they
+    # do not list at war (relations_default: hostile, as hand-made campaigns often have it)
     tune_search: str = "cem"  # "cem": the cross-entropy method; "es": antithetic evolution strategy
     tune_step: float = 0.3  # "es" only: the step, in spreads per unit of normalised gradient
     tune_features: str = "constant"  # "faction", "sheet": the faction's place (tuning.READINGS)

@@ -161,7 +161,10 @@ class Campaigns:
     and, for WWN, with probability ``generated``, a campaign generated with a fresh seed of the
     same shape (factions, locations) as the base campaign: its seed drawn from ``seeds``
     (``(lo, hi)``, both included: training campaigns kept apart from those a policy is measured
-    on) or, without, any seed below 2**31. ``prior``: the policy file's ``prior`` field of a
+    on) or, without, any seed below 2**31. ``hostile``: the share of generated campaigns played
+    with the house rule ``relations_default: hostile`` instead of the generator's ``neutral``
+    (every pair of factions the campaign does not list is at war, as in the bundled campaign; the
+    listed rivals and allies stay as they are). ``prior``: the policy file's ``prior`` field of a
     residual policy (its networks read the heuristic's choice too).
 
     >>> from factionsim.rules.wwn.generate import generate_campaign
@@ -173,7 +176,7 @@ class Campaigns:
 
     def __init__(self, ruleset: str = "wwn", campaign: str | None = None, generated: float = 0.0,
                  prior: Mapping[str, Any] | None = None,
-                 seeds: tuple[int, int] | None = None):
+                 seeds: tuple[int, int] | None = None, hostile: float = 0.0):
         from factionsim.envs import make_codec
         from factionsim.runner import CampaignTemplate
 
@@ -186,6 +189,7 @@ class Campaigns:
             raise ValueError(f"generated campaign seeds {seeds}: give LO HI with 0 <= LO <= HI")
         self.generated = float(generated)
         self.seeds = seeds
+        self.hostile = float(hostile)
         self.prior = dict(prior) if prior else None
         self._make_codec = make_codec
         self.codec = self._codec(self.base)  # the base campaign's (the spaces of every game)
@@ -221,6 +225,8 @@ class Campaigns:
             lo, hi = self.seeds if self.seeds else (0, (1 << 31) - 1)
             seed = int(rng.integers(lo, hi + 1))
             data = generate_campaign(self.shape[0], self.shape[1], seed)
+            if self.hostile and rng.random() < self.hostile:  # (no draw without: runs replay)
+                data["house_rules"] = {**data.get("house_rules", {}), "relations_default": "hostile"}
             state = build_campaign(data, {}, f"generated campaign (seed {seed})")
         else:
             state = self.template.state_class.from_dict(self.template.data)

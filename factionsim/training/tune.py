@@ -14,7 +14,8 @@ generations:
 2. every candidate plays the same ``--tune-games`` games, in mirrored pairs: games ``2p`` and
    ``2p + 1`` of generation ``k`` are one campaign with the same dice, from ``(--seed, k, p)``:
    with probability ``--generated`` a campaign generated from a seed in ``--generated-seeds``
-   (``factionsim new --seed S``'s generator, the shape of the run's campaign), otherwise the
+   (``factionsim new --seed S``'s generator, the shape of the run's campaign; with probability
+   ``--generated-hostile`` played at war, every pair it does not list hostile), otherwise the
    run's campaign itself (``--campaign``, else the bundled one); the candidate plays every second
    faction (the first, third... in the even game, the others in the odd one: a campaign's
    strong seats count for both sides), the default heuristic the rest, for ``--max-turns``
@@ -92,6 +93,9 @@ def check_tune(args: Args) -> None:
     if not 0 < args.tune_step <= 5:
         raise OptionError(f"--tune-step {args.tune_step:g}: above 0, at most 5")
     generated_share(args)
+    if not 0 <= args.generated_hostile <= 1:
+        raise OptionError(f"--generated-hostile {args.generated_hostile:g}: the share of "
+                          "generated campaigns played at war, from 0 to 1")
     if args.tune_features not in TUNING_INPUTS:
         raise OptionError(f"--tune-features {args.tune_features!r}; allowed: "
                           f"{', '.join(TUNING_INPUTS)}")
@@ -119,24 +123,25 @@ def tuning_of(values: tuple[float, ...], features: str = "constant") -> Any:
 
 
 @lru_cache(maxsize=4)
-def _campaigns(campaign: str | None, seeds: tuple[int, int], generated: float) -> Any:
+def _campaigns(campaign: str | None, seeds: tuple[int, int], generated: float,
+               hostile: float = 0.0) -> Any:
     from .games import Campaigns
 
-    return Campaigns("wwn", campaign, generated=generated, seeds=seeds)
+    return Campaigns("wwn", campaign, generated=generated, seeds=seeds, hostile=hostile)
 
 
 def tune_game(seed: int, campaign: str | None, seeds: tuple[int, int], turns: int,
               task: tuple[int, int, tuple[float, ...]], generated: float = 1.0,
-              features: str = "constant") -> float:
+              features: str = "constant", hostile: float = 0.0) -> float:
     """The candidate's pairwise share in game ``task = (generation, game, tuning values)``
     (see the module docstring; ``generated``: ``--generated``; ``features``:
-    ``--tune-features``): 1, 0.5 or 0."""
+    ``--tune-features``; ``hostile``: ``--generated-hostile``): 1, 0.5 or 0."""
     from factionsim.agents.wwn_heuristic import HeuristicAgent
     from factionsim.runner import play
 
     generation, game, values = task
     pair = np.random.default_rng([seed, generation, game // 2])
-    state = _campaigns(campaign, seeds, generated).draw(pair)
+    state = _campaigns(campaign, seeds, generated, hostile).draw(pair)
     tuned = tuning_of(values, features)
     factions = list(state.factions)
     mine = {f for i, f in enumerate(factions) if (i + game) % 2 == 0}
@@ -181,7 +186,8 @@ class _Games:
         from functools import partial
 
         self.play = partial(tune_game, args.seed, args.campaign, seeds, args.max_turns,
-                            generated=args.generated, features=args.tune_features)
+                            generated=args.generated, features=args.tune_features,
+                            hostile=args.generated_hostile)
         self.pool: Any = None
         if args.workers > 1:
             import multiprocessing as mp
@@ -327,7 +333,8 @@ def train_tune(args: Args) -> Path:
     description = {
         **search_policy_header(seeds, inputs, len(TUNING_NAMES), base=None if args.generated >= 1
                                else f"{1 - args.generated:.0%} of games on "
-                                    f"{args.campaign or 'the bundled campaign'}"),
+                                    f"{args.campaign or 'the bundled campaign'}",
+                               hostile=args.generated_hostile),
         **tuned_heuristic_fields(args.tune_features),
         "training": {"algorithm": f"{_ALGORITHMS[args.tune_search]} over the heuristic's "
                                   "tuning, fitness its pairwise share against the heuristic",

@@ -74,18 +74,21 @@ def start_run(args: Args) -> tuple[Path, dict[str, Any], float, tuple[int, int]]
 
 
 def search_policy_header(seeds: tuple[int, int], observation: int, actions: int = 1,
-                         base: str | None = None) -> dict[str, Any]:
+                         base: str | None = None, hostile: float = 0.0) -> dict[str, Any]:
     """The first fields of a WWN search policy's description (``--method value``, ``leaf``,
     ``tune``): its ruleset, the env version it was made under (the version decides nothing
     for it: it reads the game, not the env's observation), its network's sizes and the
     campaigns it was trained on (it plays any shape; ``base``: the other campaign its games
-    were played on, if any)."""
+    were played on, if any; ``hostile``: the share of the generated ones played at war, see
+    :class:`~factionsim.training.games.Campaigns`)."""
     from factionsim.envs import env_version
 
     return {"ruleset": "wwn", "env_version": env_version("wwn"),
             "spaces": {"observation": observation, "actions": actions},
             "codec": {"limits": {}},
             "trained_on": {"campaign": f"campaigns generated with seeds {seeds[0]}-{seeds[1]}"
+                                       + (f" ({hostile:.0%} of them with every pair they do not "
+                                          "list at war)" if hostile else "")
                                        + (f" and {base}" if base else ""),
                            "shape": "any"}}
 
