@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+from itertools import combinations
 
 import numpy as np
 import pytest
@@ -226,11 +227,9 @@ def test_generated_hostile_is_the_share_of_generated_campaigns_played_at_war(hos
     for s in drawn:
         if s.house_rules.relations_default != "hostile":
             continue
-        ids = list(s.factions)
-        for a in ids:  # an unlisted pair is at war; a listed one is as the campaign lists it
-            for b in ids[ids.index(a) + 1:]:
-                listed = s.relations.get(frozenset((a, b)))
-                assert (b in s.hostile_factions(a)) == (listed in (None, "hostile"))
+        for a, b in combinations(s.factions, 2):  # unlisted: at war; listed: as listed
+            listed = s.relations.get(frozenset((a, b)))
+            assert (b in s.hostile_factions(a)) == (listed in (None, "hostile"))
 
 
 def test_the_policy_file_says_which_share_was_played_at_war():
