@@ -401,10 +401,16 @@ def generated_share(args: Args) -> float:
     ...
     factionsim.training.args.OptionError: --generated 1.5: the share of games on ... from 0 to 1
     """
-    if not 0 <= args.generated <= 1:
-        raise OptionError(f"--generated {args.generated:g}: the share of games on generated "
-                          "campaigns, from 0 to 1")
-    return float(args.generated)
+    return share_option(args, "generated", "the share of games on generated campaigns")
+
+
+def share_option(args: Args, name: str, meaning: str) -> float:
+    """The option ``name`` (an ``Args`` field) as a share from 0 to 1, or :class:`OptionError`
+    saying ``--NAME VALUE: MEANING, from 0 to 1``."""
+    value = getattr(args, name)
+    if not 0 <= value <= 1:
+        raise OptionError(f"--{name.replace('_', '-')} {value:g}: {meaning}, from 0 to 1")
+    return float(value)
 
 
 def generated_seeds(args: Args) -> tuple[int, int] | None:

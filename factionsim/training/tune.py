@@ -72,7 +72,7 @@ def check_tune(args: Args) -> None:
     """
     from factionsim.agents.wwn_heuristic.tuning import TUNING_INPUTS
 
-    from .league_run import generated_seeds, generated_share
+    from .league_run import generated_seeds, generated_share, share_option
 
     if args.ruleset != "wwn":
         raise OptionError(f"--method tune tunes the WWN heuristic; the {args.ruleset} ruleset "
@@ -93,9 +93,7 @@ def check_tune(args: Args) -> None:
     if not 0 < args.tune_step <= 5:
         raise OptionError(f"--tune-step {args.tune_step:g}: above 0, at most 5")
     generated_share(args)
-    if not 0 <= args.generated_hostile <= 1:
-        raise OptionError(f"--generated-hostile {args.generated_hostile:g}: the share of "
-                          "generated campaigns played at war, from 0 to 1")
+    share_option(args, "generated_hostile", "the share of generated campaigns played at war")
     if args.tune_features not in TUNING_INPUTS:
         raise OptionError(f"--tune-features {args.tune_features!r}; allowed: "
                           f"{', '.join(TUNING_INPUTS)}")
