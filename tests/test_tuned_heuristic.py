@@ -19,11 +19,13 @@ from factionsim import load_campaign
 from factionsim.agents.wwn_heuristic import HeuristicAgent
 from factionsim.agents.wwn_heuristic.tuning import (
     FEATURES,
+    RELATION_FEATURES,
     SHEET_FEATURES,
     TUNING_NAMES,
     ReadingTuning,
     Tuning,
     faction_features,
+    relation_features,
     sheet_features,
 )
 from factionsim.configs import default_campaign_path
@@ -358,6 +360,37 @@ def test_the_sheet_features_read_wounds_and_only_the_assets_a_faction_sees():
     assert legion[5] == pytest.approx((9 - (5 + 5 + 3) / 3) / 4)
 
 
+@pytest.mark.parametrize("faction, hostility", [
+    # "hostility: the share of its living rivals that are hostile to it, from -1 (none) to 1
+    # (all): 2 * hostile / rivals - 1" (bundled campaign: the Veiled Hand neutral with all,
+    # every other pair hostile)
+    ("veiled-hand", 2 * 0 / 3 - 1),
+    ("iron-legion", 2 * 2 / 3 - 1),
+    ("ashen-flame", 2 * 2 / 3 - 1),
+])
+def test_the_relations_reading_counts_the_rivals_at_war(faction, hostility):
+    state = load_campaign(default_campaign_path())
+    view = state.view(faction)
+    assert relation_features(view) == pytest.approx((*faction_features(view), hostility))
+
+
+def test_the_relations_reading_follows_a_change_of_relations_and_counts_the_living_only():
+    """A collapsed faction is no rival: without the Silver Guild the Iron Legion has one rival
+    at war (the Cult) of two (the Veiled Hand neutral). An attack on a neutral makes the pair
+    hostile (house rule relations_change): the Veiled Hand then has one rival at war (the
+    Legion) of two, and the Legion two of two."""
+    state = load_campaign(default_campaign_path())
+    assert relation_features(state.view("iron-legion"))[3] == pytest.approx(2 * 2 / 3 - 1)
+    state.factions["silver-guild"].alive = False
+    assert relation_features(state.view("iron-legion"))[3] == pytest.approx(2 * 1 / 2 - 1)
+    state.relations = {**state.relations, frozenset(("iron-legion", "veiled-hand")): "hostile"}
+    assert relation_features(state.view("veiled-hand"))[3] == pytest.approx(2 * 1 / 2 - 1)
+    assert relation_features(state.view("iron-legion"))[3] == pytest.approx(1.0)
+    state.factions["ashen-flame"].alive = False
+    state.factions["veiled-hand"].alive = False
+    assert relation_features(state.view("iron-legion")) == (1.0, 0.0, 0.0, 0.0)
+
+
 def test_the_sheet_features_are_kept_within_bounds():
     from types import SimpleNamespace as NS
 
@@ -374,7 +407,8 @@ def test_a_reading_tuning_with_only_its_constant_plays_as_the_constant_tuning():
     does." """
     constant = Tuning.of({"aggression": -0.8, "action:expand": 0.5, "goal:sphere-dominance": -0.6})
     expected = _events(lambda f: HeuristicAgent(tuning=constant))
-    for name, features in (("faction", FEATURES), ("sheet", SHEET_FEATURES)):
+    for name, features in (("faction", FEATURES), ("sheet", SHEET_FEATURES),
+                           ("relations", RELATION_FEATURES)):
         weights = np.zeros((len(TUNING_NAMES), len(features)))
         weights[:, 0] = constant.values
         reading = ReadingTuning.linear(weights, name)
@@ -396,8 +430,9 @@ def test_a_reading_tuning_shifts_a_small_faction_otherwise_than_a_giant():
             base.aggression * math.exp(0.5 * faction_features(view)[1]))
 
 
-@pytest.mark.parametrize("reading, features, read", [("faction", FEATURES, faction_features),
-                                                    ("sheet", SHEET_FEATURES, sheet_features)])
+@pytest.mark.parametrize("reading, features, read", [
+    ("faction", FEATURES, faction_features), ("sheet", SHEET_FEATURES, sheet_features),
+    ("relations", RELATION_FEATURES, relation_features)])
 def test_a_tiny_run_that_reads_the_faction_writes_a_playable_file(tmp_path, reading, features,
                                                                   read):
     pytest.importorskip("torch")

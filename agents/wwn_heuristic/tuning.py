@@ -36,6 +36,13 @@ three more of the faction's sheet against its rivals', each within -2..2 as well
 - ``holdings``: how many assets it has less the mean of how many each rival has that it can
   see (a rival's Stealthed assets are not counted), over 4.
 
+The ``relations`` reading (:data:`RELATION_FEATURES`, ``--tune-features relations``) reads the
+three of ``faction`` and one more, so that a faction at peace with its neighbours can be played
+otherwise than one at war with all:
+
+- ``hostility``: the share of its living rivals that are hostile to it, from -1 (none) to 1
+  (all): ``2 * hostile / rivals - 1`` (0 when it has no living rival).
+
 >>> from types import SimpleNamespace as NS
 >>> from factionsim.agents.wwn_heuristic.personality import Personality
 >>> f = NS(force=7, cunning=3, wealth=6, tags=("martial",), has_tag=lambda t: t == "martial")
@@ -76,6 +83,8 @@ FLOOR_RANGE = (0.05, 0.95)
 FEATURES = ("constant", "strength", "threat")
 #: the ``sheet`` reading: :data:`FEATURES` and three more of the faction's sheet
 SHEET_FEATURES = (*FEATURES, "health", "treasure", "holdings")
+#: the ``relations`` reading: :data:`FEATURES` and the share of its rivals at war with it
+RELATION_FEATURES = (*FEATURES, "hostility")
 #: each feature is kept within these bounds
 FEATURE_RANGE = (-2.0, 2.0)
 #: how many tunings of distinct feature values a :class:`ReadingTuning` keeps at most
@@ -183,6 +192,26 @@ def sheet_features(view) -> tuple[float, ...]:
     return (*_place(me, rivals), min(max(health, lo), hi), treasure, min(max(holdings, lo), hi))
 
 
+def relation_features(view) -> tuple[float, ...]:
+    """:data:`RELATION_FEATURES` of the deciding faction of ``view``: :func:`faction_features`,
+    then ``hostility`` (0 when it has no living rival).
+
+    >>> from types import SimpleNamespace as NS
+    >>> me = NS(id="a", force=3, cunning=4, wealth=1)
+    >>> rivals = [NS(id="b", force=7, cunning=3, wealth=6), NS(id="c", force=2, cunning=4, wealth=6)]
+    >>> view = NS(faction=me, living_factions=lambda: [me, *rivals],
+    ...           hostile=lambda x, y: {x, y} == {"a", "b"})
+    >>> relation_features(view)
+    (1.0, -2.0, 1.3333333333333333, 0.0)
+    """
+    me = view.faction
+    rivals = _rivals(view, me)
+    if not rivals:
+        return (*_place(me, rivals), 0.0)
+    hostile = sum(view.hostile(me.id, f.id) for f in rivals)
+    return (*_place(me, rivals), 2 * hostile / len(rivals) - 1)
+
+
 def _hp_share(faction) -> float:
     return faction.hp / faction.max_hp if faction.max_hp else 0.0
 
@@ -190,7 +219,8 @@ def _hp_share(faction) -> float:
 #: what a :class:`ReadingTuning` can read (a policy file's ``search.features``,
 #: ``--tune-features``) -> (the features' names, the function working them out from a view)
 READINGS: dict[str, tuple[tuple[str, ...], Callable]] = {
-    "faction": (FEATURES, faction_features), "sheet": (SHEET_FEATURES, sheet_features)}
+    "faction": (FEATURES, faction_features), "sheet": (SHEET_FEATURES, sheet_features),
+    "relations": (RELATION_FEATURES, relation_features)}
 #: what a tuning can read -> the number of values its network reads: "constant" a 1 (one set of
 #: shifts for every faction), a name of :data:`READINGS` its features (:class:`ReadingTuning`)
 TUNING_INPUTS = {"constant": 1, **{name: len(names) for name, (names, _) in READINGS.items()}}

@@ -137,7 +137,7 @@ class Args:
     # do not list at war (relations_default: hostile, as hand-made campaigns often have it)
     tune_search: str = "cem"  # "cem": the cross-entropy method; "es": antithetic evolution strategy
     tune_step: float = 0.3  # "es" only: the step, in spreads per unit of normalised gradient
-    tune_features: str = "constant"  # "faction", "sheet": the faction's place (tuning.READINGS)
+    tune_features: str = "constant"  # "faction", "sheet", "relations": what it reads (tuning.READINGS)
 
     def out_dir(self) -> str:
         return self.out or f"runs/{self.ruleset}_{self.method}"

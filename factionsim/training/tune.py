@@ -153,9 +153,9 @@ def tune_game(seed: int, campaign: str | None, seeds: tuple[int, int], turns: in
 
 def tuned_heuristic_fields(features: str = "constant") -> dict[str, Any]:
     """The ``network`` and ``search`` fields of a tuned-heuristic policy file: one dense layer
-    (weight ``tuning``, one row per name) turning a constant 1 (``features="faction"`` or
-    ``"sheet"``: that reading's features, :data:`~factionsim.agents.wwn_heuristic.tuning.READINGS`)
-    into this version's
+    (weight ``tuning``, one row per name) turning a constant 1 (``features="faction"``,
+    ``"sheet"`` or ``"relations"``: that reading's features,
+    :data:`~factionsim.agents.wwn_heuristic.tuning.READINGS`) into this version's
     :data:`~factionsim.agents.wwn_heuristic.tuning.TUNING_NAMES`."""
     from factionsim.agents.wwn_heuristic.tuning import TUNING_NAMES
 
