@@ -12,11 +12,15 @@ is PettingZoo's own ``connect_four_v3`` (``pettingzoo.classic``, as its users bu
 wrappers), played in the same process, so the figure that matters is the **ratio** of a
 ruleset's steps/s to connect four's: it holds on any machine, where absolute figures do not.
 
-The machine may be shared and noisy, so each repeat measures every env once, in an order rotated
-from one repeat to the next (interleaved), time is CPU time of this process
-(``time.process_time``: other processes' load does not count), and the figures printed are
-medians over the repeats: steps/s of each env and, for each ruleset, the median of the repeats'
-ratios to connect four (each ratio taken between measurements seconds apart). It also prints
+The machine may be shared and noisy, so each repeat measures every env in turn, in slices of
+``--slice`` CPU seconds (whole games; default 0.05 s) taken round robin until each env has had
+``--seconds``: every env of a repeat is measured over the same stretch of time, so what slows the
+machine down slows them alike (with one long measurement per env, the ratios of repeats taken
+minutes apart ranged 0.6-1.1 for one ruleset; sliced, within a few hundredths). The order is
+rotated from one repeat to the next, time is CPU time of this process (``time.process_time``:
+other processes' load does not count), and the figures printed are medians over the repeats:
+steps/s of each env and, for each ruleset, the median of the repeats' ratios to connect four.
+``--slice 0`` measures each env in one piece, as before. It also prints
 the **best** of the repeats (the fastest measurement of each env, and its ratio to connect four's
 fastest): on a machine other processes share, a measurement can only be slowed down by them,
 never sped up, so the bests are the steadier figures there (use many short repeats:
@@ -57,6 +61,7 @@ REFERENCE = "connect_four_v3"
 @dataclass
 class Args:
     seconds: float = 2.0  # per measurement (whole games: at least one)
+    slice: float = 0.05  # CPU seconds per turn of an env within a repeat (0: one piece)
     repeats: int = 5  # interleaved rounds; medians over them
     rulesets: str = ",".join(RULESETS)
     modes: str = "full"  # comma-separated: full, mask-only, engine, floor
@@ -183,22 +188,53 @@ def play_engine(env: Any, rng: np.random.Generator, seed: int) -> int:
     return steps
 
 
+class Meter:
+    """Whole games of one env in one loop (``mode``), played a slice at a time, with the steps
+    and CPU seconds of this process added up over the slices."""
+
+    def __init__(self, make: Callable[[], Any], mode: str, seed: int, label: str = ""):
+        self.env, self.mode, self.seed, self.label = make(), mode, seed, label
+        self.rng = np.random.default_rng(seed)
+        self.steps = self.games = 0
+        self.seconds = 0.0
+
+    def run(self, seconds: float) -> None:
+        """Play whole games (at least one) for at least ``seconds`` of CPU time."""
+        t0 = time.process_time()
+        while True:
+            seed = self.seed + self.games
+            if self.mode == "engine":
+                self.steps += play_engine(self.env, self.rng, seed)
+            else:
+                self.steps += play(self.env, self.rng, seed, self.mode)
+            self.games += 1
+            elapsed = time.process_time() - t0
+            if elapsed >= seconds:
+                break
+        self.seconds += elapsed
+
+    def result(self) -> dict[str, Any]:
+        return {"steps": self.steps, "games": self.games, "seconds": self.seconds,
+                "steps_per_s": self.steps / self.seconds}
+
+
 def measure(make: Callable[[], Any], mode: str, seconds: float, seed: int) -> dict[str, Any]:
     """Steps/s (CPU time of this process) of whole games played for at least ``seconds``."""
-    env = make()
-    rng = np.random.default_rng(seed)
-    steps = games = 0
-    t0 = time.process_time()
-    while True:
-        if mode == "engine":
-            steps += play_engine(env, rng, seed + games)
-        else:
-            steps += play(env, rng, seed + games, mode)
-        games += 1
-        elapsed = time.process_time() - t0
-        if elapsed >= seconds:
-            break
-    return {"steps": steps, "games": games, "seconds": elapsed, "steps_per_s": steps / elapsed}
+    meter = Meter(make, mode, seed)
+    meter.run(seconds)
+    return meter.result()
+
+
+def measure_sliced(makers: dict[str, Callable[[], Any]], jobs: list[tuple[str, str]],
+                   seconds: float, slice_s: float, seed: int) -> dict[tuple[str, str], float]:
+    """Steps/s of every ``(env, mode)`` job, measured round robin in slices of ``slice_s`` CPU
+    seconds until each has had ``seconds`` (``slice_s`` 0: each in one piece, in turn)."""
+    meters = {job: Meter(makers[job[0]], job[1], seed, label=job[0]) for job in jobs}
+    while any(m.seconds < seconds for m in meters.values()):
+        for m in meters.values():
+            if m.seconds < seconds:
+                m.run(min(slice_s, seconds - m.seconds) if slice_s > 0 else seconds)
+    return {job: m.result()["steps_per_s"] for job, m in meters.items()}
 
 
 def env_makers(args: Args) -> dict[str, Callable[[], Any]]:
@@ -242,10 +278,8 @@ def compare(args: Args) -> dict[str, Any]:
     ratios: dict[tuple[str, str], list[float]] = {job: [] for job in jobs}
     for r in range(args.repeats):
         k = r % len(jobs)
-        this_round: dict[tuple[str, str], float] = {}
-        for name, mode in jobs[k:] + jobs[:k]:  # rotated: no env always first or last
-            this_round[(name, mode)] = measure(makers[name], mode, args.seconds,
-                                               args.seed + 1000 * r)["steps_per_s"]
+        this_round = measure_sliced(makers, jobs[k:] + jobs[:k],  # rotated: no env always first
+                                    args.seconds, args.slice, args.seed + 1000 * r)
         for job, rate in this_round.items():
             runs[job].append(rate)
             ratios[job].append(rate / this_round[(REFERENCE, "full")])
@@ -258,7 +292,8 @@ def compare(args: Args) -> dict[str, Any]:
                      "best_steps_per_s": round(max(runs[(name, mode)])),
                      "best_ratio": round(max(runs[(name, mode)]) / best_reference, 3),
                      "ratios": [round(x, 3) for x in ratios[(name, mode)]]})
-    return {"repeats": args.repeats, "seconds": args.seconds, "time": "process CPU",
+    return {"repeats": args.repeats, "seconds": args.seconds, "slice": args.slice,
+            "time": "process CPU",
             "results": rows}
 
 
@@ -320,7 +355,7 @@ def main(argv: list[str] | None = None) -> None:
     report = compare(args)
     print(f"{'env':>16} {'mode':>9} {'steps/s':>8} {'x c4':>6} {'best':>8} {'x c4':>6}   "
           f"(medians and bests of {args.repeats} interleaved repeats, {args.seconds:g} s CPU "
-          "each; then each repeat's ratio)")
+          f"each in slices of {args.slice:g} s; then each repeat's ratio)")
     for r in report["results"]:
         print(f"{r['env']:>16} {r['mode']:>9} {r['steps_per_s']:>8} {r['ratio']:>6.2f} "
               f"{r['best_steps_per_s']:>8} {r['best_ratio']:>6.2f}   {r['ratios']}")

@@ -55,6 +55,30 @@ def test_comparison_measures_every_ruleset_next_to_connect_four():
     assert rows[benchmark_env.REFERENCE]["best_ratio"] == 1.0
 
 
+def test_sliced_measurement_takes_turns_until_each_env_has_its_seconds(monkeypatch):
+    """"each repeat measures every env in turn, in slices of ``--slice`` CPU seconds ... taken
+    round robin until each env has had ``--seconds``": with slices of a tenth of the time, each
+    env runs about ten times, alternating with the others; ``--slice 0`` runs each once."""
+    calls: list[tuple[str, float]] = []
+    real_run = benchmark_env.Meter.run
+
+    def run(self, seconds):
+        calls.append((self.label, seconds))
+        real_run(self, seconds)
+
+    monkeypatch.setattr(benchmark_env.Meter, "run", run)
+    makers = benchmark_env.env_makers(benchmark_env.Args(rulesets="wwn", max_turns=2))
+    jobs = [(benchmark_env.REFERENCE, "full"), ("wwn", "full")]
+    rates = benchmark_env.measure_sliced(makers, jobs, seconds=0.02, slice_s=0.002, seed=0)
+    assert set(rates) == set(jobs) and all(r > 0 for r in rates.values())
+    names = [name for name, _ in calls]
+    assert names[:4] == [benchmark_env.REFERENCE, "wwn"] * 2  # alternating
+    assert all(s <= 0.002 for _, s in calls) and len(calls) >= 4
+    calls.clear()
+    benchmark_env.measure_sliced(makers, jobs, seconds=0.02, slice_s=0, seed=0)
+    assert calls == [(benchmark_env.REFERENCE, 0.02), ("wwn", 0.02)]
+
+
 def test_ab_comparison_loads_a_revisions_env_next_to_todays(capsys):
     """``benchmark_env_ab.py``: the env and codecs of a git revision (here ``HEAD``) are loaded
     next to the working tree's and both play whole games; one ``new / old`` line per ruleset."""
