@@ -168,6 +168,25 @@ def test_a_tiny_evolution_strategy_run_writes_its_search(tmp_path):
     assert d["training"]["algorithm"].startswith("an antithetic evolution strategy")
 
 
+def test_a_run_seated_alone_names_its_fitness_and_ends_on_split_games(tmp_path, monkeypatch):
+    """"The final games are always seated ``split`` (the tournament's pairwise share: comparable
+    between runs)"; the policy file names the fitness the run used."""
+    import factionsim.training.tune as tune
+    from factionsim.training import run
+
+    seatings: list[str] = []
+    real = tune.tune_game
+    monkeypatch.setattr(tune, "tune_game", lambda *a, seating="split", **kw: (
+        seatings.append(seating), real(*a, seating=seating, **kw))[1])
+    run(Args(out=str(tmp_path / "alone"), **{**TINY, "tune_seating": "alone",
+                                             "final_eval_games": 2}))
+    generations = TINY["tune_generations"] * TINY["tune_population"] * TINY["tune_games"]
+    assert seatings == ["alone"] * generations + ["split"] * 2
+    d = json.loads((tmp_path / "alone" / "policy.json").read_text())
+    assert d["training"]["algorithm"].endswith(
+        "fitness its faction's share of the win, seated alone at one faction a game")
+
+
 @pytest.mark.parametrize("options, message", [
     ({"tune_search": "es", "tune_population": 5}, "--tune-population 5: .*even"),
     ({"tune_search": "pso"}, "--tune-search 'pso'; allowed: cem, es"),
@@ -175,6 +194,7 @@ def test_a_tiny_evolution_strategy_run_writes_its_search(tmp_path):
     ({"generated": 1.5}, "--generated 1.5: .*from 0 to 1"),
     ({"tune_features": "map"}, "--tune-features 'map'; allowed: constant, faction, sheet"),
     ({"generated_hostile": 1.5}, "--generated-hostile 1.5: .*at war, from 0 to 1"),
+    ({"tune_seating": "half"}, "--tune-seating 'half'; allowed: split, alone"),
 ])
 def test_bad_search_options_are_refused_naming_them(options, message):
     from factionsim.training.tune import check_tune
@@ -193,6 +213,37 @@ def test_the_games_come_in_mirrored_pairs():
     for pair in range(3):
         even, odd = (tune_game(0, None, (1000, 1999), 2, (0, 2 * pair + i, zero)) for i in (0, 1))
         assert even + odd == 1.0
+
+
+def test_seated_alone_the_candidate_plays_one_faction_and_scores_its_share_of_the_win(
+        monkeypatch):
+    """"With ``--tune-seating alone`` the candidate plays **one** faction of each game (game
+    ``g``: the campaign's faction ``g`` modulo their number ...), the heuristic every other, and
+    its fitness is that faction's share of the win (1, ``1/k`` when ``k`` factions share the
+    best score, else 0)": checked against the same game played by the heuristic alone."""
+    import factionsim.agents.wwn_heuristic as wwn_heuristic
+    from factionsim.training.tune import _campaigns, tune_game
+
+    tuned_at: list[bool] = []
+
+    class Spy(HeuristicAgent):
+        def __init__(self, tuning=None, **kw):
+            tuned_at.append(tuning is not None)
+            super().__init__(tuning=tuning, **kw)
+
+    monkeypatch.setattr(wwn_heuristic, "HeuristicAgent", Spy)
+    zero = tuple(0.0 for _ in TUNING_NAMES)
+    for game in range(6):
+        tuned_at.clear()
+        share = tune_game(0, None, (1000, 1999), 3, (0, game, zero), seating="alone")
+        state = _campaigns(None, (1000, 1999), 1.0).draw(np.random.default_rng([0, 0, game // 2]))
+        factions = list(state.factions)
+        assert tuned_at == [f == factions[game % len(factions)] for f in factions]
+        play(state, 3, {f: HeuristicAgent() for f in factions})  # the zero tuning's own game
+        scores = state.scores()
+        winners = [f for f, v in scores.items() if v == max(scores.values())]
+        seat = factions[game % len(factions)]
+        assert share == (1 / len(winners) if seat in winners else 0.0)
 
 
 @pytest.mark.parametrize("generated, bundled", [(0.0, {20}), (1.0, {0}), (0.5, set(range(5, 16)))])

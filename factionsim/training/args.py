@@ -138,6 +138,7 @@ class Args:
     tune_search: str = "cem"  # "cem": the cross-entropy method; "es": antithetic evolution strategy
     tune_step: float = 0.3  # "es" only: the step, in spreads per unit of normalised gradient
     tune_features: str = "constant"  # "faction", "sheet", "relations": what it reads (tuning.READINGS)
+    tune_seating: str = "split"  # "split": every second faction; "alone": one faction a game
 
     def out_dir(self) -> str:
         return self.out or f"runs/{self.ruleset}_{self.method}"

@@ -22,7 +22,11 @@ generations:
    turns. Its fitness is the
    tournament's pairwise share: 1 where its best faction's score is above the heuristic's best,
    0.5 for equal scores, else 0 (common dice for all candidates: their differences are not the
-   dice's);
+   dice's). With ``--tune-seating alone`` the candidate plays **one** faction of each game (game
+   ``g``: the campaign's faction ``g`` modulo their number, so a pair plays two seats and the
+   pairs go round them all), the heuristic every other, and its fitness is that faction's share
+   of the win (1, ``1/k`` when ``k`` factions share the best score, else 0): every seat counts,
+   where with ``split`` a game is mostly decided by who holds the strongest faction;
 3. the ``--tune-elites`` fittest candidates' mean and spread move the distribution halfway
    towards theirs (smoothing keeps a generation's lucky draw from taking over), the spread never
    below a tenth of the first one.
@@ -39,8 +43,9 @@ The run writes ``OUT/policy.json`` + ``policy.npz`` (the distribution's final me
 policy of kind ``tuned-heuristic``: its one-layer network turns a constant 1 into the 22
 numbers, :mod:`factionsim.agents.tuned`), ``OUT/eval.json`` (every generation; then
 ``--final-eval-games`` fresh games of the final mean against the heuristic, on training seeds),
-``OUT/tb/`` (TensorBoard: ``tune/share_*``) and the run record. A seeded run gives the same file
-for any number of ``--workers``.
+``OUT/tb/`` (TensorBoard: ``tune/share_*``) and the run record. The final games are always
+seated ``split`` (the tournament's pairwise share: comparable between runs). A seeded run gives
+the same file for any number of ``--workers``.
 """
 
 from __future__ import annotations
@@ -60,6 +65,10 @@ _DIGITS = 4
 #: ``--tune-search``'s choices and the algorithm each names in the policy file
 _ALGORITHMS = {"cem": "the cross-entropy method", "es": "an antithetic evolution strategy"}
 SEARCHES = tuple(_ALGORITHMS)
+#: ``--tune-seating``'s choices and the fitness each names in the policy file
+_SEATINGS = {"split": "its pairwise share against the heuristic",
+             "alone": "its faction's share of the win, seated alone at one faction a game"}
+SEATINGS = tuple(_SEATINGS)
 
 
 def check_tune(args: Args) -> None:
@@ -94,6 +103,8 @@ def check_tune(args: Args) -> None:
         raise OptionError(f"--tune-step {args.tune_step:g}: above 0, at most 5")
     generated_share(args)
     share_option(args, "generated_hostile", "the share of generated campaigns played at war")
+    if args.tune_seating not in SEATINGS:
+        raise OptionError(f"--tune-seating {args.tune_seating!r}; allowed: {', '.join(SEATINGS)}")
     if args.tune_features not in TUNING_INPUTS:
         raise OptionError(f"--tune-features {args.tune_features!r}; allowed: "
                           f"{', '.join(TUNING_INPUTS)}")
@@ -130,10 +141,11 @@ def _campaigns(campaign: str | None, seeds: tuple[int, int], generated: float,
 
 def tune_game(seed: int, campaign: str | None, seeds: tuple[int, int], turns: int,
               task: tuple[int, int, tuple[float, ...]], generated: float = 1.0,
-              features: str = "constant", hostile: float = 0.0) -> float:
-    """The candidate's pairwise share in game ``task = (generation, game, tuning values)``
-    (see the module docstring; ``generated``: ``--generated``; ``features``:
-    ``--tune-features``; ``hostile``: ``--generated-hostile``): 1, 0.5 or 0."""
+              features: str = "constant", hostile: float = 0.0, seating: str = "split") -> float:
+    """The candidate's fitness in game ``task = (generation, game, tuning values)`` (see the
+    module docstring; ``generated``: ``--generated``; ``features``: ``--tune-features``;
+    ``hostile``: ``--generated-hostile``; ``seating``: ``--tune-seating``): ``split``, its
+    pairwise share, 1, 0.5 or 0; ``alone``, its one faction's share of the win."""
     from factionsim.agents.wwn_heuristic import HeuristicAgent
     from factionsim.runner import play
 
@@ -142,10 +154,17 @@ def tune_game(seed: int, campaign: str | None, seeds: tuple[int, int], turns: in
     state = _campaigns(campaign, seeds, generated, hostile).draw(pair)
     tuned = tuning_of(values, features)
     factions = list(state.factions)
-    mine = {f for i, f in enumerate(factions) if (i + game) % 2 == 0}
+    if seating == "alone":
+        mine = {factions[game % len(factions)]}
+    else:
+        mine = {f for i, f in enumerate(factions) if (i + game) % 2 == 0}
     agents = {f: HeuristicAgent(tuning=tuned if f in mine else None) for f in factions}
     play(state, turns, agents)
     scores = state.scores()
+    if seating == "alone":
+        best = max(scores.values())
+        winners = [f for f in factions if scores[f] == best]
+        return 1.0 / len(winners) if mine & set(winners) else 0.0
     ours = max(scores[f] for f in mine)
     theirs = max(scores[f] for f in factions if f not in mine)
     return 1.0 if ours > theirs else 0.5 if ours == theirs else 0.0
@@ -185,17 +204,21 @@ class _Games:
 
         self.play = partial(tune_game, args.seed, args.campaign, seeds, args.max_turns,
                             generated=args.generated, features=args.tune_features,
-                            hostile=args.generated_hostile)
+                            hostile=args.generated_hostile, seating=args.tune_seating)
+        self.play_split = partial(self.play, seating="split")  # (the final games)
         self.pool: Any = None
         if args.workers > 1:
             import multiprocessing as mp
 
             self.pool = mp.get_context("spawn").Pool(args.workers)
 
-    def shares(self, tasks: list[tuple[int, int, tuple[float, ...]]]) -> np.ndarray:
+    def shares(self, tasks: list[tuple[int, int, tuple[float, ...]]],
+               split: bool = False) -> np.ndarray:
+        """Each task's fitness (``split``: seated ``split`` whatever ``--tune-seating`` says)."""
+        play = self.play_split if split else self.play
         if self.pool is None:
-            return np.asarray([self.play(t) for t in tasks])
-        return np.asarray(self.pool.map(self.play, tasks, chunksize=4))
+            return np.asarray([play(t) for t in tasks])
+        return np.asarray(self.pool.map(play, tasks, chunksize=4))
 
     def close(self) -> None:
         if self.pool is not None:
@@ -288,6 +311,10 @@ def train_tune(args: Args) -> Path:
     check_tune(args)
     out, record, started, seeds = start_run(args)
     log = _Log(out, args.progress)
+    if args.tune_seating == "alone":
+        log.line("seated alone: a share below is the candidate's faction's share of the win (the "
+                 "heuristic's own averages 1 / the campaign's factions); the final games are "
+                 "seated split")
     inputs = TUNING_INPUTS[args.tune_features]
     search = _Search(args, np.random.default_rng([args.seed, 0x7E5]),
                      np.zeros(len(TUNING_NAMES) * inputs), first_spread(args.tune_sigma, inputs))
@@ -314,7 +341,7 @@ def train_tune(args: Args) -> Path:
         final: dict[str, Any] = {}
         if args.final_eval_games:
             shares = games.shares([(args.tune_generations, g, tuple(mean))
-                                   for g in range(args.final_eval_games)])
+                                   for g in range(args.final_eval_games)], split=True)
             lo, hi = wilson(float(shares.sum()), len(shares))
             final = {"opponent": "heuristic", "games": len(shares),
                      "share": round(float(shares.mean()), _DIGITS),
@@ -335,7 +362,7 @@ def train_tune(args: Args) -> Path:
                                hostile=args.generated_hostile),
         **tuned_heuristic_fields(args.tune_features),
         "training": {"algorithm": f"{_ALGORITHMS[args.tune_search]} over the heuristic's "
-                                  "tuning, fitness its pairwise share against the heuristic",
+                                  f"tuning, fitness {_SEATINGS[args.tune_seating]}",
                      "command": record["command"], "versions": record["versions"],
                      "git": record.get("git"), "tuning": tuning, "final": final},
         "notes": "plays the WWN heuristic with these shifts of its weights "
