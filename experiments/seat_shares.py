@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
@@ -48,6 +47,7 @@ def play_one(job: Job, item: tuple[str | None, int]) -> dict[str, float]:
     """Game ``g`` with ``job.agent`` at ``faction`` (``None``: the baseline everywhere); each
     faction's share of the win."""
     from factionsim.agents import make_agent
+    from factionsim.core.stats import win_shares
     from factionsim.runner import play
 
     faction, g = item
@@ -56,19 +56,7 @@ def play_one(job: Job, item: tuple[str | None, int]) -> dict[str, float]:
     agents = {f: make_agent(job.agent if f == faction else job.baseline, state.ruleset)
               for f in state.factions}
     play(state, job.turns, agents)
-    scores = state.scores()
-    best = max(scores.values())
-    winners = [f for f, v in scores.items() if v == best]
-    return {f: (1 / len(winners) if f in winners else 0.0) for f in state.factions}
-
-
-def wilson(share: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a share of ``n`` games."""
-    if n == 0:
-        return 0.0, 1.0
-    centre = (share + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    return win_shares(state.scores())
 
 
 def load(args: Args) -> tuple[Any, list[str]]:
@@ -79,12 +67,15 @@ def load(args: Args) -> tuple[Any, list[str]]:
     return template, list(template.new_game(args.seed, 0).factions)
 
 
-def seat_shares(args: Args, progress: Any = None) -> dict[str, Any]:
-    """Every faction's win share with the baseline everywhere and with the agent alone there."""
+def seat_shares(args: Args, progress: Any = None,
+                loaded: tuple[Any, list[str]] | None = None) -> dict[str, Any]:
+    """Every faction's win share with the baseline everywhere and with the agent alone there
+    (``loaded``: :func:`load`'s answer, where the caller has it already)."""
     from factionsim.backends import run_jobs
+    from factionsim.core.stats import wilson
     from factionsim.models.trust import carry_trust
 
-    template, factions = load(args)
+    template, factions = loaded or load(args)
     items = [(seat, g) for seat in [None, *factions] for g in range(args.games)]
     job = Job(template, args.agent, args.baseline, args.turns, args.seed)
     results = run_jobs(carry_trust(play_one), items, shared=job, workers=args.workers,
@@ -96,7 +87,7 @@ def seat_shares(args: Args, progress: Any = None) -> dict[str, Any]:
     for f in factions:
         base = sum(r[f] for r in by_seat[None]) / args.games
         alone = sum(r[f] for r in by_seat[f]) / args.games
-        low, high = wilson(alone, args.games)
+        low, high = wilson(alone * args.games, args.games)
         rows.append({"faction": f, "baseline_share": round(base, 3),
                      "agent_share": round(alone, 3), "gain": round(alone - base, 3),
                      "agent_ci95": [round(low, 3), round(high, 3)]})
@@ -111,8 +102,9 @@ def main(argv: list[str] | None = None) -> None:
     args = Args(**vars(parser.parse_args(argv)))
     from tqdm import tqdm
 
-    with tqdm(total=args.games * (len(load(args)[1]) + 1), desc="games", unit="game") as bar:
-        report = seat_shares(args, progress=bar.update)
+    loaded = load(args)
+    with tqdm(total=args.games * (len(loaded[1]) + 1), desc="games", unit="game") as bar:
+        report = seat_shares(args, progress=bar.update, loaded=loaded)
     w = max(len("faction"), *(len(r["faction"]) for r in report["seats"]))
     print(f"{'faction':>{w}} {args.baseline + ' everywhere':>20} {args.agent + ' there':>16} "
           f"{'gain':>7}   95% interval")

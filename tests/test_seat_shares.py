@@ -34,8 +34,3 @@ def test_the_agent_sits_alone_at_the_seat_it_is_measured_at(monkeypatch):
     monkeypatch.setattr(seat_shares, "play_one", spy)
     seat_shares.seat_shares(seat_shares.Args(agent="random", games=1, turns=1, workers=1))
     assert seen == [None, "iron-legion", "silver-guild", "veiled-hand", "ashen-flame"]
-
-
-def test_wilson_interval_holds_the_share():
-    low, high = seat_shares.wilson(0.5, 100)
-    assert low < 0.5 < high and round(high - low, 2) == 0.19

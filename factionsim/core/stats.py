@@ -32,6 +32,18 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def win_shares(scores: dict[str, float]) -> dict[str, float]:
+    """Each faction's share of the win: ``1/k`` for each of the ``k`` with the best score, 0
+    for the others (every faction of ``scores``, in its order).
+
+    >>> win_shares({"a": 3.0, "b": 5.0, "c": 5.0})
+    {'a': 0.0, 'b': 0.5, 'c': 0.5}
+    """
+    best = max(scores.values())
+    k = sum(v == best for v in scores.values())
+    return {f: 1 / k if v == best else 0.0 for f, v in scores.items()}
+
+
 def proportion(successes: int, n: int, digits: int = 6) -> dict[str, float | int]:
     """``{"p", "lo", "hi", "count", "n"}``: a share with its Wilson 95% interval, rounded."""
     lo, hi = wilson(successes, n)

@@ -147,6 +147,7 @@ def tune_game(seed: int, campaign: str | None, seeds: tuple[int, int], turns: in
     ``hostile``: ``--generated-hostile``; ``seating``: ``--tune-seating``): ``split``, its
     pairwise share, 1, 0.5 or 0; ``alone``, its one faction's share of the win."""
     from factionsim.agents.wwn_heuristic import HeuristicAgent
+    from factionsim.core.stats import win_shares
     from factionsim.runner import play
 
     generation, game, values = task
@@ -162,9 +163,8 @@ def tune_game(seed: int, campaign: str | None, seeds: tuple[int, int], turns: in
     play(state, turns, agents)
     scores = state.scores()
     if seating == "alone":
-        best = max(scores.values())
-        winners = [f for f in factions if scores[f] == best]
-        return 1.0 / len(winners) if mine & set(winners) else 0.0
+        (seat,) = mine
+        return win_shares(scores)[seat]
     ours = max(scores[f] for f in mine)
     theirs = max(scores[f] for f in factions if f not in mine)
     return 1.0 if ours > theirs else 0.5 if ours == theirs else 0.0
