@@ -195,6 +195,7 @@ def test_a_run_seated_alone_names_its_fitness_and_ends_on_split_games(tmp_path, 
     ({"tune_features": "map"}, "--tune-features 'map'; allowed: constant, faction, sheet"),
     ({"generated_hostile": 1.5}, "--generated-hostile 1.5: .*at war, from 0 to 1"),
     ({"tune_seating": "half"}, "--tune-seating 'half'; allowed: split, alone"),
+    ({"tune_fitness": "xp"}, "--tune-fitness 'xp'; allowed: win, margin"),
 ])
 def test_bad_search_options_are_refused_naming_them(options, message):
     from factionsim.training.tune import check_tune
@@ -244,6 +245,58 @@ def test_seated_alone_the_candidate_plays_one_faction_and_scores_its_share_of_th
         winners = [f for f, v in scores.items() if v == max(scores.values())]
         seat = factions[game % len(factions)]
         assert share == (1 / len(winners) if seat in winners else 0.0)
+
+
+@pytest.mark.parametrize("seating", ["split", "alone"])
+def test_margin_fitness_scores_the_best_score_over_the_best_of_the_others(seating):
+    """"With ``--tune-fitness margin`` a game scores not who won but by how much: ``0.5 + margin
+    / 20``, the margin (its best score less the best of the others', in score points) clipped to
+    10 either way": checked against the same game played by the heuristic alone (the zero
+    tuning), for both seatings."""
+    from factionsim.training.tune import _campaigns, tune_game
+
+    zero = tuple(0.0 for _ in TUNING_NAMES)
+    for game in range(4):
+        fitness = tune_game(0, None, (1000, 1999), 3, (0, game, zero), seating=seating,
+                            fitness="margin")
+        state = _campaigns(None, (1000, 1999), 1.0).draw(np.random.default_rng([0, 0, game // 2]))
+        factions = list(state.factions)
+        play(state, 3, {f: HeuristicAgent() for f in factions})
+        scores = state.scores()
+        mine = ({factions[game % len(factions)]} if seating == "alone"
+                else {f for i, f in enumerate(factions) if (i + game) % 2 == 0})
+        margin = max(scores[f] for f in mine) - max(scores[f] for f in factions if f not in mine)
+        assert fitness == pytest.approx(0.5 + max(-10.0, min(10.0, margin)) / 20)
+
+
+@pytest.mark.parametrize("margin, fitness", [(0.0, 0.5), (1.0, 0.55), (-4.0, 0.3), (10.0, 1.0),
+                                             (-10.0, 0.0), (25.0, 1.0), (-0.5, 0.475)])
+def test_margin_fitness_is_clipped_at_ten_points(margin, fitness):
+    """"``0.5 + margin / 20``, the margin ... clipped to 10 either way"."""
+    from factionsim.training.tune import margin_fitness
+
+    assert margin_fitness(margin) == pytest.approx(fitness)
+
+
+def test_a_margin_run_names_its_fitness_and_scores_its_final_games_by_the_win(tmp_path,
+                                                                               monkeypatch):
+    """The final games are scored by the win whatever ``--tune-fitness`` says; the policy file
+    names the fitness the run used."""
+    import factionsim.training.tune as tune
+    from factionsim.training import run
+
+    fitnesses: list[str] = []
+    real = tune.tune_game
+    monkeypatch.setattr(tune, "tune_game", lambda *a, fitness="win", **kw: (
+        fitnesses.append(fitness), real(*a, fitness=fitness, **kw))[1])
+    run(Args(out=str(tmp_path / "margin"), **{**TINY, "tune_fitness": "margin",
+                                              "final_eval_games": 2}))
+    generations = TINY["tune_generations"] * TINY["tune_population"] * TINY["tune_games"]
+    assert fitnesses == ["margin"] * generations + ["win"] * 2
+    d = json.loads((tmp_path / "margin" / "policy.json").read_text())
+    assert "by the score margin" in d["training"]["algorithm"]
+    final = json.loads((tmp_path / "margin" / "eval.json").read_text())["final"]
+    assert final["share"] in (0.0, 0.25, 0.5, 0.75, 1.0)  # two games scored 0, 0.5 or 1
 
 
 @pytest.mark.parametrize("generated, bundled", [(0.0, {20}), (1.0, {0}), (0.5, set(range(5, 16)))])

@@ -139,6 +139,7 @@ class Args:
     tune_step: float = 0.3  # "es" only: the step, in spreads per unit of normalised gradient
     tune_features: str = "constant"  # "faction", "sheet", "relations": what it reads (tuning.READINGS)
     tune_seating: str = "split"  # "split": every second faction; "alone": one faction a game
+    tune_fitness: str = "win"  # "win": share of the win; "margin": the score margin (clipped)
 
     def out_dir(self) -> str:
         return self.out or f"runs/{self.ruleset}_{self.method}"

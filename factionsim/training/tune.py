@@ -26,7 +26,10 @@ generations:
    ``g``: the campaign's faction ``g`` modulo their number, so a pair plays two seats and the
    pairs go round them all), the heuristic every other, and its fitness is that faction's share
    of the win (1, ``1/k`` when ``k`` factions share the best score, else 0): every seat counts,
-   where with ``split`` a game is mostly decided by who holds the strongest faction;
+   where with ``split`` a game is mostly decided by who holds the strongest faction. With
+   ``--tune-fitness margin`` a game scores not who won but by how much: ``0.5 + margin / 20``,
+   the margin (its best score less the best of the others', in score points) clipped to 10
+   either way (:func:`margin_fitness`), so a game a faction loses by less counts too;
 3. the ``--tune-elites`` fittest candidates' mean and spread move the distribution halfway
    towards theirs (smoothing keeps a generation's lucky draw from taking over), the spread never
    below a tenth of the first one.
@@ -69,6 +72,12 @@ SEARCHES = tuple(_ALGORITHMS)
 _SEATINGS = {"split": "its pairwise share against the heuristic",
              "alone": "its faction's share of the win, seated alone at one faction a game"}
 SEATINGS = tuple(_SEATINGS)
+#: ``--tune-fitness``'s choices and what each names in the policy file
+_FITNESSES = {"win": "", "margin": " (by the score margin: 0.5 + margin / 20, the margin "
+                                   "clipped to 10 points either way)"}
+FITNESSES = tuple(_FITNESSES)
+#: ``--tune-fitness margin``: a margin of this many points or more counts as a sure win (or loss)
+MARGIN_CAP = 10.0
 
 
 def check_tune(args: Args) -> None:
@@ -105,6 +114,8 @@ def check_tune(args: Args) -> None:
     share_option(args, "generated_hostile", "the share of generated campaigns played at war")
     if args.tune_seating not in SEATINGS:
         raise OptionError(f"--tune-seating {args.tune_seating!r}; allowed: {', '.join(SEATINGS)}")
+    if args.tune_fitness not in FITNESSES:
+        raise OptionError(f"--tune-fitness {args.tune_fitness!r}; allowed: {', '.join(FITNESSES)}")
     if args.tune_features not in TUNING_INPUTS:
         raise OptionError(f"--tune-features {args.tune_features!r}; allowed: "
                           f"{', '.join(TUNING_INPUTS)}")
@@ -141,11 +152,14 @@ def _campaigns(campaign: str | None, seeds: tuple[int, int], generated: float,
 
 def tune_game(seed: int, campaign: str | None, seeds: tuple[int, int], turns: int,
               task: tuple[int, int, tuple[float, ...]], generated: float = 1.0,
-              features: str = "constant", hostile: float = 0.0, seating: str = "split") -> float:
+              features: str = "constant", hostile: float = 0.0, seating: str = "split",
+              fitness: str = "win") -> float:
     """The candidate's fitness in game ``task = (generation, game, tuning values)`` (see the
     module docstring; ``generated``: ``--generated``; ``features``: ``--tune-features``;
-    ``hostile``: ``--generated-hostile``; ``seating``: ``--tune-seating``): ``split``, its
-    pairwise share, 1, 0.5 or 0; ``alone``, its one faction's share of the win."""
+    ``hostile``: ``--generated-hostile``; ``seating``: ``--tune-seating``; ``fitness``:
+    ``--tune-fitness``): ``split``, its pairwise share, 1, 0.5 or 0; ``alone``, its one faction's
+    share of the win; with ``fitness="margin"``, :func:`margin_fitness` of its best score over
+    the best of the others (``split``: its factions' best over the heuristic's best)."""
     from factionsim.agents.wwn_heuristic import HeuristicAgent
     from factionsim.core.stats import win_shares
     from factionsim.runner import play
@@ -162,12 +176,25 @@ def tune_game(seed: int, campaign: str | None, seeds: tuple[int, int], turns: in
     agents = {f: HeuristicAgent(tuning=tuned if f in mine else None) for f in factions}
     play(state, turns, agents)
     scores = state.scores()
+    ours = max(scores[f] for f in mine)
+    theirs = max(scores[f] for f in factions if f not in mine)
+    if fitness == "margin":
+        return margin_fitness(ours - theirs)
     if seating == "alone":
         (seat,) = mine
         return win_shares(scores)[seat]
-    ours = max(scores[f] for f in mine)
-    theirs = max(scores[f] for f in factions if f not in mine)
     return 1.0 if ours > theirs else 0.5 if ours == theirs else 0.0
+
+
+def margin_fitness(margin: float) -> float:
+    """``--tune-fitness margin``: a score margin as a number from 0 to 1, 0.5 for level scores,
+    the margin clipped to :data:`MARGIN_CAP` points either way (a WWN score is 1 + XP earned
+    from goals + the HP fraction left: a point is about one goal's XP).
+
+    >>> margin_fitness(0.0), margin_fitness(2.5), margin_fitness(-30.0)
+    (0.5, 0.625, 0.0)
+    """
+    return 0.5 + max(-MARGIN_CAP, min(MARGIN_CAP, margin)) / (2 * MARGIN_CAP)
 
 
 def tuned_heuristic_fields(features: str = "constant") -> dict[str, Any]:
@@ -204,8 +231,9 @@ class _Games:
 
         self.play = partial(tune_game, args.seed, args.campaign, seeds, args.max_turns,
                             generated=args.generated, features=args.tune_features,
-                            hostile=args.generated_hostile, seating=args.tune_seating)
-        self.play_split = partial(self.play, seating="split")  # (the final games)
+                            hostile=args.generated_hostile, seating=args.tune_seating,
+                            fitness=args.tune_fitness)
+        self.play_split = partial(self.play, seating="split", fitness="win")  # (the final games)
         self.pool: Any = None
         if args.workers > 1:
             import multiprocessing as mp
@@ -214,7 +242,8 @@ class _Games:
 
     def shares(self, tasks: list[tuple[int, int, tuple[float, ...]]],
                split: bool = False) -> np.ndarray:
-        """Each task's fitness (``split``: seated ``split`` whatever ``--tune-seating`` says)."""
+        """Each task's fitness (``split``: the pairwise share, seated ``split``, whatever
+        ``--tune-seating`` and ``--tune-fitness`` say)."""
         play = self.play_split if split else self.play
         if self.pool is None:
             return np.asarray([play(t) for t in tasks])
@@ -311,10 +340,15 @@ def train_tune(args: Args) -> Path:
     check_tune(args)
     out, record, started, seeds = start_run(args)
     log = _Log(out, args.progress)
-    if args.tune_seating == "alone":
+    if args.tune_seating == "alone" and args.tune_fitness == "win":
         log.line("seated alone: a share below is the candidate's faction's share of the win (the "
                  "heuristic's own averages 1 / the campaign's factions); the final games are "
                  "seated split")
+    if args.tune_fitness == "margin":
+        log.line("fitness by the score margin: a share below is 0.5 + the candidate's margin / 20 "
+                 f"({'its faction' if args.tune_seating == 'alone' else 'its best faction'}'s "
+                 "score less the best of the others'; level scores 0.5); the final games are "
+                 "seated split and scored by the win")
     inputs = TUNING_INPUTS[args.tune_features]
     search = _Search(args, np.random.default_rng([args.seed, 0x7E5]),
                      np.zeros(len(TUNING_NAMES) * inputs), first_spread(args.tune_sigma, inputs))
@@ -362,7 +396,8 @@ def train_tune(args: Args) -> Path:
                                hostile=args.generated_hostile),
         **tuned_heuristic_fields(args.tune_features),
         "training": {"algorithm": f"{_ALGORITHMS[args.tune_search]} over the heuristic's "
-                                  f"tuning, fitness {_SEATINGS[args.tune_seating]}",
+                                  f"tuning, fitness {_SEATINGS[args.tune_seating]}"
+                                  f"{_FITNESSES[args.tune_fitness]}",
                      "command": record["command"], "versions": record["versions"],
                      "git": record.get("git"), "tuning": tuning, "final": final},
         "notes": "plays the WWN heuristic with these shifts of its weights "
