@@ -168,18 +168,29 @@ def test_a_tiny_evolution_strategy_run_writes_its_search(tmp_path):
     assert d["training"]["algorithm"].startswith("an antithetic evolution strategy")
 
 
-def test_a_run_seated_alone_names_its_fitness_and_ends_on_split_games(tmp_path, monkeypatch):
-    """"The final games are always seated ``split`` (the tournament's pairwise share: comparable
-    between runs)"; the policy file names the fitness the run used."""
+def _run_watching(out, monkeypatch, keyword: str, default: str, **options) -> list[str]:
+    """A tiny run (``options`` on top, two final games) into ``out``; the ``keyword`` argument
+    of ``tune_game`` at each game played, in order (``default`` where it was not passed)."""
     import factionsim.training.tune as tune
     from factionsim.training import run
 
-    seatings: list[str] = []
+    seen: list[str] = []
     real = tune.tune_game
-    monkeypatch.setattr(tune, "tune_game", lambda *a, seating="split", **kw: (
-        seatings.append(seating), real(*a, seating=seating, **kw))[1])
-    run(Args(out=str(tmp_path / "alone"), **{**TINY, "tune_seating": "alone",
-                                             "final_eval_games": 2}))
+
+    def watch(*a, **kw):
+        seen.append(kw.get(keyword, default))
+        return real(*a, **kw)
+
+    monkeypatch.setattr(tune, "tune_game", watch)
+    run(Args(out=str(out), **{**TINY, **options, "final_eval_games": 2}))
+    return seen
+
+
+def test_a_run_seated_alone_names_its_fitness_and_ends_on_split_games(tmp_path, monkeypatch):
+    """"The final games are always seated ``split`` (the tournament's pairwise share: comparable
+    between runs)"; the policy file names the fitness the run used."""
+    seatings = _run_watching(tmp_path / "alone", monkeypatch, "seating", "split",
+                             tune_seating="alone")
     generations = TINY["tune_generations"] * TINY["tune_population"] * TINY["tune_games"]
     assert seatings == ["alone"] * generations + ["split"] * 2
     d = json.loads((tmp_path / "alone" / "policy.json").read_text())
@@ -282,15 +293,8 @@ def test_a_margin_run_names_its_fitness_and_scores_its_final_games_by_the_win(tm
                                                                                monkeypatch):
     """The final games are scored by the win whatever ``--tune-fitness`` says; the policy file
     names the fitness the run used."""
-    import factionsim.training.tune as tune
-    from factionsim.training import run
-
-    fitnesses: list[str] = []
-    real = tune.tune_game
-    monkeypatch.setattr(tune, "tune_game", lambda *a, fitness="win", **kw: (
-        fitnesses.append(fitness), real(*a, fitness=fitness, **kw))[1])
-    run(Args(out=str(tmp_path / "margin"), **{**TINY, "tune_fitness": "margin",
-                                              "final_eval_games": 2}))
+    fitnesses = _run_watching(tmp_path / "margin", monkeypatch, "fitness", "win",
+                              tune_fitness="margin")
     generations = TINY["tune_generations"] * TINY["tune_population"] * TINY["tune_games"]
     assert fitnesses == ["margin"] * generations + ["win"] * 2
     d = json.loads((tmp_path / "margin" / "policy.json").read_text())
