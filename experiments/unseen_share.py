@@ -33,31 +33,24 @@ class Args:
     workers: int = 2
 
 
+def play_one(play: Any, task: tuple[int, int, tuple[float, ...]]) -> float:
+    """One game: ``play`` is ``tune_game`` with everything but the task given."""
+    return play(task)
+
+
 def unseen_share(args: Args, progress: Any = None) -> dict[str, Any]:
-    """The share of ``args.weights`` over ``args.games`` games (``progress(n)`` after each n)."""
+    """The share of ``args.weights`` over ``args.games`` games (``progress()`` after each)."""
     import numpy as np
 
+    from factionsim.backends import run_jobs
     from factionsim.core.stats import wilson
     from factionsim.training.tune import tune_game
 
     values = tuple(np.load(args.weights)["tuning"].reshape(-1).tolist())
     play = partial(tune_game, args.seed, None, tuple(args.seeds), args.turns, generated=1.0,
                    features=args.features)
-    tasks = [(0, g, values) for g in range(args.games)]
-    shares: list[float] = []
-    if args.workers > 1:
-        import multiprocessing as mp
-
-        with mp.get_context("spawn").Pool(args.workers) as pool:
-            for share in pool.imap(play, tasks, chunksize=4):
-                shares.append(share)
-                if progress:
-                    progress(1)
-    else:
-        for task in tasks:
-            shares.append(play(task))
-            if progress:
-                progress(1)
+    shares = run_jobs(play_one, [(0, g, values) for g in range(args.games)], shared=play,
+                      workers=args.workers, progress=progress)
     lo, hi = wilson(sum(shares), len(shares))
     return {"args": asdict(args), "games": len(shares),
             "share": round(sum(shares) / len(shares), 4), "ci95": [round(lo, 4), round(hi, 4)]}
