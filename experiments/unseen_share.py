@@ -67,6 +67,16 @@ def main(argv: list[str] | None = None) -> None:
         else:
             parser.add_argument(f"--{f.name}", type=type(f.default), default=f.default)
     args = Args(**vars(parser.parse_args(argv)))
+    from pathlib import Path
+
+    import numpy as np
+
+    if not Path(args.weights).is_file():
+        parser.error(f"{args.weights}: no such file (give a tuned-heuristic policy's .npz)")
+    with np.load(args.weights) as weights:
+        if "tuning" not in weights.files:
+            parser.error(f"{args.weights}: no 'tuning' array (not a tuned-heuristic policy's "
+                         f".npz; it holds {', '.join(weights.files) or 'nothing'})")
     from tqdm import tqdm
 
     with tqdm(total=args.games, desc="games", unit="game") as bar:

@@ -34,3 +34,19 @@ def test_the_shipped_tuning_plays_the_documented_games():
                                                          workers=1))
     assert report["args"]["seed"] == 424242 and tuple(report["args"]["seeds"]) == (5000, 5999)
     assert report["share"] in (0.0, 0.25, 0.5, 0.75, 1.0)
+
+
+def test_a_file_that_is_not_a_tuning_is_refused_naming_it(tmp_path, capsys):
+    """A missing file, or an .npz without a ``tuning`` array, is refused with a one-line error
+    naming the file (argparse's exit status 2), not a traceback."""
+    import pytest
+
+    other = tmp_path / "other.npz"
+    np.savez(other, weights=np.zeros(3))
+    for path, message in ((tmp_path / "none.npz", "no such file"),
+                          (other, "no 'tuning' array")):
+        with pytest.raises(SystemExit) as stop:
+            unseen_share.main([str(path)])
+        assert stop.value.code == 2
+        err = capsys.readouterr().err
+        assert str(path) in err and message in err
