@@ -116,3 +116,24 @@ def test_every_command_help_reads_cleanly() -> None:
     for name, sub in commands.items():
         text = sub.format_help()
         assert "%%" not in text and "%(" not in text, name
+
+
+@pytest.mark.parametrize("command", ["batch", "forecast", "tournament"])
+def test_an_error_is_printed_on_a_line_of_its_own_not_after_the_progress_bar(
+        command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The long commands draw a progress bar before their first job; an error found then (an
+    unknown agent) must not be printed after the half-drawn bar ("batch:   0%| | 0/2error:
+    ..."): the bar is closed, its line cleared, whatever ends the command."""
+    campaign = tmp_path / "bad.yaml"
+    text = default_campaign_path().read_text()
+    campaign.write_text(text.replace("agent: heuristic", "agent: bogus", 1))
+    out = str(tmp_path / "out")
+    args = {"batch": ["batch", str(campaign), "--runs", "2", "--out", out],
+            "forecast": ["forecast", str(campaign), "--runs", "2"],
+            "tournament": ["tournament", "--agents", "heuristic,bogus", "--games", "2",
+                           "--out", out]}[command]
+    assert run(*args) == 2
+    err = capsys.readouterr().err
+    assert f"{command}:" in err  # the bar was drawn ...
+    after_bar = err.rsplit("\r", 1)[-1]  # ... and then cleared: the error starts the line
+    assert after_bar.startswith("error: ") and "unknown agent 'bogus'" in after_bar

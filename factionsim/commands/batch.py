@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 from factionsim.commands.options import (
     add_backend_arguments,
     add_campaign_arguments,
     add_command,
+    progress_bar,
     resolve_workers,
     seed,
 )
@@ -41,16 +41,10 @@ def _cmd_batch(args: argparse.Namespace) -> int:
     if args.runs < 1 or (args.turns is not None and args.turns < 1):
         raise FactionsimError("--runs and --turns must be at least 1")
     workers = resolve_workers(args)
-    bar = None
-    if not args.quiet and not args.json:
-        from tqdm import tqdm
-
-        bar = tqdm(total=args.runs, desc="batch", unit="run", file=sys.stderr, leave=False)
-    summary = run_batch(args.campaign, args.runs, args.turns, seed=args.seed, out=args.out,
-                        backend=args.backend, workers=workers, address=args.address,
-                        progress=bar.update if bar else None, ruleset=args.ruleset)
-    if bar is not None:
-        bar.close()
+    with progress_bar(args, args.runs, "batch", "run") as progress:
+        summary = run_batch(args.campaign, args.runs, args.turns, seed=args.seed, out=args.out,
+                            backend=args.backend, workers=workers, address=args.address,
+                            progress=progress, ruleset=args.ruleset)
     out = Path(args.out)
     if args.json:
         print(json.dumps({k: v for k, v in summary.items() if k != "per_run"}))

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from factionsim.commands.options import (
@@ -15,6 +14,7 @@ from factionsim.commands.options import (
     add_campaign_arguments,
     add_command,
     positive,
+    progress_bar,
     resolve_workers,
     seed,
 )
@@ -116,16 +116,10 @@ def _cmd_forecast(args: argparse.Namespace) -> int:
     from factionsim.forecast import run_forecast
 
     workers = resolve_workers(args)
-    bar = None
-    if not args.quiet and not args.json:
-        from tqdm import tqdm
-
-        bar = tqdm(total=args.runs, desc="forecast", unit="future", file=sys.stderr, leave=False)
-    forecast = run_forecast(args.campaign, args.runs, args.turns, seed=args.seed,
-                            backend=args.backend, workers=workers, address=args.address,
-                            progress=bar.update if bar else None, ruleset=args.ruleset)
-    if bar is not None:
-        bar.close()
+    with progress_bar(args, args.runs, "forecast", "future") as progress:
+        forecast = run_forecast(args.campaign, args.runs, args.turns, seed=args.seed,
+                                backend=args.backend, workers=workers, address=args.address,
+                                progress=progress, ruleset=args.ruleset)
     if args.html:
         from pathlib import Path
 

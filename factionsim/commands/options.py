@@ -15,8 +15,10 @@ argparse.ArgumentTypeError: -1 is too small; a seed is a whole number from 0 to 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
 from importlib import resources
 from typing import Any
 
@@ -139,3 +141,22 @@ def resolve_workers(args: argparse.Namespace) -> int | None:
     if args.address and args.backend != "ray":
         raise FactionsimError("--address needs --backend ray")
     return args.workers if args.workers is not None else (1 if args.backend == "local" else None)
+
+
+@contextlib.contextmanager
+def progress_bar(args: argparse.Namespace, total: int, desc: str,
+                 unit: str) -> Iterator[Callable[[], Any] | None]:
+    """A progress bar on stderr for ``total`` jobs (``"game"``, ``"run"``...), unless ``--quiet``
+    or ``--json``: yields its ``update`` (or ``None``). The bar is closed and its line cleared
+    however the block ends, so that an error raised before or during the jobs (an unknown agent
+    in the campaign...) is printed on a line of its own, not after a half-drawn bar."""
+    if args.quiet or getattr(args, "json", False):
+        yield None
+        return
+    from tqdm import tqdm
+
+    bar = tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False)
+    try:
+        yield bar.update
+    finally:
+        bar.close()

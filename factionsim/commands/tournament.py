@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 from factionsim.commands.options import (
     add_backend_arguments,
     add_campaign_arguments,
     add_command,
+    progress_bar,
     resolve_workers,
     seed,
 )
@@ -56,17 +56,11 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     options = {"planner": {"budget": args.budget}} if args.budget else {}
     for agent, given in parse_agent_options(args.agent_options).items():
         options[agent] = {**options.get(agent, {}), **given}
-    bar = None
-    if not args.quiet and not args.json:
-        from tqdm import tqdm
-
-        bar = tqdm(total=args.games, desc="tournament", unit="game", file=sys.stderr, leave=False)
-    result = run_tournament(agents, args.games, campaign=args.campaign, turns=args.turns,
-                            seed=args.seed, workers=workers, agent_options=options,
-                            progress=bar.update if bar else None, backend=args.backend,
-                            address=args.address, ruleset=args.ruleset)
-    if bar is not None:
-        bar.close()
+    with progress_bar(args, args.games, "tournament", "game") as progress:
+        result = run_tournament(agents, args.games, campaign=args.campaign, turns=args.turns,
+                                seed=args.seed, workers=workers, agent_options=options,
+                                progress=progress, backend=args.backend,
+                                address=args.address, ruleset=args.ruleset)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     write_atomic(out / "results.json", json.dumps(result, indent=2) + "\n")
