@@ -119,3 +119,24 @@ def test_an_unsupported_actor_is_refused_not_guessed():
     model.policy.mlp_extractor.policy_net.append(torch.nn.Dropout(0.1))
     with pytest.raises(UnsupportedPolicy, match="Dropout"):
         network_from_sb3(model.policy)
+
+
+def test_masked_softmax_reads_the_envs_action_mask_as_a_mask() -> None:
+    """``masked_softmax(logits, obs["action_mask"])`` — what its name invites — gives every
+    action a probability, exactly 0 where the mask is 0 (it once read the mask's 0s and 1s as
+    catalogue indices 0 and 1, silently); the same numbers as with the legal indices."""
+    from factionsim.envs import make_env
+    from factionsim.models import masked_softmax
+
+    env = make_env(ruleset="wwn")
+    env.reset(seed=3)
+    obs, *_ = env.last()
+    mask = obs["action_mask"]
+    logits = np.random.default_rng(0).normal(size=mask.shape)
+    probs = masked_softmax(logits, mask)
+    legal = np.flatnonzero(mask)
+    assert probs.shape == mask.shape and np.all(probs[mask == 0] == 0.0)
+    np.testing.assert_allclose(probs[legal], masked_softmax(logits, legal), rtol=0, atol=1e-15)
+    assert abs(probs.sum() - 1.0) < 1e-12
+    with pytest.raises(ValueError, match="listed twice"):
+        masked_softmax(logits, [int(legal[0]), int(legal[0])])

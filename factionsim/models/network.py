@@ -464,8 +464,39 @@ class Network:
 
 
 def masked_softmax(logits: np.ndarray, legal: Sequence[int] | np.ndarray) -> np.ndarray:
-    """Probabilities of the ``legal`` catalogue indices (in that order) under ``logits``: the
-    softmax over the legal entries only (an illegal action has probability 0)."""
-    z = np.asarray(logits, dtype=np.float64)[np.asarray(legal, dtype=np.intp)]
+    """The softmax of ``logits`` over the legal actions only (an illegal action has
+    probability 0), ``legal`` being either
+
+    - the legal catalogue indices (distinct): their probabilities, in that order; or
+    - the env's action mask (``obs["action_mask"]``: an int8 or bool array as long as
+      ``logits``): a probability for every action, exactly 0 where the mask is 0.
+
+    >>> logits = np.log([1.0, 2.0, 3.0, 4.0])
+    >>> masked_softmax(logits, [3, 1]).tolist()
+    [0.6666666666666666, 0.3333333333333333]
+    >>> masked_softmax(logits, np.array([0, 1, 0, 1], np.int8)).tolist()
+    [0.0, 0.3333333333333333, 0.0, 0.6666666666666666]
+    >>> masked_softmax(logits, [1, 1])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: legal: catalogue index 1 is listed twice (indices must be distinct; ...)
+    """
+    z = np.asarray(logits, dtype=np.float64)
+    if isinstance(legal, np.ndarray) and legal.dtype in (np.int8, np.bool_) \
+            and legal.shape == z.shape:
+        on = legal.astype(bool)
+        if not on.any():
+            raise ValueError("legal: the action mask allows no action")
+        probs = np.zeros_like(z)
+        e = np.exp(z[on] - z[on].max())
+        probs[on] = e / e.sum()
+        return probs
+    index = np.asarray(legal, dtype=np.intp)
+    if len(np.unique(index)) != len(index):
+        twice = next(i for i in index.tolist() if index.tolist().count(i) > 1)
+        raise ValueError(f"legal: catalogue index {twice} is listed twice (indices must be "
+                         "distinct; an action mask must be an int8 or bool array as long as "
+                         "the logits)")
+    z = z[index]
     z = np.exp(z - z.max())
     return z / z.sum()
