@@ -222,21 +222,25 @@ def aggregate(results: list[dict[str, Any]], names: list[str], **meta: Any) -> d
 
 
 def format_table(result: dict[str, Any]) -> str:
-    """The results as plain text: win rates with CIs and ratings, then the pairwise table."""
+    """The results as plain text: win rates with CIs and ratings, then the pairwise table (the
+    columns as wide as the longest agent name needs: ``policy:runs/.../policy.json``...)."""
     names = list(result["agents"])
+    first = max(16, max(map(len, names), default=0) + 2)  # the agent column
+    width = {b: max(14, len(b) + 2) for b in names}  # each pairwise column, by its agent
     lines = [f"{result['games']} games, {result.get('turns')} turns each",
-             f"{'agent':<16}{'games':>6}{'wins':>8}{'win rate':>10}  {'95% CI':<15}{'rating':>8}"]
+             f"{'agent':<{first}}{'games':>6}{'wins':>8}{'win rate':>10}  {'95% CI':<17}"
+             f"{'rating':>8}"]
     for n, a in result["agents"].items():
         lo, hi = a["ci95"]
-        lines.append(f"{n:<16}{a['games']:>6}{a['wins']:>8.1f}{a['win_rate']:>10.1%}  "
-                     f"[{lo:.1%}, {hi:.1%}]".ljust(55) + f"{a['rating']:>8.2f}")
+        lines.append(f"{n:<{first}}{a['games']:>6}{a['wins']:>8.1f}{a['win_rate']:>10.1%}  "
+                     + f"[{lo:.1%}, {hi:.1%}]".ljust(17) + f"{a['rating']:>8.2f}")
     if len(names) > 1:
         lines += ["", "pairwise: share of games the row agent finished above the column agent"]
-        lines.append(" " * 16 + "".join(f"{b:>14}" for b in names))
+        lines.append(" " * first + "".join(f"{b:>{width[b]}}" for b in names))
         for a in names:
-            cells = "".join(f"{'-':>14}" if a == b else
-                            f"{_share(result['pairwise'][a][b]):>14}" for b in names)
-            lines.append(f"{a:<16}{cells}")
+            cells = "".join(f"{'-':>{width[b]}}" if a == b else
+                            f"{_share(result['pairwise'][a][b]):>{width[b]}}" for b in names)
+            lines.append(f"{a:<{first}}{cells}")
     return "\n".join(lines)
 
 

@@ -129,3 +129,26 @@ def test_command_refuses_bad_agent_options_before_any_game(tmp_path, capsys, opt
     assert rc == 2
     assert message in capsys.readouterr().err
     assert not (tmp_path / "t").exists()
+
+
+def test_the_text_table_keeps_its_columns_with_a_long_agent_name():
+    """``policy:runs/<run>/policy.json`` is a usual agent name: the columns widen to it, so each
+    figure stays under its heading (they were laid out for names of at most 16 characters)."""
+    from factionsim.tournament import format_table
+
+    long = "policy:runs/houses-long-run/policy.json"
+    names = ["heuristic", long, "random"]
+    result = {"games": 3, "turns": 12,
+              "agents": {n: {"games": 3, "wins": 1.0, "win_rate": 1 / 3, "ci95": [0.0, 1.0],
+                             "rating": -12.5} for n in names},
+              "pairwise": {a: {b: {"share": 0.5} for b in names if b != a} for a in names}}
+    lines = format_table(result).splitlines()
+    header = lines[1]
+    for row in lines[2:5]:
+        assert len(row) == len(header)  # the rating ends under "rating"
+        assert row.split()[1] == "3" and row.index(" 3 ") < header.index("games") + len("games")
+    columns = lines[7]
+    for row in lines[8:11]:
+        assert len(row) == len(columns)
+        ends = [columns.index(n) + len(n) for n in names]  # each share ends under its agent
+        assert all(row[end - 1] in "-%" for end in ends)
