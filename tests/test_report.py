@@ -69,3 +69,23 @@ def test_report_of_a_campaign_without_history(tmp_path: Path) -> None:
     shutil.copy(default_campaign_path(), path)
     assert main(["report", str(path), "--quiet"]) == 0
     assert path.with_name("fresh.report.html").read_text().count('class="frame"') == 1
+    assert "No turn played yet." in path.with_name("fresh.report.html").read_text()
+
+
+def test_report_of_a_run_output_says_its_turns_were_not_recorded(
+        played: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``factionsim run --out DIR`` writes ``DIR/campaign.yaml`` without a history folder (its
+    turns go to ``events.jsonl`` and ``chronicle.md``): its report used to say "No turn played
+    yet." of a campaign at turn 3. It now says why no turn is shown, in the page and on stderr;
+    a campaign played with ``turn`` gets no such note."""
+    out = tmp_path / "out"
+    assert main(["run", "--turns", "3", "--seed", "2", "--out", str(out), "--quiet"]) == 0
+    assert main(["report", str(out / "campaign.yaml")]) == 0
+    text = (out / "campaign.report.html").read_text()
+    assert "No turn played yet." not in text and "No key events yet." not in text
+    assert text.count("at turn 3, but none of its turns was recorded beside it") == 2
+    assert "campaign.yaml.history/" in text and "factionsim run --out" in text
+    assert "none of its turns was recorded" in capsys.readouterr().err
+    report = tmp_path / "played.html"
+    assert main(["report", str(played), "-o", str(report)]) == 0
+    assert "none of its turns was recorded" not in report.read_text() + capsys.readouterr().err

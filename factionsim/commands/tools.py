@@ -107,7 +107,8 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from factionsim.chronicle.report import build_report
+    from factionsim.chronicle.record import CampaignRecord
+    from factionsim.chronicle.report import build_report, missing_history
     from factionsim.core.files import same_file, write_atomic
 
     path = Path(args.campaign)
@@ -120,11 +121,14 @@ def cmd_report(args: argparse.Namespace) -> int:
                             f"{path}; give another file name.")
     text = build_report(path, view)
     write_atomic(out, text)
+    note = missing_history(CampaignRecord(path, view))
     if args.json:
         print(json.dumps({"campaign": str(path), "report": str(out), "bytes": len(text.encode()),
-                          "view": view}, indent=2))
+                          "view": view, "note": note}, indent=2))
     elif not args.quiet:
         print(f"Wrote {out} ({len(text.encode()) // 1024} KiB, {view} view); open it in a browser.")
+        if note:
+            print(f"note: {note}", file=sys.stderr)
     return 0
 
 
