@@ -89,3 +89,15 @@ def test_report_of_a_run_output_says_its_turns_were_not_recorded(
     report = tmp_path / "played.html"
     assert main(["report", str(played), "-o", str(report)]) == 0
     assert "none of its turns was recorded" not in report.read_text() + capsys.readouterr().err
+
+
+def test_events_of_a_run_output_say_its_turns_were_not_recorded(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``events`` of ``run --out``'s campaign printed nothing, silently; it now says why."""
+    out = tmp_path / "out"
+    assert main(["run", "--turns", "2", "--seed", "2", "--out", str(out), "--quiet"]) == 0
+    assert main(["events", str(out / "campaign.yaml")]) == 0
+    printed = capsys.readouterr()
+    assert printed.out == "" and "at turn 2, but none of its turns was recorded" in printed.err
+    assert main(["events", str(out / "campaign.yaml"), "--quiet"]) == 0
+    assert capsys.readouterr().err == ""

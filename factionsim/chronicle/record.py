@@ -76,6 +76,19 @@ class CampaignRecord:
         told = stories(events, self.names, self.audience, self.frame(turn - 1))
         return told[0] if told else None
 
+    def missing_history(self) -> str | None:
+        """Why a campaign past turn 0 shows no turn, when none of its turns was recorded beside
+        it (no ``NAME.yaml.history/``: a campaign written by ``factionsim run --out``, or copied
+        without that folder), else ``None``: the report, ``events`` and the sheets then have
+        only the campaign as it stands."""
+        if self.now == 0 or self.turns != [self.now] or self.history.events(self.now):
+            return None
+        return (f"This campaign is at turn {self.now}, but none of its turns was recorded beside "
+                f"it (no {self.history.dir.name}/ folder): a campaign written by 'factionsim run "
+                "--out' keeps its turns in events.jsonl and chronicle.md instead, and one copied "
+                "without its history folder loses them. Only the campaign as it stands now can be "
+                "shown; 'factionsim turn' records every turn.")
+
     def played_turns(self) -> list[int]:
         """The turns played (1..now) that have events in the history."""
         return [t for t in range(1, self.now + 1) if self.history.events(t)]

@@ -88,19 +88,6 @@ def _preface(path: Path, audience: str) -> str:
     return markdown_to_html("\n".join(lines))
 
 
-def missing_history(rec: CampaignRecord) -> str | None:
-    """Why a campaign past turn 0 shows no turn, when none of its turns was recorded beside it
-    (no ``NAME.yaml.history/``: a campaign written by ``factionsim run --out``, or copied
-    without that folder), else ``None``. The report then shows the campaign as it stands."""
-    if rec.now == 0 or rec.turns != [rec.now] or rec.history.events(rec.now):
-        return None
-    return (f"This campaign is at turn {rec.now}, but none of its turns was recorded beside it "
-            f"(no {rec.history.dir.name}/ folder): a campaign written by 'factionsim run --out' "
-            "keeps its turns in events.jsonl and chronicle.md instead, and one copied without "
-            "its history folder loses them. The report shows the campaign as it stands now; "
-            "'factionsim turn' records every turn for it.")
-
-
 def build_report(campaign: str | Path, view: str = "gm") -> str:
     """The report of a campaign file and its history for ``view`` (``"gm"`` or ``"players"``),
     as one HTML document: what is shown comes from the ruleset's presentation
@@ -156,7 +143,7 @@ def build_report(campaign: str | Path, view: str = "gm") -> str:
     title = rec.state.name or path.stem
     data_js = json.dumps({"turns": turns, **_frame_dates(names.calendar, turns)}).replace("<", "\\u003c")
     subtitle = "the players' view" if view == "players" else "the GM's view"
-    missing = missing_history(rec)
+    missing = rec.missing_history()
     return _TEMPLATE.format(
         title=html.escape(title), subtitle=subtitle, turn=rec.now,
         legend=legend_html(fids, names.factions, colors), charts=charts,

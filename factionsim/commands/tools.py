@@ -108,7 +108,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 def cmd_report(args: argparse.Namespace) -> int:
     from factionsim.chronicle.record import CampaignRecord
-    from factionsim.chronicle.report import build_report, missing_history
+    from factionsim.chronicle.report import build_report
     from factionsim.core.files import same_file, write_atomic
 
     path = Path(args.campaign)
@@ -121,7 +121,7 @@ def cmd_report(args: argparse.Namespace) -> int:
                             f"{path}; give another file name.")
     text = build_report(path, view)
     write_atomic(out, text)
-    note = missing_history(CampaignRecord(path, view))
+    note = CampaignRecord(path, view).missing_history()
     if args.json:
         print(json.dumps({"campaign": str(path), "report": str(out), "bytes": len(text.encode()),
                           "view": view, "note": note}, indent=2))
@@ -183,6 +183,9 @@ def cmd_events(args: argparse.Namespace) -> int:
     _readable(path)
     rec = CampaignRecord(path, "players" if args.players else "gm")
     text = "".join(event_lines(e for t in rec.played_turns() for e in rec.events(t)))
+    note = rec.missing_history()
+    if note and not args.quiet:
+        print(f"note: {note}", file=sys.stderr)
     if args.output and args.output != "-":
         out = Path(args.output)
         if same_file(out, path):
