@@ -229,7 +229,9 @@ class PolicyAgent(Agent):
     def _search_act(self, view: Any, legal: list[Any], rng: Any) -> Any:
         """A value-search policy's decision: its search's choice where it searches, the
         heuristic's elsewhere."""
-        if len(view.legal_actions()) == len(legal):  # (a GM's narrowed plan: the heuristic)
+        # (a GM's narrowed plan: the heuristic, unless the searcher plays any list of actions)
+        if getattr(self._search, "plays_narrowed", False) \
+                or len(view.legal_actions()) == len(legal):
             choice = self._search.choose(view, legal, rng)
             if choice is not None and choice in legal:
                 self.last_reason = self._search.last_reason

@@ -22,8 +22,11 @@ from factionsim.core.game import CampaignError
 
 class TunedHeuristic:
     """The searcher :class:`~factionsim.agents.policy.PolicyAgent` asks for a decision:
-    ``choose(view, legal, rng)`` is the tuned heuristic's; ``agent`` is that heuristic (it also
-    decides a GM's narrowed plans)."""
+    ``choose(view, legal, rng)`` is the tuned heuristic's, also among the actions a GM left open
+    when re-planning (``plays_narrowed``); ``agent`` is that heuristic."""
+
+    #: it decides among any list of legal actions (a GM's re-plan), as the heuristic does
+    plays_narrowed = True
 
     def __init__(self, model: Any, label: str):
         from .wwn_heuristic import HeuristicAgent

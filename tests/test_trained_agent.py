@@ -341,3 +341,37 @@ def test_a_tuned_heuristic_shipped_as_trained_plays_any_shape_under_the_trained_
     reasons = [e["reason"] for e in map(json.loads, (out / "events.jsonl").open())
                if e["kind"] == "decision"]
     assert reasons and all(r.startswith("trained policy (wwn): ") for r in reasons)
+
+
+def test_a_tuned_heuristic_replans_with_its_own_reason(tmp_path, monkeypatch):
+    """``turn --interactive``, re-plan: a tuned heuristic shipped as ``trained`` decides among
+    the actions the GM left open as the tuned heuristic (its own reason under the trained
+    label), not as the plain heuristic "(nothing searched here)"."""
+    from factionsim.agents import make_agent
+    from factionsim.agents.manual import GmReview
+    from factionsim.agents.wwn_heuristic.tuning import TUNING_NAMES
+    from factionsim.models import write_policy
+    from factionsim.training.tune import tuned_heuristic_fields
+    from factionsim.training.value import search_policy_header
+
+    description = {
+        **search_policy_header((1000, 1999), 1, len(TUNING_NAMES)), **tuned_heuristic_fields(),
+        "training": {"command": "factionsim train --method tune (none: a test fixture)"}}
+    tuning = np.random.default_rng(1).normal(0, 0.3, (len(TUNING_NAMES), 1))
+    write_policy(tmp_path / "shipped" / "wwn.json", description, {"tuning": tuning})
+    monkeypatch.setattr("factionsim.models.SHIPPED", tmp_path / "shipped")
+    state = load_campaign(default_campaign_path())
+    while len(state.legal_actions()) < 3:  # a decision with a real choice
+        state.apply(state.legal_actions()[0])
+    fid, legal = state.current_actor(), state.legal_actions()
+    out = io.StringIO()
+    agent = make_agent("trained", "wwn")
+    review = GmReview(agent, input=io.StringIO("r\na\n"), output=out, ask_always=True)
+    action = review.act(state.view(fid), legal, np.random.default_rng(0))
+    replan = out.getvalue().split("new plan:")[1]
+    assert "nothing searched here" not in replan
+    assert "reason: trained policy (wwn): " in replan
+    first = out.getvalue().split("plans: ")[1].splitlines()[0]
+    left = [a for a in legal if str(a) != first]
+    tuned = agent._search.agent  # the tuned heuristic itself, asked about what was left
+    assert action == tuned.act(state.view(fid), left, np.random.default_rng(0))
