@@ -101,3 +101,22 @@ def test_events_of_a_run_output_say_its_turns_were_not_recorded(
     assert printed.out == "" and "at turn 2, but none of its turns was recorded" in printed.err
     assert main(["events", str(out / "campaign.yaml"), "--quiet"]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_how_to_read_the_map_is_shown_only_with_a_map(played: Path, tmp_path: Path) -> None:
+    """The map's legend ("Each badge is a faction at that place: ■N is a Base of Influence...")
+    and its details box belong to WWN's map; a ruleset without a map (houses) showed them above
+    nothing. Its turn panels now take the row."""
+    from factionsim.configs import default_campaign_path
+
+    houses = tmp_path / "houses.yaml"
+    shutil.copy(default_campaign_path("houses"), houses)
+    assert main(["turn", str(houses), "--quiet"]) == 0
+    for path, has_map in ((houses, False), (played, True)):
+        out = tmp_path / f"{path.stem}.html"
+        assert main(["report", str(path), "-o", str(out), "--quiet"]) == 0
+        text = out.read_text()
+        assert ("Each badge is a faction at that place" in text) is has_map
+        assert ('id="map-info"' in text) is has_map
+        assert ('id="map"' in text) is has_map
+        assert 'data-frame="1"' in text  # the turn panels are there either way

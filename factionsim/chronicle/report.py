@@ -108,8 +108,8 @@ def build_report(campaign: str | Path, view: str = "gm") -> str:
             charts += line_chart(title, turns, values, colors, names.factions, key)
     if present.map is not None:
         map_title = "The map, turn by turn"
-        map_html = map_svg([present.map(d, names, view == "players") for d in frames], colors,
-                           names.factions)
+        map_html = _MAP_BLOCK.format(map=map_svg(
+            [present.map(d, names, view == "players") for d in frames], colors, names.factions))
     else:
         map_title, map_html = "Turn by turn", ""
     stories = {t: rec.story(t) for t in turns if t > 0}
@@ -180,6 +180,7 @@ h2 { font-size: 20px; border-bottom: 1px solid var(--line); padding-bottom: 4px;
 .cursor { stroke: #999; stroke-dasharray: 3 3; }
 .mapwrap { display: grid; grid-template-columns: minmax(0, 2fr) minmax(260px, 1fr); gap: 16px;
            align-items: start; }
+.mapwrap > :only-child { grid-column: 1 / -1; }  /* no map: the turn's events take the width */
 .mapscroll { overflow-x: auto; -webkit-overflow-scrolling: touch; }
 #map { width: 100%; display: block; background: #fff; border: 1px solid var(--line);
        border-radius: 6px; }
@@ -248,6 +249,15 @@ code { font-size: 13px; background: #f3f1ec; padding: 0 3px; border-radius: 3px;
 }
 """
 
+#: the map with how to read it and its details box (a ruleset without a map has neither)
+_MAP_BLOCK = """<div><p class="keyhelp">Each badge is a faction at that place: &#9632;N is a Base of Influence
+with N HP, +N (or N) its other assets. A place filled with a faction's colour is ruled by it; a
+blue ring marks the coast. Tap (or hover over) a place or a badge for its details; on a small
+screen the map pans sideways.</p>
+<div class="mapscroll">{map}</div>
+<div id="map-info"
+ data-empty="Tap a place or a badge for its details.">Tap a place or a badge for its details.</div></div>"""
+
 _JS = """
 (function () {
   var data = JSON.parse(document.getElementById('report-data').textContent);
@@ -311,14 +321,7 @@ _TEMPLATE = page_head("{title}: campaign report") + """<body>
 <div class="controls"><button id="play" type="button">Play</button>
 <input id="frame" type="range" min="0" max="{last}" value="{last}" step="1" aria-label="turn">
 <span id="frame-label"></span></div>
-<p class="keyhelp">Each badge is a faction at that place: &#9632;N is a Base of Influence with N HP,
-+N (or N) its other assets. A place filled with a faction's colour is ruled by it; a blue ring marks
-the coast. Tap (or hover over) a place or a badge for its details; on a small screen the map pans
-sideways.</p>
-<div class="mapwrap"><div><div class="mapscroll">{map}</div>
-<div id="map-info"
- data-empty="Tap a place or a badge for its details.">Tap a place or a badge for its details.</div></div>
-<div>{panels}</div></div>
+<div class="mapwrap">{map}<div>{panels}</div></div>
 <h2>Timeline</h2>
 <ul class="timeline">{timeline}</ul>
 <h2>Chronicle</h2>
