@@ -168,6 +168,18 @@ def test_wwn_headlines_name_who_did_what_where():
     assert headline(Event(4, "move", "iron-legion", {}), n) is None
 
 
+def test_wwn_goal_headlines_name_the_goal_as_the_chronicle_does():
+    """A goal achieved is named as the chronicle names it: the book's "Wealth of Kingdoms" (it
+    read "Wealth Of Kingdoms", its id title-cased), and a campaign's own goal by its name."""
+    n = Names({"iron-legion": "The Iron Legion"}, ruleset="wwn")
+    n.goals = {"hold-the-pass": "Hold the Pass at Dunmere"}
+    for goal, text in (("wealth-of-kingdoms", "Wealth of Kingdoms"),
+                       ("root-out-the-enemy", "Root Out the Enemy"),
+                       ("hold-the-pass", "Hold the Pass at Dunmere")):
+        done = Event(3, "goal-complete", "iron-legion", {"goal": goal, "xp": 2})
+        assert headline(done, n).text == f"The Iron Legion achieves its goal {text}"
+
+
 def test_houses_headlines_name_the_holding_seized():
     from factionsim.rules.houses.forecast import headline as houses_headline
 

@@ -25,6 +25,7 @@ from factionsim.core.game import Event
 from factionsim.core.names import Names
 
 from .odds import action_odds, odds_text
+from .prose import goal_title
 
 if TYPE_CHECKING:
     from .state import WwnState
@@ -51,10 +52,6 @@ def headquarters(state: WwnState) -> dict[str, bool]:
             for fid, f in state.factions.items()}
 
 
-def _goal_name(goal: str) -> str:
-    return goal.replace("-", " ").title()
-
-
 def headline(event: Event, names: Names) -> Headline | None:
     """The headline an event makes (see the module docstring), or ``None``."""
     d, who = event.data, event.faction
@@ -71,7 +68,7 @@ def headline(event: Event, names: Names) -> Headline | None:
         return Headline(f"collapse|{who}|{by or ''}", text)
     if event.kind == "goal-complete":
         return Headline(f"goal-complete|{who}|{d['goal']}",
-                        f"{names.faction(who)} achieves its goal {_goal_name(d['goal'])}")
+                        f"{names.faction(who)} achieves its goal {goal_title(d['goal'], names)}")
     if event.kind == "base-planted":
         return Headline(f"base-planted|{who}|{d['location']}",
                         f"{names.faction(who)} plants a Base of Influence at {names.place(d['location'])}")

@@ -120,10 +120,15 @@ def goal_target(target: str, n: Names) -> str:
     return n.faction(target)
 
 
+def goal_title(goal: str, n: Names) -> str:
+    """A goal's name: the campaign's own (``goal_types:``), else the book's, else its id."""
+    return n.goals.get(goal) or GOALS.get(goal, goal)
+
+
 def _goal(d: dict[str, Any], n: Names) -> str:
     """``Root Out the Enemy (The Iron Legion's Base at Tarsis)``: the book's name and target."""
-    name = n.goals.get(d["goal"]) or GOALS.get(d["goal"], d["goal"])
-    return name + (f" ({goal_target(d['target'], n)})" if d.get("target") else "")
+    return goal_title(d["goal"], n) + (f" ({goal_target(d['target'], n)})" if d.get("target")
+                                       else "")
 
 
 PROSE: dict[str, Callable[[Event, Names], str]] = {
