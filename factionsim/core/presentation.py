@@ -100,7 +100,8 @@ def clip(text: object, width: int) -> str:
 
 def fitted_table(headers: list[str], rows: list[list[Any]], width: int = SHOW_WIDTH) -> str:
     """:func:`text_table` when it fits in ``width`` columns; else one block per row: its first
-    cell, then its ``header: value`` pairs, as many to a line as fit (nothing is cut).
+    cell, then its ``header: value`` pairs, as many to a line as fit (nothing is cut). Rows
+    that follow one another with the same first cell (a side's characters) share one heading.
 
     >>> print(fitted_table(["house", "PP", "assets"], [["Aldren", 1, "Castle d10, Town d8"]],
     ...                    width=24))
@@ -108,15 +109,28 @@ def fitted_table(headers: list[str], rows: list[list[Any]], width: int = SHOW_WI
       PP: 1
       assets: Castle d10,
         Town d8
+    >>> print(fitted_table(["side", "who", "HP"], [["Wardens", "Ash", 13], ["Wardens", "Bryn", 12],
+    ...                    ["Legion", "Vor", 11]], width=12))
+    Wardens
+      who: Ash
+      HP: 13
+    <BLANKLINE>
+      who: Bryn
+      HP: 12
+    <BLANKLINE>
+    Legion
+      who: Vor
+      HP: 11
     """
     table = text_table(headers, rows)
     if max(len(line) for line in table.splitlines()) <= width:
         return table
     blocks = []
-    for row in rows:
+    for i, row in enumerate(rows):
         pairs = [f"{h}: {c}" for h, c in zip(headers[1:], row[1:], strict=True)
                  if str(c) not in ("", "-")]
-        blocks.append("\n".join([clip(row[0], width), *packed(pairs, width, "  ")]))
+        heading = [] if i and rows[i - 1][0] == row[0] else [clip(row[0], width)]
+        blocks.append("\n".join([*heading, *packed(pairs, width, "  ")]))
     return "\n\n".join(blocks)
 
 
