@@ -301,3 +301,31 @@ def test_a_homebrew_asset_is_named_on_the_players_sheets_and_map(tmp_path: Path)
     shown = [names[a["type"]] for f in now["factions"] for a in f["assets"]
              if a["type"] in names and not a.get("stealth")]
     assert shown and all(name in report.read_text(encoding="utf-8") for name in shown)
+
+
+@pytest.mark.parametrize("ruleset", sorted(OTHERS))
+def test_the_players_sheets_of_another_ruleset_tell_its_recent_history(
+        ruleset: str, tmp_path: Path) -> None:
+    """A ruleset without rumours tells the players the events they may know (its players'
+    chronicle does); their faction sheets said "Nothing recorded yet." after any number of
+    turns, reading rumours that ruleset has none of. They now list those events (no dice),
+    each sheet the lines of its own faction, as the GM's sheets do with the dice."""
+    name = OTHERS[ruleset][0]
+    path = tmp_path / "c.yaml"
+    shutil.copy(default_campaign_path(name), path)
+    assert main(["turn", str(path), "--turns", "2", "--quiet"]) == 0
+    players, gm = tmp_path / "players", tmp_path / "gm"
+    assert main(["sheet", str(path), "--players", "-o", str(players), "--quiet"]) == 0
+    assert main(["sheet", str(path), "-o", str(gm), "--quiet"]) == 0
+    public = path.with_name("c.players.md").read_text(encoding="utf-8")
+    told = 0
+    for sheet in sorted(players.glob("*.md")):
+        history = sheet.read_text(encoding="utf-8").split("## Recent history", 1)[1]
+        lines = [line[2:] for line in history.splitlines() if line.startswith("- ")]
+        assert not ROLL.search(history)  # the dice stay the GM's
+        gm_history = (gm / sheet.name).read_text(encoding="utf-8").split("## Recent history")[1]
+        assert len(lines) <= gm_history.count("\n- ")  # no line the GM's sheet lacks
+        for line in lines:  # each is told in the players' chronicle too
+            assert line.split(") ", 1)[-1].rstrip(".")[:40] in public, line
+        told += len(lines)
+    assert told > 0

@@ -1,6 +1,7 @@
 """Faction sheets: one printable page per faction, in HTML and markdown, like the sheets GMs
 keep: its numbers and words, its assets with their stats and places, its goal (the GM's sheet),
-and its recent history (the last turns' lines that concern it; for the players, the rumours).
+and its recent history (the last turns' lines that concern it; for the players, the rumours,
+or, in a ruleset without rumours, the events they may know told without dice).
 
 What a sheet shows comes from the ruleset's presentation (``Presentation.faction_sheet``) of
 what its audience may know (:class:`~factionsim.chronicle.record.CampaignRecord`): the players'
@@ -20,7 +21,7 @@ from .charts import faction_colors, ink_on
 from .html import inline, page_head
 from .record import CampaignRecord
 from .report import table_html
-from .story import faction_lines
+from .story import faction_lines, players_faction_lines
 
 #: how many of the last played turns a sheet's history tells
 RECENT_TURNS = 3
@@ -52,11 +53,13 @@ def faction_sheets(rec: CampaignRecord, factions: list[str] | None = None,
     for fid in factions or list(names.factions):
         history = []
         for t in played:
-            if rec.audience == "players":
+            if rec.audience == "players" and rec.info.rumours is not None:  # WWN: rumours
                 story = rec.story(t)
                 lines = [] if story is None else [
                     f"{fact.place}: {text}." for fact, text in story.facts
                     if fid in fact.factions]
+            elif rec.audience == "players":  # the events they may know, without dice
+                lines = players_faction_lines(rec.events(t), names, fid)
             else:
                 lines = faction_lines(rec.events(t), names, fid)
             if lines:

@@ -223,18 +223,39 @@ def _by_turn(events: Iterable[Event]) -> list[tuple[int, list[Event]]]:
     return out
 
 
+def _players_text(e: Event, names: Names) -> str:
+    """An event the players may know, in the ruleset's prose with the dice left out (markdown)."""
+    try:
+        text = told(describe(e, names)).text
+    except (KeyError, TypeError, ValueError):  # prose that needs a detail kept secret
+        text = plain(e, names)
+    return markdown_line(text)
+
+
+def players_faction_lines(events: Iterable[Event], names: Names, faction: str) -> list[str]:
+    """For a ruleset without rumours: the lines of ``events`` (those the players may know)
+    that concern ``faction``, told as the players' chronicle tells them (no dice); another
+    faction's doing is prefixed with its name, as in :func:`faction_lines`."""
+    names = names.markdown()
+    out = []
+    for e in events:
+        if e.kind in _FRAME_KINDS or not concerns(e, faction):
+            continue
+        text = _players_text(e, names)
+        if e.faction not in (faction, None) and names.faction(e.faction) not in text:
+            text = f"({names.faction(e.faction)}) {text}"
+        out.append(text)
+    return out
+
+
 def _players_lines(evs: list[Event], names: Names) -> list[tuple[str, list[str]]]:
     """Without rumours: the players' events in the ruleset's prose, dice left out."""
     lines = []
     for e in evs:
         if e.kind in _FRAME_KINDS:
             continue
-        try:
-            text = told(describe(e, names)).text
-        except (KeyError, TypeError, ValueError):  # prose that needs a detail kept secret
-            text = plain(e, names)
         who = names.faction(e.faction) if e.faction else ""
-        lines.append((who, markdown_line(text)))
+        lines.append((who, _players_text(e, names)))
     grouped: dict[str, list[str]] = {}
     for who, text in lines:
         grouped.setdefault(who, []).append(text.rstrip("."))
