@@ -79,6 +79,17 @@ def test_new_with_heuristic_agents_plays_50_turns_through_the_cli(tmp_path: Path
     assert load_campaign(path).turn == 50 or load_campaign(path).is_over()
 
 
+def test_new_names_each_factions_goal_as_the_book_does(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """The summary ``new`` prints names goals ("goal Expand Influence"), not by their ids."""
+    from factionsim.rules.wwn.goals import GOALS
+
+    assert main(["new", str(tmp_path / "c.yaml"), "--seed", "3", "--factions", "3"]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if ", goal " in line]
+    assert len(lines) == 3
+    assert all(line.rsplit(", goal ", 1)[1] in GOALS.values() for line in lines), lines
+
+
 def test_new_refuses_to_overwrite_and_bad_sizes(tmp_path: Path,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "c.yaml"

@@ -30,6 +30,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     from factionsim.core.files import write_atomic
     from factionsim.core.lock import campaign_lock
     from factionsim.rules.wwn.generate import campaign_text, generate_campaign
+    from factionsim.rules.wwn.goals import goal_name
     from factionsim.rulesets import load_campaign
 
     path = Path(args.file)
@@ -62,7 +63,7 @@ def cmd_new(args: argparse.Namespace) -> int:
         for f in state.factions.values():
             print(f"  {f.name} at {state.map.locations[f.headquarters].name}: F{f.force} "
                   f"C{f.cunning} W{f.wealth}, magic {f.magic}, {len(state.assets_of(f.id))} assets "
-                  f"with its base, goal {f.goal.id if f.goal else 'none'}")
+                  f"with its base, goal {goal_name(state, f.goal.id) if f.goal else 'none'}")
         print(f"Next: factionsim show {path}; factionsim turn {path}")
     return 0
 
