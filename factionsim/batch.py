@@ -101,7 +101,8 @@ def play_run(job: BatchJob, run: int) -> dict[str, Any]:
     goals = ({k: goals_after[k] - goals_before[k] for k in goals_after}
              if goals_after is not None and goals_before is not None else None)
     chronicle = render_markdown(events, Names.from_state(state),
-                                f"{job.title}: run {run}, turns {start + 1}-{state.turn}")
+                                f"{job.title}: run {run}, turns {start + 1}-{state.turn}",
+                                frame=start_data)
     return {"run": run, "seed": int(state.seed), "turns": state.turn - start, "scores": scores,
             "winners": [k for k, v in scores.items() if v == best],
             "alive": {fid: bool(f.alive) for fid, f in state.factions.items()},

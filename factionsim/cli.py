@@ -54,7 +54,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     elif state.seed is None:
         state.seed = fresh_seed()
     agents = agents_from_campaign(state, source=path)
-    start = state.turn
+    start, start_data = state.turn, state.to_dict()  # (where the chronicle's headlines happen)
     bar = None
     if not args.quiet:
         from tqdm import tqdm
@@ -69,7 +69,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         write_atomic(out / "campaign.yaml", campaign_text(state, original))
     write_atomic(out / "events.jsonl", "".join(line + "\n" for line in event_lines(events)))
     title = f"{state.name or path.stem}: turns {start + 1}-{state.turn}"
-    write_atomic(out / "chronicle.md", render_markdown(events, Names.from_state(state), title))
+    write_atomic(out / "chronicle.md",
+                 render_markdown(events, Names.from_state(state), title, frame=start_data))
     summary = {
         "campaign": str(path), "turns_played": state.turn - start, "turn": state.turn,
         "seed": state.seed, "events": len(events), "out": str(out),

@@ -137,3 +137,22 @@ def test_an_error_is_printed_on_a_line_of_its_own_not_after_the_progress_bar(
     assert f"{command}:" in err  # the bar was drawn ...
     after_bar = err.rsplit("\r", 1)[-1]  # ... and then cleared: the error starts the line
     assert after_bar.startswith("error: ") and "unknown agent 'bogus'" in after_bar
+
+
+def test_runs_chronicle_headlines_say_where_as_turns_do(tmp_path: Path) -> None:
+    """``run``'s chronicle placed a headline without a place of its own (a goal reached) at
+    "Abroad", knowing nothing of the campaign before the turns; ``turn``'s chronicle of the same
+    turns placed it at the faction's headquarters. Both now tell the same headlines."""
+    import re
+    import shutil
+
+    campaign = tmp_path / "c.yaml"
+    shutil.copy(default_campaign_path(), campaign)
+    assert run("run", str(campaign), "--turns", "4", "--out", str(tmp_path / "out"),
+               "--quiet") == 0
+    assert run("turn", str(campaign), "--turns", "4", "--quiet") == 0
+    headline = re.compile(r"^\*\*[^*]+\*\*$", re.M)
+    ran = headline.findall((tmp_path / "out" / "chronicle.md").read_text())
+    turned = headline.findall(campaign.with_name("c.chronicle.md").read_text())
+    assert ran and ran == turned
+    assert not any(h.startswith("**Abroad") for h in ran)
