@@ -79,8 +79,8 @@ class CampaignRecord:
     def missing_history(self) -> str | None:
         """Why a campaign past turn 0 shows no turn, when none of its turns was recorded beside
         it (no ``NAME.yaml.history/``: a campaign written by ``factionsim run --out``, or copied
-        without that folder), else ``None``: the report, ``events`` and the sheets then have
-        only the campaign as it stands."""
+        without that folder), else ``None``: the report and ``events`` then have only the
+        campaign as it stands, and say so."""
         if self.now == 0 or self.turns != [self.now] or self.history.events(self.now):
             return None
         return (f"This campaign is at turn {self.now}, but none of its turns was recorded beside "

@@ -88,12 +88,14 @@ def _preface(path: Path, audience: str) -> str:
     return markdown_to_html("\n".join(lines))
 
 
-def build_report(campaign: str | Path, view: str = "gm") -> str:
+def build_report(campaign: str | Path, view: str = "gm",
+                 record: CampaignRecord | None = None) -> str:
     """The report of a campaign file and its history for ``view`` (``"gm"`` or ``"players"``),
     as one HTML document: what is shown comes from the ruleset's presentation
-    (``RulesetInfo.present``), of what that audience may know."""
+    (``RulesetInfo.present``), of what that audience may know. ``record``: the campaign's
+    :class:`CampaignRecord` for ``view`` when the caller has it already."""
     path = Path(campaign)
-    rec = CampaignRecord(path, view)
+    rec = record if record is not None else CampaignRecord(path, view)
     present = rec.info.present
     names = rec.names
     fids = list(names.factions)

@@ -21,7 +21,7 @@ from .charts import faction_colors, ink_on
 from .html import inline, page_head
 from .record import CampaignRecord
 from .report import table_html
-from .story import faction_lines, players_faction_lines
+from .story import faction_lines
 
 #: how many of the last played turns a sheet's history tells
 RECENT_TURNS = 3
@@ -58,10 +58,8 @@ def faction_sheets(rec: CampaignRecord, factions: list[str] | None = None,
                 lines = [] if story is None else [
                     f"{fact.place}: {text}." for fact, text in story.facts
                     if fid in fact.factions]
-            elif rec.audience == "players":  # the events they may know, without dice
-                lines = players_faction_lines(rec.events(t), names, fid)
-            else:
-                lines = faction_lines(rec.events(t), names, fid)
+            else:  # the GM's lines, or the events the players may know, without dice
+                lines = faction_lines(rec.events(t), names, fid, rec.audience)
             if lines:
                 history.append((names.markdown().turn_title(t), lines))
         out.append(FactionSheet(fid, names.faction(fid), rec.state.name or rec.path.stem,

@@ -87,15 +87,19 @@ def concerns(event: Event, faction: str) -> bool:
                                            for k in _OTHER_FACTION_KEYS)
 
 
-def faction_lines(events: Iterable[Event], names: Names, faction: str) -> list[str]:
-    """The GM's compact lines (markdown, dice in a parenthesis) of ``events`` that concern
-    ``faction``; another faction's doing is prefixed with its name."""
+def faction_lines(events: Iterable[Event], names: Names, faction: str,
+                  audience: str = "gm") -> list[str]:
+    """The compact lines (markdown) of ``events`` that concern ``faction``: the GM's, dice in a
+    parenthesis; or, for ``audience="players"`` in a ruleset without rumours (``events`` being
+    those they may know), as the players' chronicle tells them, without dice. Another faction's
+    doing is prefixed with its name."""
     names = names.markdown()
     out = []
     for e in events:
         if e.kind in _FRAME_KINDS or not concerns(e, faction):
             continue
-        text = markdown_line(describe(e, names))
+        text = (_players_text(e, names) if audience == "players"
+                else markdown_line(describe(e, names)))
         if e.faction not in (faction, None) and names.faction(e.faction) not in text:
             text = f"({names.faction(e.faction)}) {text}"
         out.append(text)
@@ -230,22 +234,6 @@ def _players_text(e: Event, names: Names) -> str:
     except (KeyError, TypeError, ValueError):  # prose that needs a detail kept secret
         text = plain(e, names)
     return markdown_line(text)
-
-
-def players_faction_lines(events: Iterable[Event], names: Names, faction: str) -> list[str]:
-    """For a ruleset without rumours: the lines of ``events`` (those the players may know)
-    that concern ``faction``, told as the players' chronicle tells them (no dice); another
-    faction's doing is prefixed with its name, as in :func:`faction_lines`."""
-    names = names.markdown()
-    out = []
-    for e in events:
-        if e.kind in _FRAME_KINDS or not concerns(e, faction):
-            continue
-        text = _players_text(e, names)
-        if e.faction not in (faction, None) and names.faction(e.faction) not in text:
-            text = f"({names.faction(e.faction)}) {text}"
-        out.append(text)
-    return out
 
 
 def _players_lines(evs: list[Event], names: Names) -> list[tuple[str, list[str]]]:

@@ -120,9 +120,10 @@ def cmd_report(args: argparse.Namespace) -> int:
     if same_file(out, path):
         raise CampaignError(f"-o {out}: the report would be written over the campaign file "
                             f"{path}; give another file name.")
-    text = build_report(path, view)
+    record = CampaignRecord(path, view)
+    text = build_report(path, view, record)
     write_atomic(out, text)
-    note = CampaignRecord(path, view).missing_history()
+    note = record.missing_history()
     if args.json:
         print(json.dumps({"campaign": str(path), "report": str(out), "bytes": len(text.encode()),
                           "view": view, "note": note}, indent=2))

@@ -488,15 +488,17 @@ def masked_softmax(logits: np.ndarray, legal: Sequence[int] | np.ndarray) -> np.
         if not on.any():
             raise ValueError("legal: the action mask allows no action")
         probs = np.zeros_like(z)
-        e = np.exp(z[on] - z[on].max())
-        probs[on] = e / e.sum()
+        probs[on] = _softmax(z[on])
         return probs
     index = np.asarray(legal, dtype=np.intp)
-    if len(np.unique(index)) != len(index):
-        twice = next(i for i in index.tolist() if index.tolist().count(i) > 1)
-        raise ValueError(f"legal: catalogue index {twice} is listed twice (indices must be "
-                         "distinct; an action mask must be an int8 or bool array as long as "
-                         "the logits)")
-    z = z[index]
-    z = np.exp(z - z.max())
-    return z / z.sum()
+    values, counts = np.unique(index, return_counts=True)
+    if (counts > 1).any():
+        raise ValueError(f"legal: catalogue index {values[counts > 1][0]} is listed twice "
+                         "(indices must be distinct; an action mask must be an int8 or bool "
+                         "array as long as the logits)")
+    return _softmax(z[index])
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    e = np.exp(z - z.max())
+    return e / e.sum()
